@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo"
+)
+
+func applyCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:      "apply",
+		Usage:     "place and apply a unified diff, all or nothing",
+		ArgsUsage: "[PATCH|-]",
+		Description: `Reads a unified diff from PATCH, or from standard input when PATCH is "-"
+or missing, and applies it to the working tree (the top of the git repository
+that holds the current directory, or the current directory itself).
+
+Each hunk is placed by its content, with its line numbers used only to choose
+between equally good places. Placement tolerates what models get wrong: line
+numbers and counts, trailing whitespace, indentation, curly quotes, a missing
+or slightly changed context line, two hunks run together. A hunk that matches
+two places equally well is refused, never guessed.
+
+If any hunk cannot be placed, nothing is written and each failure is explained
+with the nearest lines of the real file.
+
+Exit status: 0 applied (or, with --check, every hunk placed); 1 a hunk could
+not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
+			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
+			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+			}
+			opts := applyOptions{
+				Patch: c.Args().First(),
+				Dir:   c.String("directory"),
+				Check: c.Bool("check"),
+				Yes:   c.Bool("yes"),
+				JSON:  c.Bool("json"),
+				IO:    io,
+			}
+			return runApply(c, opts)
+		},
+	}
+}
+
+type applyOptions struct {
+	Patch string // file name, "-" or "" for standard input
+	Dir   string
+	Check bool
+	Yes   bool
+	JSON  bool
+	IO    stdio
+}
+
+// applyReport is the --json output of pair apply.
+type applyReport struct {
+	Status  string         `json:"status"` // ok | failed
+	Check   bool           `json:"check"`
+	Applied bool           `json:"applied"`
+	Files   []fileReport   `json:"files"`
+	Errors  []hunkFailure  `json:"errors"`
+	Error   string         `json:"error,omitempty"`
+	Summary map[string]int `json:"summary"`
+}
+
+type fileReport struct {
+	Path    string       `json:"path"`
+	OldPath string       `json:"old_path,omitempty"`
+	Action  string       `json:"action"` // modify | create | delete | rename
+	Mode    string       `json:"mode,omitempty"`
+	Hunks   []hunkReport `json:"hunks"`
+}
+
+type hunkReport struct {
+	Hunk      int      `json:"hunk"` // 1-based, as in the patch
+	Part      int      `json:"part,omitempty"`
+	Start     int      `json:"start"` // 1-based first old line
+	End       int      `json:"end"`
+	OldLines  int      `json:"old_lines"`
+	NewLines  int      `json:"new_lines"`
+	Placement string   `json:"placement"`
+	Offset    int      `json:"offset"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+type hunkFailure struct {
+	Path    string              `json:"path"`
+	Hunk    int                 `json:"hunk"`
+	Reason  string              `json:"reason"`
+	Detail  string              `json:"detail,omitempty"`
+	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
+}
+
+func runApply(c *cli.Context, o applyOptions) error {
+	if !o.Check && !o.Yes {
+		return usagef("apply: approving hunks needs --yes (interactive review is not available yet); --check shows the placements without changing anything")
+	}
+	text, err := readPatch(o)
+	if err != nil {
+		return err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	tree, err := repo.Open(dir)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	defer tree.Close()
+
+	report := applyReport{Check: o.Check, Files: []fileReport{}, Errors: []hunkFailure{}}
+	fail := func(err error) error {
+		if o.JSON {
+			report.Status, report.Error = "failed", err.Error()
+			writeJSON(o.IO.Out, report)
+			return &exitError{code: exitFailure, msg: "apply: " + err.Error()}
+		}
+		return fmt.Errorf("apply: %w", err)
+	}
+	patch, err := edit.Parse(text)
+	if err != nil {
+		return fail(err)
+	}
+	plans, err := tree.Place(patch)
+	if err != nil {
+		return fail(err)
+	}
+	placed, failed := 0, 0
+	for _, p := range plans {
+		report.Files = append(report.Files, fileReportOf(p))
+		placed += len(p.Hunks)
+		for _, e := range p.Errors {
+			failed++
+			report.Errors = append(report.Errors, hunkFailure{
+				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
+			})
+		}
+	}
+	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
+
+	if failed > 0 || o.Check {
+		report.Status = "ok"
+		if failed > 0 {
+			report.Status = "failed"
+		}
+		if o.JSON {
+			writeJSON(o.IO.Out, report)
+		} else {
+			printPlacements(o.IO.Out, report)
+		}
+		if failed > 0 {
+			what := "nothing was written"
+			if o.Check {
+				what = "nothing would be written"
+			}
+			return &exitError{code: exitFailure, msg: fmt.Sprintf("apply: %d of %d hunks could not be placed; %s", failed, failed+placed, what)}
+		}
+		return nil
+	}
+
+	changes, err := changesOf(plans)
+	if err != nil {
+		return fail(err)
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if err := tree.Write(changes); err != nil {
+		return fail(err)
+	}
+	report.Status, report.Applied = "ok", true
+	if o.JSON {
+		writeJSON(o.IO.Out, report)
+	} else {
+		printPlacements(o.IO.Out, report)
+		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s\n", placed, plural(placed, "hunk"), len(plans), plural(len(plans), "file"))
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func readPatch(o applyOptions) (string, error) {
+	if o.Patch != "" && o.Patch != "-" {
+		b, err := os.ReadFile(o.Patch)
+		if err != nil {
+			return "", fmt.Errorf("apply: read patch: %w", err)
+		}
+		return string(b), nil
+	}
+	if f, ok := o.IO.In.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return "", usagef("apply: give a patch file, or pipe the patch to standard input")
+		}
+	}
+	b, err := io.ReadAll(o.IO.In)
+	if err != nil {
+		return "", fmt.Errorf("apply: read standard input: %w", err)
+	}
+	return string(b), nil
+}
+
+func fileReportOf(p *edit.FilePlan) fileReport {
+	fr := fileReport{Path: p.Path(), Hunks: []hunkReport{}}
+	switch {
+	case p.OldPath == "":
+		fr.Action = "create"
+	case p.NewPath == "":
+		fr.Action = "delete"
+	case p.OldPath != p.NewPath:
+		fr.Action, fr.OldPath = "rename", p.OldPath
+	default:
+		fr.Action = "modify"
+	}
+	if p.Diff.ModeChange() || (fr.Action == "create" && p.Diff.NewMode != "") {
+		fr.Mode = p.Diff.NewMode
+	}
+	for _, h := range p.Hunks {
+		oc := h.OldCount()
+		fr.Hunks = append(fr.Hunks, hunkReport{
+			Hunk: h.Hunk + 1, Part: h.Part,
+			Start: h.Start + 1, End: h.Start + max(oc, 1),
+			OldLines: oc, NewLines: h.NewCount(),
+			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes,
+		})
+	}
+	return fr
+}
+
+// changesOf computes the write set of fully placed plans.
+func changesOf(plans []*edit.FilePlan) ([]repo.Change, error) {
+	var out []repo.Change
+	for _, p := range plans {
+		content, err := p.Result(nil)
+		if err != nil {
+			return nil, err
+		}
+		mode, err := modeOf(p.Diff)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case p.NewPath == "":
+			out = append(out, repo.Change{Path: p.OldPath, Delete: true})
+		default:
+			out = append(out, repo.Change{Path: p.NewPath, Content: []byte(content), Mode: mode})
+			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
+				out = append(out, repo.Change{Path: p.OldPath, Delete: true})
+			}
+		}
+	}
+	return out, nil
+}
+
+// modeOf turns a git mode from the patch into permission bits to set, or
+// 0 to keep the file's own mode.
+func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
+	if !fd.ModeChange() && !(fd.New && fd.NewMode != "") {
+		return 0, nil
+	}
+	switch fd.NewMode {
+	case "100644":
+		return 0o644, nil
+	case "100755":
+		return 0o755, nil
+	}
+	if _, err := strconv.ParseUint(fd.NewMode, 8, 32); err != nil {
+		return 0, fmt.Errorf("%s: bad file mode %q", fd.Path(), fd.NewMode)
+	}
+	return 0, errors.New(fd.Path() + ": only regular files (mode 100644 or 100755) can be written, not mode " + fd.NewMode)
+}
+
+func printPlacements(w io.Writer, r applyReport) {
+	for _, f := range r.Files {
+		for _, h := range f.Hunks {
+			label := h.Placement
+			if h.Offset != 0 {
+				label += fmt.Sprintf(" (%+d lines)", h.Offset)
+			}
+			fmt.Fprintf(w, "%s:%d-%d\t%s\n", f.Path, h.Start, h.End, label)
+			for _, n := range h.Notes {
+				fmt.Fprintf(w, "\t%s\n", n)
+			}
+		}
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "%s: hunk %d: FAILED: %s", e.Path, e.Hunk, e.Reason)
+		if e.Detail != "" {
+			fmt.Fprintf(w, ": %s", e.Detail)
+		}
+		fmt.Fprintln(w)
+		if len(e.Nearest) > 0 {
+			fmt.Fprintf(w, "\tnearest lines of %s:\n", e.Path)
+			for _, l := range e.Nearest {
+				fmt.Fprintf(w, "\t%6d | %s\n", l.N, strings.ReplaceAll(l.Text, "\t", "    "))
+			}
+		}
+	}
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

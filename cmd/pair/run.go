@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, as DESIGN.md's output contract sets them.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitNeedsReview = 3
+	exitInterrupted = 130
+)
+
+// stdio carries the process's standard streams, so tests can replace them.
+type stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// usageError marks an error in how pair was invoked (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// exitError carries an exit code for a failure that was already reported
+// in full on standard output (for example --check listing unplaceable hunks).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// run builds the command line, runs it and maps the outcome to an exit
+// code. It is the only place that prints errors.
+func run(ctx context.Context, args []string, io stdio) int {
+	app := newApp(io)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(io.Err, "pair: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(io.Err, "pair: %s\n", strings.TrimPrefix(err.Error(), "pair: "))
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue) || isFlagError(err):
+		return exitUsage
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		return exitInterrupted
+	}
+	return exitFailure
+}
+
+// isFlagError recognises urfave/cli's errors about flags and arguments.
+func isFlagError(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "flag provided but not defined") ||
+		strings.Contains(s, "flag needs an argument") ||
+		strings.Contains(s, "invalid value") ||
+		strings.Contains(s, "Required flag")
+}
+
+func newApp(io stdio) *cli.App {
+	return &cli.App{
+		Name:      "pair",
+		Usage:     "pair-program with a language model, reviewing every hunk it proposes",
+		UsageText: "pair <command> [options] [arguments]",
+		Description: "pair applies unified diffs hunk by hunk with tolerant, never-wrong placement.\n" +
+			"Run 'pair <command> --help' for a command's options.",
+		Reader:                 io.In,
+		Writer:                 io.Out,
+		ErrWriter:              io.Err,
+		HideVersion:            true,
+		UseShortOptionHandling: true,
+		ExitErrHandler:         func(*cli.Context, error) {}, // run prints errors
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%v", err)
+		},
+		Commands: []*cli.Command{
+			applyCommand(io),
+			demoCommand(io),
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q; run 'pair --help' for the list", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}

@@ -1,0 +1,154 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ErrStale means a resolved hunk no longer matches the text it is applied
+// to: the file changed after the hunk was placed.
+var ErrStale = errors.New("file changed since the hunk was placed")
+
+// edit is one contiguous change: del old lines from pos are replaced by ins.
+type edit struct {
+	pos, del int
+	ins      []string
+}
+
+// edits breaks a resolved hunk into its contiguous changes.
+func (r *Resolved) edits() []edit {
+	var out []edit
+	pos := r.Start
+	var cur *edit
+	for _, l := range r.Lines {
+		switch l.Kind {
+		case Context:
+			pos++
+			cur = nil
+		case Delete, Add:
+			if cur == nil {
+				out = append(out, edit{pos: pos})
+				cur = &out[len(out)-1]
+			}
+			if l.Kind == Delete {
+				cur.del++
+				pos++
+			} else {
+				cur.ins = append(cur.ins, l.Text)
+			}
+		}
+	}
+	return out
+}
+
+// conflict reports whether any edit of b touches what an edit of a
+// touches: overlapping deletions, two insertions at one place (their order
+// would be a guess), or an insertion inside a deletion.
+func conflict(a, b []edit) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if overlaps(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func overlaps(x, y edit) bool {
+	if x.del > 0 && y.del > 0 && x.pos < y.pos+y.del && y.pos < x.pos+x.del {
+		return true
+	}
+	if len(x.ins) > 0 && len(y.ins) > 0 && x.pos == y.pos {
+		return true
+	}
+	inside := func(p int, e edit) bool { return p > e.pos && p < e.pos+e.del }
+	return (len(x.ins) > 0 && inside(x.pos, y)) || (len(y.ins) > 0 && inside(y.pos, x))
+}
+
+// Apply writes resolved hunks into old and returns the new text. Lines
+// outside the hunks are kept byte for byte, with their own line endings;
+// added lines take the file's dominant line ending; the final newline is
+// kept, or added or removed where a hunk's markers say so. Every hunk's
+// context and deleted lines must still be in old where the hunk was
+// placed, or Apply fails with ErrStale and changes nothing.
+func Apply(old string, hunks []Resolved) (string, error) {
+	t := splitFile(old)
+	var all []edit
+	final := NewlineKeep
+	for i := range hunks {
+		r := &hunks[i]
+		pos := r.Start
+		for _, l := range r.Lines {
+			if l.Kind == Add {
+				continue
+			}
+			if pos >= len(t.lines) || t.lines[pos] != l.Text {
+				return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
+			}
+			pos++
+		}
+		if pos > len(t.lines) {
+			return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
+		}
+		es := r.edits()
+		if conflict(all, es) {
+			return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrOverlap)
+		}
+		all = append(all, es...)
+		if r.FinalNewline != NewlineKeep {
+			final = r.FinalNewline
+		}
+	}
+	slices.SortStableFunc(all, func(a, b edit) int {
+		if a.pos != b.pos {
+			return a.pos - b.pos
+		}
+		return a.del - b.del // an insertion before a deletion at the same line
+	})
+
+	eol := t.eol()
+	type outLine struct{ text, eol string }
+	out := make([]outLine, 0, len(t.lines)+8)
+	next := 0
+	for _, e := range all {
+		for ; next < e.pos; next++ {
+			out = append(out, outLine{t.lines[next], t.eols[next]})
+		}
+		for _, s := range e.ins {
+			out = append(out, outLine{s, eol})
+		}
+		next = e.pos + e.del
+	}
+	for ; next < len(t.lines); next++ {
+		out = append(out, outLine{t.lines[next], t.eols[next]})
+	}
+
+	wantNewline := t.finalNewline()
+	switch final {
+	case NewlineAdd:
+		wantNewline = true
+	case NewlineRemove:
+		wantNewline = false
+	}
+	var b strings.Builder
+	b.Grow(len(old) + 256)
+	for i, l := range out {
+		b.WriteString(l.text)
+		switch {
+		case i < len(out)-1:
+			if l.eol == "" {
+				l.eol = eol // a former last line that now has lines after it
+			}
+			b.WriteString(l.eol)
+		case wantNewline:
+			if l.eol == "" {
+				l.eol = eol
+			}
+			b.WriteString(l.eol)
+		}
+	}
+	return b.String(), nil
+}

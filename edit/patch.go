@@ -1,0 +1,127 @@
+package edit
+
+import "strings"
+
+// Kind says what a line of a hunk does.
+type Kind byte
+
+// The three kinds of hunk line, written as the unified diff prefix.
+const (
+	Context Kind = ' '
+	Delete  Kind = '-'
+	Add     Kind = '+'
+)
+
+// Line is one line of a hunk. Text never holds the line terminator.
+type Line struct {
+	Kind Kind
+	Text string
+}
+
+// Hunk is one "@@" section of a file diff, as written by its author.
+// Its numbers are hints only: placement is by content.
+type Hunk struct {
+	// OldStart, OldLines, NewStart and NewLines are the header numbers as
+	// written (1-based starts). They are zero when the header had none.
+	OldStart, OldLines, NewStart, NewLines int
+	// HasNumbers reports whether the header carried line numbers at all
+	// ("@@ ... @@" and "@@" do not).
+	HasNumbers bool
+	// Section is the text after the closing "@@", such as a function name.
+	Section string
+	Lines   []Line
+	// OldNoNewline and NewNoNewline record a "\ No newline at end of file"
+	// marker after the last old-side or new-side line of the hunk.
+	OldNoNewline, NewNoNewline bool
+}
+
+// Pre returns the hunk's pre-image: its context and deleted lines in order.
+func (h *Hunk) Pre() []string { return h.side(Delete) }
+
+// Post returns the hunk's post-image: its context and added lines in order.
+func (h *Hunk) Post() []string { return h.side(Add) }
+
+func (h *Hunk) side(k Kind) []string {
+	var out []string
+	for _, l := range h.Lines {
+		if l.Kind == Context || l.Kind == k {
+			out = append(out, l.Text)
+		}
+	}
+	return out
+}
+
+// Changes reports whether the hunk adds or deletes anything.
+func (h *Hunk) Changes() bool {
+	for _, l := range h.Lines {
+		if l.Kind != Context {
+			return true
+		}
+	}
+	return false
+}
+
+// FileDiff is the part of a patch that concerns one file.
+type FileDiff struct {
+	// OldPath and NewPath are the file's paths before and after, with
+	// git's "a/" and "b/" prefixes removed where the patch used them.
+	// They are empty for /dev/null (a created or a deleted file).
+	OldPath, NewPath string
+	// Stripped reports whether "a/" and "b/" prefixes were removed. When
+	// false, the caller may try the paths without their first component,
+	// as with patch -p1 (see Candidates).
+	Stripped bool
+	// OldMode and NewMode are git file modes ("100644", "100755") from the
+	// extended headers, empty when not given.
+	OldMode, NewMode string
+	// New, Deleted, Renamed and Copied come from the headers.
+	New, Deleted, Renamed, Copied bool
+	// Binary is set for "Binary files ... differ" and "GIT binary patch";
+	// such diffs cannot be applied by pair.
+	Binary bool
+	Hunks  []*Hunk
+}
+
+// Path returns the path the diff writes to (or deletes, for a deletion).
+func (f *FileDiff) Path() string {
+	if f.NewPath != "" {
+		return f.NewPath
+	}
+	return f.OldPath
+}
+
+// Source returns the path whose content the hunks apply to, or "" for a
+// created file.
+func (f *FileDiff) Source() string {
+	if f.New {
+		return ""
+	}
+	if f.OldPath != "" {
+		return f.OldPath
+	}
+	return f.NewPath
+}
+
+// Candidates returns the paths p may name, most likely first: p itself
+// and, when the patch did not use git's prefixes, p without its first
+// directory (as patch -p1 would read "--- x/file"). The caller picks the
+// first that exists.
+func (f *FileDiff) Candidates(p string) []string {
+	out := []string{p}
+	if !f.Stripped {
+		if _, rest, ok := strings.Cut(p, "/"); ok && rest != "" {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+// ModeChange reports whether the diff changes the file mode.
+func (f *FileDiff) ModeChange() bool {
+	return f.OldMode != "" && f.NewMode != "" && f.OldMode != f.NewMode
+}
+
+// Patch is a parsed unified diff: one FileDiff per file, in order.
+type Patch struct {
+	Files []*FileDiff
+}

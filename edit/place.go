@@ -1,0 +1,292 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Pass names the placement pass that found a hunk's place, from the
+// strictest to the most tolerant.
+type Pass int
+
+// The placement passes, in the order they are tried.
+const (
+	PassExact      Pass = iota // every line as written
+	PassWhitespace             // trailing or inner whitespace differs
+	PassIndent                 // indentation differs; added lines re-indented
+	PassLookalike              // curly quotes, dashes, odd spaces folded
+	PassFuzzy                  // a context line missing, extra or slightly changed
+	PassFused                  // two hunks fused into one, split again
+)
+
+func (p Pass) String() string {
+	switch p {
+	case PassExact:
+		return "exact"
+	case PassWhitespace:
+		return "whitespace"
+	case PassIndent:
+		return "indent"
+	case PassLookalike:
+		return "lookalike"
+	case PassFuzzy:
+		return "fuzzy"
+	case PassFused:
+		return "fused"
+	}
+	return fmt.Sprintf("pass(%d)", int(p))
+}
+
+// Resolved is a hunk placed in a file: the exact lines of the file it
+// covers and what replaces them. Context and deleted lines hold the file's
+// own text; added lines hold what will be written (re-indented to the
+// file's style where the placement found the patch's indentation off).
+// What a reviewer approves is exactly what Apply writes.
+type Resolved struct {
+	// Hunk is the index of the source hunk in FileDiff.Hunks. Part numbers
+	// the pieces of a hunk that was fused (PassFused) or split in review.
+	Hunk, Part int
+	// Start is the 0-based index in the old file of the first line that
+	// Lines covers; for a hunk of added lines only, the line they go before.
+	Start int
+	Lines []Line
+	Pass  Pass
+	// Offset is Start minus the line the hunk header pointed at; Hinted
+	// reports whether the header had a line number at all.
+	Offset int
+	Hinted bool
+	// FinalNewline is what the hunk does to the newline at the end of the
+	// file, from its "\ No newline at end of file" markers.
+	FinalNewline Newline
+	// Notes explain anything tolerant the placement did, for the reviewer.
+	Notes []string
+}
+
+// Label is the one-word placement shown to a reviewer: exact, offset,
+// whitespace, indent, lookalike, fuzzy or fused.
+func (r *Resolved) Label() string {
+	if r.Pass == PassExact && r.Hinted && r.Offset != 0 {
+		return "offset"
+	}
+	return r.Pass.String()
+}
+
+// OldCount and NewCount are the number of lines the hunk covers in the old
+// file and produces in the new one.
+func (r *Resolved) OldCount() int { return r.count(Add) }
+
+// NewCount is the number of lines the hunk produces in the new file.
+func (r *Resolved) NewCount() int { return r.count(Delete) }
+
+func (r *Resolved) count(skip Kind) int {
+	n := 0
+	for _, l := range r.Lines {
+		if l.Kind != skip {
+			n++
+		}
+	}
+	return n
+}
+
+// Sentinel reasons for a hunk that cannot be placed; a *PlacementError
+// wraps one of them.
+var (
+	// ErrNoMatch means no part of the file matches the hunk well enough.
+	ErrNoMatch = errors.New("hunk does not match the file")
+	// ErrAmbiguous means the hunk matches two or more places equally well.
+	ErrAmbiguous = errors.New("hunk matches more than one place")
+	// ErrNoOp means the hunk would change nothing.
+	ErrNoOp = errors.New("hunk changes nothing")
+	// ErrAlreadyApplied means the file already holds the hunk's result.
+	ErrAlreadyApplied = errors.New("hunk is already applied")
+	// ErrOverlap means two hunks would change the same lines.
+	ErrOverlap = errors.New("hunk overlaps another hunk")
+	// ErrNoContext means the hunk has no context or deleted lines to find
+	// its place by, in a file that is not empty.
+	ErrNoContext = errors.New("hunk has no context lines to place it by")
+)
+
+// NumberedLine is a line of a file with its 1-based number.
+type NumberedLine struct {
+	N    int    `json:"n"`
+	Text string `json:"text"`
+}
+
+// PlacementError explains why a hunk could not be placed, with the lines
+// of the real file nearest to where it was meant to go, so that a person
+// or a model can write a hunk that applies.
+type PlacementError struct {
+	Path    string
+	Hunk    int // 0-based index in FileDiff.Hunks
+	Err     error
+	Detail  string
+	Nearest []NumberedLine
+}
+
+func (e *PlacementError) Error() string {
+	msg := fmt.Sprintf("%s: hunk %d: %v", e.Path, e.Hunk+1, e.Err)
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	return msg
+}
+
+func (e *PlacementError) Unwrap() error { return e.Err }
+
+// Place resolves every hunk of fd against old, the current content of the
+// file (empty for a new file). It returns the placed hunks in file order,
+// and an error for each hunk that could not be placed. Place never guesses:
+// a hunk that fits two places equally well is refused.
+func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
+	pl := newPlacer(splitFile(old).lines)
+	var errs []*PlacementError
+	fail := func(i int, err error, detail string, nearest []NumberedLine) {
+		errs = append(errs, &PlacementError{Path: fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest})
+	}
+
+	// Phase 1: the candidates of every hunk at its best pass.
+	choices := make([][]candidate, len(fd.Hunks))
+	for i, h := range fd.Hunks {
+		if !h.Changes() {
+			fail(i, ErrNoOp, "it has no added or deleted lines", nil)
+			continue
+		}
+		cands, err := pl.candidates(h)
+		if err != nil {
+			fail(i, err, "", pl.nearest(h))
+			continue
+		}
+		if len(cands) == 0 {
+			if pl.alreadyApplied(h) {
+				fail(i, ErrAlreadyApplied, "its added lines are already in the file", pl.nearest(h))
+			} else {
+				fail(i, ErrNoMatch, "", pl.nearest(h))
+			}
+			continue
+		}
+		choices[i] = cands
+	}
+
+	// Phase 2: choose among several candidates by hunk order, then by the
+	// header's line number.
+	chosen := make([]*candidate, len(fd.Hunks))
+	for i, cs := range choices {
+		if len(cs) == 1 {
+			chosen[i] = &cs[0]
+		}
+	}
+	for i, cs := range choices {
+		if len(cs) <= 1 {
+			continue
+		}
+		c, detail := choose(i, cs, chosen, fd.Hunks[i])
+		if c == nil {
+			fail(i, ErrAmbiguous, detail, pl.nearest(fd.Hunks[i]))
+			continue
+		}
+		chosen[i] = c
+	}
+
+	var out []Resolved
+	for i, c := range chosen {
+		if c == nil {
+			continue
+		}
+		rs, err := pl.resolve(i, fd.Hunks[i], c)
+		if err != nil {
+			fail(i, err.err, err.detail, pl.nearest(fd.Hunks[i]))
+			continue
+		}
+		out = append(out, rs...)
+	}
+	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
+	// Two hunks may share context lines, but not change the same lines.
+	kept := out[:0]
+	var prev []edit
+	for _, r := range out {
+		es := r.edits()
+		if conflict(prev, es) {
+			fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes", r.Start+1), nil)
+			continue
+		}
+		prev = append(prev, es...)
+		kept = append(kept, r)
+	}
+	slices.SortFunc(errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
+	return kept, errs
+}
+
+// choose picks among the candidates of hunk i, first keeping those that
+// respect the order of the hunks already placed, then the one clearly
+// nearest to the line the header names. It returns nil and the reason
+// when the choice would be a guess.
+func choose(i int, cs []candidate, chosen []*candidate, h *Hunk) (*candidate, string) {
+	lo, hi, ordered := orderBounds(i, chosen)
+	if ordered {
+		var in []candidate
+		for _, c := range cs {
+			if c.start >= lo && c.end() <= hi {
+				in = append(in, c)
+			}
+		}
+		if len(in) == 1 {
+			c := in[0]
+			c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one between the neighbouring hunks", len(cs)))
+			return &c, ""
+		}
+		if len(in) > 1 {
+			cs = in
+		}
+	}
+	lines := make([]string, 0, len(cs))
+	for _, c := range cs {
+		lines = append(lines, fmt.Sprint(c.start+1))
+	}
+	where := "lines " + strings.Join(lines, ", ")
+	if !h.HasNumbers || h.OldStart == 0 {
+		return nil, "it fits at " + where + " and the header has no line number to choose by"
+	}
+	hint := h.OldStart - 1
+	sorted := slices.Clone(cs)
+	slices.SortStableFunc(sorted, func(a, b candidate) int { return abs(a.start-hint) - abs(b.start-hint) })
+	d1, d2 := abs(sorted[0].start-hint), abs(sorted[1].start-hint)
+	if 2*d1 >= d2 {
+		return nil, fmt.Sprintf("it fits at %s and none is clearly nearest to line %d", where, h.OldStart)
+	}
+	c := sorted[0]
+	c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one nearest line %d", len(cs), h.OldStart))
+	return &c, ""
+}
+
+// orderBounds returns the interval of old lines that hunk i must fall in
+// if the patch lists its hunks in file order: after the nearest placed
+// hunk before it and before the nearest placed hunk after it. ordered is
+// false when the placed hunks are not in file order.
+func orderBounds(i int, chosen []*candidate) (lo, hi int, ordered bool) {
+	last := -1
+	for _, c := range chosen {
+		if c == nil {
+			continue
+		}
+		if c.start < last {
+			return 0, 0, false
+		}
+		last = c.start
+	}
+	lo, hi = 0, 1<<62
+	for j := i - 1; j >= 0; j-- {
+		if chosen[j] != nil {
+			lo = chosen[j].end()
+			break
+		}
+	}
+	for j := i + 1; j < len(chosen); j++ {
+		if chosen[j] != nil {
+			hi = chosen[j].start
+			break
+		}
+	}
+	return lo, hi, true
+}

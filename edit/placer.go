@@ -1,0 +1,518 @@
+package edit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Tolerances of the fuzzy pass.
+const (
+	fuzzyMinLines = 3  // a hunk needs this many pre-image lines to be placed fuzzily
+	fuzzyMaxCost  = 2  // missing, extra or changed context lines allowed in all
+	fuzzyMaxSkip  = 2  // file lines the patch may omit in one place
+	fuzzyWindows  = 16 // candidate regions examined per hunk
+	fuzzySlack    = 4  // lines examined beyond each end of a region
+	voterMaxOcc   = 64 // lines more common than this do not vote for regions
+)
+
+// placer finds hunks in one file. It indexes the file's lines at each
+// comparison level on first use, so placement stays near-linear in the
+// size of the file.
+type placer struct {
+	file  []string
+	keys  [numLevels][]string
+	index [numLevels]map[string][]int
+}
+
+func newPlacer(lines []string) *placer { return &placer{file: lines} }
+
+func (pl *placer) keysAt(lv level) []string {
+	if pl.keys[lv] == nil {
+		ks := make([]string, len(pl.file))
+		for i, l := range pl.file {
+			ks[i] = key(lv, l)
+		}
+		pl.keys[lv] = ks
+	}
+	return pl.keys[lv]
+}
+
+func (pl *placer) indexAt(lv level) map[string][]int {
+	if pl.index[lv] == nil {
+		m := make(map[string][]int)
+		for i, k := range pl.keysAt(lv) {
+			m[k] = append(m[k], i)
+		}
+		pl.index[lv] = m
+	}
+	return pl.index[lv]
+}
+
+// preLine is one line of a hunk's pre-image.
+type preLine struct {
+	text string
+	kind Kind // Context or Delete
+	at   int  // index in Hunk.Lines
+	// edge is set for context lines at the outer ends of the hunk that are
+	// not next to a change: the only lines the fuzzy pass may drop.
+	edge bool
+}
+
+func preLines(lines []Line) []preLine {
+	first, last := -1, -1
+	for i, l := range lines {
+		if l.Kind != Context {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	var pre []preLine
+	for i, l := range lines {
+		if l.Kind == Add {
+			continue
+		}
+		edge := l.Kind == Context && first >= 0 && (i < first-1 || i > last+1)
+		pre = append(pre, preLine{text: l.Text, kind: l.Kind, at: i, edge: edge})
+	}
+	return pre
+}
+
+func preKeys(pre []preLine, lv level) []string {
+	ks := make([]string, len(pre))
+	for i, p := range pre {
+		ks[i] = key(lv, p.text)
+	}
+	return ks
+}
+
+// candidate is one place a hunk fits: align maps each pre-image line to a
+// line of the file (-1 for an edge context line the file does not have).
+type candidate struct {
+	align []int
+	start int
+	pass  Pass
+	level level
+	cost  int
+	split int // for PassFused, the pre-image index where the second part starts
+	notes []string
+}
+
+func (c candidate) end() int {
+	e := c.start
+	for _, a := range c.align {
+		if a >= 0 {
+			e = max(e, a+1)
+		}
+	}
+	return e
+}
+
+func newCandidate(align []int, pass Pass, lv level, cost int) candidate {
+	start := -1
+	for _, a := range align {
+		if a >= 0 {
+			start = a
+			break
+		}
+	}
+	return candidate{align: align, start: start, pass: pass, level: lv, cost: cost}
+}
+
+var levelPass = [numLevels]Pass{PassExact, PassWhitespace, PassWhitespace, PassLookalike}
+
+// candidates returns every place h fits at the strictest pass that finds
+// any, all equally good.
+func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
+	pre := preLines(h.Lines)
+	if len(pre) == 0 {
+		if len(pl.file) == 0 {
+			return []candidate{{start: 0}}, nil
+		}
+		return nil, ErrNoContext
+	}
+	for lv := levelExact; lv < numLevels; lv++ {
+		starts := pl.exact(preKeys(pre, lv), lv)
+		if len(starts) == 0 {
+			continue
+		}
+		cs := make([]candidate, len(starts))
+		for i, s := range starts {
+			align := make([]int, len(pre))
+			for j := range align {
+				align[j] = s + j
+			}
+			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
+		}
+		return cs, nil
+	}
+	if cs := pl.fuzzy(pre); len(cs) > 0 {
+		return cs, nil
+	}
+	return pl.fused(h, pre), nil
+}
+
+// exact returns the starts where every key of pre equals the file's key at
+// level lv, searching from the rarest line of pre.
+func (pl *placer) exact(pk []string, lv level) []int {
+	idx := pl.indexAt(lv)
+	rarest := -1
+	for j, k := range pk {
+		occ, ok := idx[k]
+		if !ok {
+			return nil
+		}
+		if rarest < 0 || len(occ) < len(idx[pk[rarest]]) {
+			rarest = j
+		}
+	}
+	fk := pl.keysAt(lv)
+	var starts []int
+	for _, i := range idx[pk[rarest]] {
+		s := i - rarest
+		if s < 0 || s+len(pk) > len(fk) {
+			continue
+		}
+		ok := true
+		for j, k := range pk {
+			if fk[s+j] != k {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			starts = append(starts, s)
+		}
+	}
+	return starts
+}
+
+// votes counts, for each possible start of pre in the file, how many of
+// its lines would then sit on an equal line (at the loosest level).
+func (pl *placer) votes(pre []preLine) map[int]int {
+	idx := pl.indexAt(levelLookalike)
+	v := map[int]int{}
+	for j, k := range preKeys(pre, levelLookalike) {
+		occ := idx[k]
+		if k == "" || len(occ) > voterMaxOcc {
+			continue
+		}
+		for _, i := range occ {
+			v[i-j]++
+		}
+	}
+	return v
+}
+
+// fuzzy places pre allowing a few context lines to be missing from the
+// patch, changed slightly, or (at the hunk's outer ends) absent from the
+// file. Deleted lines must always match. It returns the alignments of
+// least cost.
+func (pl *placer) fuzzy(pre []preLine) []candidate {
+	if len(pre) < fuzzyMinLines {
+		return nil
+	}
+	v := pl.votes(pre)
+	nonBlank := 0
+	for _, p := range pre {
+		if strings.TrimSpace(p.text) != "" {
+			nonBlank++
+		}
+	}
+	need := max(2, nonBlank/3)
+	var starts []int
+	for s, n := range v {
+		if n >= need {
+			starts = append(starts, s)
+		}
+	}
+	slices.SortFunc(starts, func(a, b int) int {
+		if v[a] != v[b] {
+			return v[b] - v[a]
+		}
+		return a - b
+	})
+	pk := preKeys(pre, levelLookalike)
+	fk := pl.keysAt(levelLookalike)
+	seen := map[string]bool{}
+	var out []candidate
+	bestCost := fuzzyMaxCost + 1
+	windows := 0
+	covered := func(s int) bool {
+		for _, c := range out {
+			if s >= c.start-fuzzySlack && s <= c.start+fuzzySlack {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range starts {
+		if windows == fuzzyWindows {
+			break
+		}
+		if covered(s) {
+			continue
+		}
+		windows++
+		a := max(0, s-fuzzySlack)
+		b := min(len(fk), s+len(pre)+fuzzySlack)
+		for _, al := range alignWindow(pre, pk, pl.file, fk, a, b) {
+			sig := fmt.Sprint(al.align)
+			if seen[sig] {
+				continue
+			}
+			seen[sig] = true
+			switch {
+			case al.cost < bestCost:
+				bestCost = al.cost
+				out = []candidate{al}
+			case al.cost == bestCost:
+				out = append(out, al)
+			}
+		}
+	}
+	return out
+}
+
+const inf = 1 << 30
+
+// alignWindow aligns all of pre (less up to fuzzyMaxCost droppable edge
+// lines) with file lines [a, b) and returns the alignments of least cost
+// within fuzzyMaxCost.
+func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
+	// Only the leading run of edge lines can be dropped from the front,
+	// and only the trailing run from the back.
+	lead, trail := 0, 0
+	for lead < len(pre) && lead < fuzzyMaxCost && pre[lead].edge {
+		lead++
+	}
+	for trail < len(pre)-lead && trail < fuzzyMaxCost && pre[len(pre)-1-trail].edge {
+		trail++
+	}
+	var best []candidate
+	bestCost := fuzzyMaxCost + 1
+	for dl := 0; dl <= lead; dl++ {
+		for dt := 0; dt <= trail && dl+dt <= fuzzyMaxCost; dt++ {
+			body := pre[dl : len(pre)-dt]
+			if len(body) < 2 {
+				continue
+			}
+			for _, al := range alignCore(body, pk[dl:len(pre)-dt], file, fk, a, b, fuzzyMaxCost-dl-dt) {
+				cost := al.cost + dl + dt
+				if cost > bestCost {
+					continue
+				}
+				full := make([]int, len(pre))
+				for j := range full {
+					full[j] = -1
+				}
+				copy(full[dl:], al.align)
+				c := newCandidate(full, PassFuzzy, levelLookalike, cost)
+				if cost < bestCost {
+					bestCost, best = cost, nil
+				}
+				best = append(best, c)
+			}
+		}
+	}
+	return best
+}
+
+type alignment struct {
+	align []int
+	cost  int
+}
+
+// alignCore finds the cheapest ways to align every line of body, in order,
+// with lines of file[a:b]: equal lines cost nothing, a slightly changed
+// context line costs one, each file line skipped between two aligned lines
+// costs one. Alignments above budget are not returned.
+func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
+	m, w := len(body), b-a
+	if m == 0 || w < m {
+		return nil
+	}
+	sub := func(j, i int) int {
+		if bk[j] == fk[a+i] {
+			return 0
+		}
+		if body[j].kind == Context && similar(body[j].text, file[a+i]) {
+			return 1
+		}
+		return inf
+	}
+	dp := make([][]int, m)
+	back := make([][]int, m)
+	for j := range dp {
+		dp[j] = make([]int, w)
+		back[j] = make([]int, w)
+		for i := range dp[j] {
+			dp[j][i] = inf
+			back[j][i] = -1
+		}
+	}
+	for i := 0; i < w; i++ {
+		dp[0][i] = sub(0, i)
+	}
+	for j := 1; j < m; j++ {
+		for i := j; i < w; i++ {
+			best, arg := inf, -1
+			for k := i - 1; k >= 0 && k >= i-1-fuzzyMaxSkip; k-- {
+				if c := dp[j-1][k] + (i - 1 - k); c < best {
+					best, arg = c, k
+				}
+			}
+			if best >= inf {
+				continue
+			}
+			s := sub(j, i)
+			if s >= inf || best+s > budget {
+				continue
+			}
+			dp[j][i], back[j][i] = best+s, arg
+		}
+	}
+	min := inf
+	for i := 0; i < w; i++ {
+		min = minInt(min, dp[m-1][i])
+	}
+	if min > budget {
+		return nil
+	}
+	var out []alignment
+	for i := 0; i < w; i++ {
+		if dp[m-1][i] != min {
+			continue
+		}
+		al := make([]int, m)
+		for j, k := m-1, i; j >= 0; j-- {
+			al[j] = a + k
+			k = back[j][k]
+		}
+		exact := 0
+		for j := range al {
+			if bk[j] == fk[al[j]] {
+				exact++
+			}
+		}
+		if exact < 2 || 2*exact < m {
+			continue
+		}
+		out = append(out, alignment{align: al, cost: min})
+	}
+	return out
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// fused places a hunk that is really two hunks run together, with the
+// file lines between them left out: it splits the pre-image between two
+// adjacent context lines so that each part fits exactly (at any level
+// short of fuzzy) and the second part follows the first. The split must
+// be the only one that works.
+func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
+	hasChange := func(from, to int) bool { // hunk lines [from, to)
+		for _, l := range h.Lines[from:to] {
+			if l.Kind != Context {
+				return true
+			}
+		}
+		return false
+	}
+	var found []candidate
+	for k := 2; k <= len(pre)-2; k++ {
+		if pre[k-1].kind != Context || pre[k].kind != Context || pre[k].at != pre[k-1].at+1 {
+			continue
+		}
+		if !hasChange(0, pre[k].at) || !hasChange(pre[k].at, len(h.Lines)) {
+			continue
+		}
+		as, alv := pl.firstLevel(pre[:k])
+		bs, blv := pl.firstLevel(pre[k:])
+		for _, sa := range as {
+			for _, sb := range bs {
+				if sb <= sa+k {
+					continue
+				}
+				align := make([]int, len(pre))
+				for j := range align {
+					if j < k {
+						align[j] = sa + j
+					} else {
+						align[j] = sb + j - k
+					}
+				}
+				c := newCandidate(align, PassFused, max(alv, blv), 0)
+				c.split = k
+				c.notes = append(c.notes, fmt.Sprintf("two hunks run together: lines %d-%d of the file between them are left alone", sa+k+1, sb))
+				found = append(found, c)
+				if len(found) > 1 {
+					return nil // more than one way to split: refuse
+				}
+			}
+		}
+	}
+	return found
+}
+
+// firstLevel returns the exact starts of pre at the strictest level that
+// has any.
+func (pl *placer) firstLevel(pre []preLine) ([]int, level) {
+	for lv := levelExact; lv < numLevels; lv++ {
+		if s := pl.exact(preKeys(pre, lv), lv); len(s) > 0 {
+			return s, lv
+		}
+	}
+	return nil, levelExact
+}
+
+// alreadyApplied reports whether h's post-image is in the file while its
+// pre-image is not: the patch was probably applied before.
+func (pl *placer) alreadyApplied(h *Hunk) bool {
+	post := h.Post()
+	if len(post) == 0 {
+		return false
+	}
+	pk := make([]string, len(post))
+	for i, l := range post {
+		pk[i] = key(levelWhitespace, l)
+	}
+	return len(pl.exact(pk, levelWhitespace)) > 0
+}
+
+// nearest returns the file lines closest to what h expected, for error
+// messages: the region that shares the most lines with its pre-image, or
+// the lines around its header's line number.
+func (pl *placer) nearest(h *Hunk) []NumberedLine {
+	if len(pl.file) == 0 {
+		return nil
+	}
+	pre := preLines(h.Lines)
+	start, best := -1, 0
+	for s, n := range pl.votes(pre) {
+		if n > best || (n == best && s < start) {
+			start, best = s, n
+		}
+	}
+	if start < 0 {
+		start = max(0, h.OldStart-1)
+	}
+	from := max(0, start-2)
+	to := min(len(pl.file), start+len(pre)+2, from+16)
+	if from >= to {
+		from = max(0, len(pl.file)-8)
+		to = len(pl.file)
+	}
+	out := make([]NumberedLine, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+	}
+	return out
+}

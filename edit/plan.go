@@ -1,0 +1,58 @@
+package edit
+
+import "fmt"
+
+// FilePlan is one file of a patch placed against the file's content: the
+// hunks that will be written and those that could not be placed.
+type FilePlan struct {
+	// OldPath is the file the hunks were placed against, "" for a created
+	// file; NewPath is where the result goes, "" for a deleted file. They
+	// differ for a rename.
+	OldPath, NewPath string
+	Diff             *FileDiff
+	// Old is the content the hunks were placed against.
+	Old    string
+	Hunks  []Resolved
+	Errors []*PlacementError
+}
+
+// Path returns the path the plan writes, or deletes.
+func (p *FilePlan) Path() string {
+	if p.NewPath != "" {
+		return p.NewPath
+	}
+	return p.OldPath
+}
+
+// PlanFile places the hunks of fd against old, the content of oldPath.
+func PlanFile(oldPath, newPath, old string, fd *FileDiff) *FilePlan {
+	p := &FilePlan{OldPath: oldPath, NewPath: newPath, Diff: fd, Old: old}
+	p.Hunks, p.Errors = Place(old, fd)
+	for _, e := range p.Errors {
+		e.Path = p.Path()
+	}
+	return p
+}
+
+// Result applies the plan's hunks (all of them, or those keep accepts when
+// keep is not nil) and returns the new content. A deletion must remove
+// every line of the file.
+func (p *FilePlan) Result(keep func(Resolved) bool) (string, error) {
+	hs := p.Hunks
+	if keep != nil {
+		hs = nil
+		for _, h := range p.Hunks {
+			if keep(h) {
+				hs = append(hs, h)
+			}
+		}
+	}
+	out, err := Apply(p.Old, hs)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p.Path(), err)
+	}
+	if p.NewPath == "" && out != "" {
+		return "", fmt.Errorf("%s: the patch deletes the file but leaves %d bytes in it", p.OldPath, len(out))
+	}
+	return out, nil
+}
