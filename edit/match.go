@@ -226,9 +226,10 @@ func (r reindent) identity() bool {
 	return r.style.kind == 0 && r.add == "" && r.remove == ""
 }
 
-// line re-indents one added line.
+// line re-indents one added line. A line of whitespace only is all
+// indentation; an empty line stays empty.
 func (r reindent) line(s string) string {
-	if r.identity() || strings.TrimSpace(s) == "" {
+	if r.identity() || s == "" {
 		return s
 	}
 	ind := indentOf(s)

@@ -148,7 +148,7 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		}
 		return cs, nil
 	}
-	if cs := pl.fuzzy(pre); len(cs) > 0 {
+	if cs := pl.sameEffect(h.Lines, pl.fuzzy(pre)); len(cs) > 0 {
 		return cs, nil
 	}
 	return pl.fused(h, pre), nil
@@ -204,6 +204,43 @@ func (pl *placer) votes(pre []preLine) map[int]int {
 		}
 	}
 	return v
+}
+
+// sameEffect merges candidates that change the file in the same way (say,
+// one that treats a context line as slightly changed and one that drops
+// it from the hunk's edge): they are one place, not an ambiguity. Of each
+// group it keeps the candidate that uses the most lines of the hunk.
+func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
+	if len(cs) < 2 {
+		return cs
+	}
+	var out []candidate
+	var sigs []string
+	for _, c := range cs {
+		sig := fmt.Sprint(c.align)
+		if r, err := pl.resolveLines(lines, c.align, &c); err == nil {
+			sig = fmt.Sprint(r.edits())
+		}
+		if i := slices.Index(sigs, sig); i >= 0 {
+			if used(c.align) > used(out[i].align) {
+				out[i] = c
+			}
+			continue
+		}
+		sigs = append(sigs, sig)
+		out = append(out, c)
+	}
+	return out
+}
+
+func used(align []int) int {
+	n := 0
+	for _, a := range align {
+		if a >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // fuzzy places pre allowing a few context lines to be missing from the
