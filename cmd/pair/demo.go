@@ -1,13 +1,264 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// example holds the demo's project (project.txtar) and the model reply
+// that changes it (reply.md).
+//
+//go:embed example/project.txtar example/reply.md
+var example embed.FS
+
+// demoDamage says what is wrong with the diff in example/reply.md, in the
+// order of its hunks; keep the two in step.
+var demoDamage = []string{
+	"a fenced ```diff block inside prose, with --- and +++ names but no a/ and b/",
+	`an "@@ ... @@" header without line numbers, indented with spaces, not tabs`,
+	`a stale context line: "for w, n := range seen" (the file says w, c)`,
+	"line numbers three lines off",
+	"trailing spaces after context lines",
+	"a new file, from /dev/null",
+}
 
 func demoCommand(io stdio) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "review and apply a bundled example diff in a scratch repository",
+		Description: `Makes a scratch git repository holding a small Go project, commits it, and
+runs pair apply --check and then pair apply --yes on a model's reply whose
+diff is damaged in the ways model diffs usually are. Then it shows git diff.
+
+No model, network or configuration is needed; only git. The repository is
+kept for you to look at, in a new temporary directory (or in --dir).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "dir", Usage: "make the scratch repository under `DIR` (new or empty) instead of a temporary directory"},
+			&cli.BoolFlag{Name: "keep", Value: true, Usage: "keep the scratch directory afterwards (--keep=false removes it)"},
+		},
 		Action: func(c *cli.Context) error {
-			return usagef("demo: not built yet")
+			if c.NArg() > 0 {
+				return usagef("demo: takes no arguments (got %q)", c.Args().First())
+			}
+			return runDemo(c, demoOptions{Dir: c.String("dir"), Keep: c.Bool("keep"), IO: io})
 		},
 	}
+}
+
+type demoOptions struct {
+	Dir  string // "" for a new temporary directory
+	Keep bool
+	IO   stdio
+}
+
+func runDemo(c *cli.Context, o demoOptions) (err error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return errors.New("demo: git is needed to make the scratch repository, and it is not on PATH")
+	}
+	base, err := demoDir(o.Dir)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if !o.Keep {
+		defer func() {
+			if rerr := os.RemoveAll(base); rerr != nil && err == nil {
+				err = fmt.Errorf("demo: remove the scratch directory: %w", rerr)
+			}
+		}()
+	}
+	repoDir := filepath.Join(base, "repo")
+	replyPath := filepath.Join(base, "reply.md")
+	files, err := writeExample(repoDir, replyPath)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	g := demoGit{ctx: c, bin: git, dir: repoDir, out: o.IO.Out, err: o.IO.Err}
+	if err := g.run(nil, "-c", "init.defaultBranch=main", "init", "-q"); err != nil {
+		return err
+	}
+	if err := g.run(nil, "add", "-A"); err != nil {
+		return err
+	}
+	if err := g.run(nil, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", "wordfreq: print the most frequent words"); err != nil {
+		return err
+	}
+
+	out := o.IO.Out
+	fmt.Fprintf(out, "pair demo: apply a model's damaged diff to a scratch git repository.\n\n")
+	fmt.Fprintf(out, "repository:  %s\n", repoDir)
+	fmt.Fprintf(out, "             wordfreq, a small Go command (%d files), committed\n", len(files))
+	fmt.Fprintf(out, "model reply: %s\n", replyPath)
+	fmt.Fprintf(out, "             its diff has:\n")
+	for _, d := range demoDamage {
+		fmt.Fprintf(out, "             - %s\n", d)
+	}
+
+	for _, step := range []struct {
+		flag        string
+		check, yes  bool
+		explanation string
+	}{
+		{"--check", true, false, "where each hunk goes, and how it was placed; nothing is written"},
+		{"--yes", false, true, "approve every hunk and write the files, all or nothing"},
+	} {
+		fmt.Fprintf(out, "\n$ pair apply %s ../reply.md    # %s\n", step.flag, step.explanation)
+		err := runApply(c, applyOptions{
+			Patch: replyPath, Dir: repoDir, Check: step.check, Yes: step.yes,
+			IO: stdio{In: strings.NewReader(""), Out: out, Err: o.IO.Err},
+		})
+		if err != nil {
+			return fmt.Errorf("demo: the bundled diff should apply, but: %w", err)
+		}
+	}
+
+	fmt.Fprintf(out, "\n$ git add --intent-to-add . && git diff    # -N so the new file shows too\n")
+	if err := g.run(nil, "add", "--intent-to-add", "."); err != nil {
+		return err
+	}
+	if err := g.run(out, "--no-pager", "diff"); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	if o.Keep {
+		fmt.Fprintf(out, "Look around:  cd %s\n", repoDir)
+		fmt.Fprintf(out, "Clean up:     rm -rf %s\n", base)
+	} else {
+		fmt.Fprintf(out, "Removed %s (--keep=false).\n", base)
+	}
+	return nil
+}
+
+// demoDir returns the directory to make the demo in: dir, created if
+// needed and required to be empty, or a new temporary directory.
+func demoDir(dir string) (string, error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "pair-demo-")
+		if err != nil {
+			return "", err
+		}
+		return filepath.Abs(d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(entries) > 0 {
+		return "", fmt.Errorf("%s is not empty; give a new or empty directory to --dir", dir)
+	}
+	return filepath.Abs(dir)
+}
+
+// writeExample writes the bundled project into repoDir and the model's
+// reply to replyPath, and returns the project's file names.
+func writeExample(repoDir, replyPath string) ([]string, error) {
+	project, err := example.ReadFile("example/project.txtar")
+	if err != nil {
+		return nil, err
+	}
+	reply, err := example.ReadFile("example/reply.md")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(repoDir, 0o755); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(repoDir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var names []string
+	for _, f := range splitTxtar(project) {
+		if err := root.MkdirAll(path.Dir(f.name), 0o755); err != nil {
+			return nil, err
+		}
+		if err := root.WriteFile(f.name, f.data, 0o644); err != nil {
+			return nil, err
+		}
+		names = append(names, f.name)
+	}
+	return names, os.WriteFile(replyPath, reply, 0o644)
+}
+
+type txtarFile struct {
+	name string
+	data []byte
+}
+
+// splitTxtar reads the files of a txtar archive ("-- name --" lines
+// followed by the file's content), ignoring the leading comment.
+func splitTxtar(data []byte) []txtarFile {
+	var files []txtarFile
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		data = rest
+		s := string(line)
+		if name, ok := strings.CutPrefix(s, "-- "); ok && strings.HasSuffix(name, " --") {
+			files = append(files, txtarFile{name: strings.TrimSpace(strings.TrimSuffix(name, " --"))})
+			continue
+		}
+		if n := len(files); n > 0 {
+			files[n-1].data = append(append(files[n-1].data, line...), '\n')
+		}
+	}
+	return files
+}
+
+// demoGit runs git in the scratch repository as a fixed demo identity, so
+// that the demo works whatever (or whether) the user configured git.
+type demoGit struct {
+	ctx      *cli.Context
+	bin, dir string
+	out, err io.Writer
+}
+
+func (g demoGit) run(stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(g.ctx.Context, g.bin, args...)
+	cmd.Dir = g.dir
+	cmd.Env = append(gitEnvWithout(os.Environ()),
+		"GIT_AUTHOR_NAME=pair demo", "GIT_AUTHOR_EMAIL=demo@pair.invalid",
+		"GIT_COMMITTER_NAME=pair demo", "GIT_COMMITTER_EMAIL=demo@pair.invalid",
+		"GIT_AUTHOR_DATE=2025-01-01T12:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T12:00:00Z",
+	)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	if stdout == nil {
+		cmd.Stdout = &stderr
+	}
+	if err := cmd.Run(); err != nil {
+		if ctxErr := g.ctx.Context.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return fmt.Errorf("demo: git %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// gitEnvWithout drops the variables that would point git at another
+// repository than the scratch one (as when pair runs inside a git hook).
+func gitEnvWithout(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
