@@ -169,10 +169,12 @@ func TestPlace(t *testing.T) {
 			want: []wantPlan{{"old.txt", "new.txt", 0, fiveLines}},
 		},
 		{
-			name:  "rename, plain diff whose first directory must be stripped",
+			// Without git's rename header, different names on the two sides
+			// (as diff -u of two trees writes them) modify the old file.
+			name:  "different names without a rename header modify the found file",
 			files: map[string]string{"old.txt": fiveLines},
 			patch: lines("--- x/old.txt", "+++ x/new.txt", "@@ -1,2 +1,2 @@", "-one", "+ONE", " two"),
-			want:  []wantPlan{{"old.txt", "new.txt", 1, lines("ONE", "two", "three", "four", "five")}},
+			want:  []wantPlan{{"old.txt", "old.txt", 1, lines("ONE", "two", "three", "four", "five")}},
 		},
 		{
 			name:  "the same file twice: hunks placed together",

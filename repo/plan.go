@@ -12,14 +12,18 @@ import (
 var ErrNoFileName = errors.New("hunk has no file header naming its file")
 
 // Place resolves the files a patch names inside the tree, reads them and
-// places the patch's hunks against their content. A file named twice has
-// its hunks placed together. Errors are for what makes the patch unusable
-// as a whole (a path outside the tree, a missing file, a binary diff);
-// hunks that cannot be placed are reported in each plan's Errors.
+// places the patch's hunks against their content. A file named twice (even
+// spelled differently) has its hunks placed together. Errors are for what
+// makes the patch unusable as a whole (a path outside the tree, a missing
+// file, a binary diff); hunks that cannot be placed are reported in each
+// plan's Errors. The patch itself is not modified.
 func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
-	var plans []*edit.FilePlan
-	byPath := map[string]*edit.FileDiff{}
-	var order []*edit.FileDiff
+	type target struct {
+		oldPath, newPath string
+		fd               *edit.FileDiff
+	}
+	var targets []*target
+	byPath := map[[2]string]*target{}
 	for _, fd := range p.Files {
 		if fd.Binary {
 			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
@@ -30,85 +34,95 @@ func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
 			}
 			return nil, ErrNoFileName
 		}
-		k := fd.OldPath + "\x00" + fd.NewPath
-		if prev, ok := byPath[k]; ok && !fd.New && !fd.Deleted && !fd.Renamed {
-			prev.Hunks = append(prev.Hunks, fd.Hunks...)
-			continue
-		}
-		byPath[k] = fd
-		order = append(order, fd)
-	}
-	for _, fd := range order {
-		plan, err := t.planFile(fd)
+		oldPath, newPath, err := t.resolve(fd)
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plan)
+		k := [2]string{oldPath, newPath}
+		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {
+			merged := *prev.fd
+			merged.Hunks = append(append([]*edit.Hunk(nil), prev.fd.Hunks...), fd.Hunks...)
+			prev.fd = &merged
+			continue
+		}
+		tg := &target{oldPath, newPath, fd}
+		byPath[k] = tg
+		targets = append(targets, tg)
+	}
+	plans := make([]*edit.FilePlan, 0, len(targets))
+	for _, tg := range targets {
+		var old string
+		if tg.oldPath != "" {
+			b, err := t.ReadFile(tg.oldPath)
+			if err != nil {
+				return nil, err
+			}
+			old = string(b)
+		}
+		plans = append(plans, edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd))
 	}
 	return plans, nil
 }
 
-func (t *Tree) planFile(fd *edit.FileDiff) (*edit.FilePlan, error) {
+// resolve finds the tree paths a file diff reads from and writes to: ""
+// for a created file's source or a deleted file's destination.
+func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
 	// The source: the first candidate name that exists.
-	oldPath, newPath := "", ""
+	stripped := false
 	if src := fd.Source(); src != "" {
-		var tried []string
-		for _, c := range fd.Candidates(src) {
+		cands := fd.Candidates(src)
+		for i, c := range cands {
 			cp, err := t.Clean(c)
 			if err != nil {
-				return nil, err
+				return "", "", err
 			}
-			tried = append(tried, cp)
-			if fi, err := t.Stat(cp); err == nil && fi.Mode().IsRegular() {
-				oldPath = cp
+			fi, err := t.Stat(cp)
+			if err == nil && fi.Mode().IsRegular() {
+				oldPath, stripped = cp, i > 0
 				break
-			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
+			}
+			if err == nil {
+				return "", "", fmt.Errorf("%s: not a regular file", cp)
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return "", "", err
 			}
 		}
-		if oldPath == "" {
-			if !onlyAdds(fd) {
-				return nil, fmt.Errorf("%s: %w", tried[0], fs.ErrNotExist)
-			}
-			// A hunk of added lines only, for a file that is not there:
-			// the author meant to create it.
-		}
-	}
-	if !fd.Deleted {
-		np := fd.NewPath
-		switch {
-		case np == "" || (oldPath != "" && np == fd.Source()):
-			newPath = oldPath // the same file: keep the name that was found
-		default:
-			// A created or renamed file: strip its first directory only if
-			// the source's name had to be stripped to be found.
-			cands := fd.Candidates(np)
-			newPath = cands[0]
-			if src := fd.Candidates(fd.Source()); oldPath != "" && len(src) > 1 && len(cands) > 1 && oldPath == src[1] {
-				newPath = cands[1]
-			}
-			cp, err := t.Clean(newPath)
-			if err != nil {
-				return nil, err
-			}
-			newPath = cp
+		// A missing file is fine only for hunks of added lines alone: the
+		// author meant to create it.
+		if oldPath == "" && !onlyAdds(fd) {
+			cp, _ := t.Clean(cands[0])
+			return "", "", fmt.Errorf("%s: %w", cp, fs.ErrNotExist)
 		}
 	}
-	var old string
-	if oldPath != "" {
-		b, err := t.ReadFile(oldPath)
-		if err != nil {
-			return nil, err
-		}
-		old = string(b)
-	} else if newPath != "" {
-		if fi, err := t.Stat(newPath); err == nil {
-			if !fi.Mode().IsRegular() || fi.Size() > 0 {
-				return nil, fmt.Errorf("%s: the patch creates it, but it already exists", newPath)
-			}
-		}
+	if fd.Deleted {
+		return oldPath, "", nil
 	}
-	return edit.PlanFile(oldPath, newPath, old, fd), nil
+	np := fd.NewPath
+	if np == "" || (oldPath != "" && !fd.Renamed && !fd.Copied) {
+		// The same file, by the name that was found: only git's rename and
+		// copy headers write elsewhere ("--- orig/f +++ new/f" does not).
+		return oldPath, oldPath, nil
+	}
+	// A created or renamed file: strip its first directory only if the
+	// source's name had to be stripped to be found.
+	cands := fd.Candidates(np)
+	if stripped && len(cands) > 1 {
+		np = cands[1]
+	}
+	if newPath, err = t.Clean(np); err != nil {
+		return "", "", err
+	}
+	// It must not exist yet (an empty file may be filled), and must not
+	// lead outside the tree through a link.
+	fi, err := t.Stat(newPath)
+	switch {
+	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
+		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", "", err
+	}
+	return oldPath, newPath, nil
 }
 
 func onlyAdds(fd *edit.FileDiff) bool {

@@ -76,9 +76,12 @@ func (t *Tree) Clean(p string) (string, error) {
 	if c == "." {
 		return "", fmt.Errorf("%s: not a file: %w", p, ErrOutsideRepo)
 	}
-	first, _, _ := strings.Cut(c, "/")
-	if strings.EqualFold(first, ".git") {
-		return "", fmt.Errorf("%s: %w", p, ErrGitInternal)
+	for _, part := range strings.Split(c, "/") {
+		// A .git anywhere is a repository's internals (a nested repository
+		// or a submodule's), as git apply holds too.
+		if strings.EqualFold(part, ".git") {
+			return "", fmt.Errorf("%s: %w", p, ErrGitInternal)
+		}
 	}
 	return c, nil
 }
@@ -145,7 +148,11 @@ func (t *Tree) Write(changes []Change) (err error) {
 				continue
 			}
 			if u.existed {
-				_ = t.writeFile(u.path, u.content, u.mode)
+				if tmp, err := t.tempFile(u.path, u.content, u.mode); err == nil {
+					if t.root.Rename(tmp, u.path) != nil {
+						_ = t.root.Remove(tmp)
+					}
+				}
 			} else {
 				_ = t.root.Remove(u.path)
 			}
@@ -155,9 +162,24 @@ func (t *Tree) Write(changes []Change) (err error) {
 		}
 	}()
 
+	for i := range changes {
+		cp, cerr := t.Clean(changes[i].Path)
+		if cerr != nil {
+			return cerr
+		}
+		changes[i].Path = cp
+	}
 	for i, c := range changes {
 		u := undo{path: c.Path}
 		if fi, serr := t.root.Lstat(c.Path); serr == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				if _, err := t.root.Stat(c.Path); err != nil {
+					if werr := wrapEscape(c.Path, err); errors.Is(werr, ErrOutsideRepo) {
+						return werr
+					}
+				}
+				return fmt.Errorf("%s: is a symbolic link; pair does not write through links", c.Path)
+			}
 			if !fi.Mode().IsRegular() {
 				return fmt.Errorf("%s: not a regular file", c.Path)
 			}
@@ -204,7 +226,23 @@ func (t *Tree) Write(changes []Change) (err error) {
 		temps[i] = ""
 		undos[i].done = true
 	}
+	for _, c := range changes {
+		if c.Delete {
+			t.removeEmptyDirs(path.Dir(c.Path))
+		}
+	}
 	return nil
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty, as
+// git does when a file's deletion leaves its directory empty.
+func (t *Tree) removeEmptyDirs(dir string) {
+	for dir != "." && dir != "" && dir != "/" {
+		if t.root.Remove(dir) != nil { // fails unless empty
+			return
+		}
+		dir = path.Dir(dir)
+	}
 }
 
 // mkdirs creates dir and its missing parents, returning those it created.

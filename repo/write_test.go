@@ -101,6 +101,7 @@ func TestWrite(t *testing.T) {
 			want: map[string]*entry{
 				"plain.txt":      nil,
 				"dir/nested.txt": nil,
+				"dir":            nil, // left empty, so removed as git does
 				"exec.sh":        {kind: "file", mode: 0o755, content: "kept\n"},
 			},
 		},
