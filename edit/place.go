@@ -181,7 +181,7 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 		if len(cs) <= 1 {
 			continue
 		}
-		c, detail := choose(i, cs, chosen, fd.Hunks[i])
+		c, detail := choose(i, cs, chosen, fd.Hunks)
 		if c == nil {
 			fail(i, ErrAmbiguous, detail, pl.nearest(fd.Hunks[i]))
 			continue
@@ -222,8 +222,9 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 // respect the order of the hunks already placed, then the one clearly
 // nearest to the line the header names. It returns nil and the reason
 // when the choice would be a guess.
-func choose(i int, cs []candidate, chosen []*candidate, h *Hunk) (*candidate, string) {
-	lo, hi, ordered := orderBounds(i, chosen)
+func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candidate, string) {
+	h := hunks[i]
+	lo, hi, ordered := orderBounds(i, chosen, hunks)
 	if ordered {
 		var in []candidate
 		for _, c := range cs {
@@ -263,9 +264,19 @@ func choose(i int, cs []candidate, chosen []*candidate, h *Hunk) (*candidate, st
 // orderBounds returns the interval of old lines that hunk i must fall in
 // if the patch lists its hunks in file order: after the nearest placed
 // hunk before it and before the nearest placed hunk after it. ordered is
-// false when the placed hunks are not in file order.
-func orderBounds(i int, chosen []*candidate) (lo, hi int, ordered bool) {
+// false when the patch is not in file order: the placed hunks, or the
+// line numbers of the hunk headers, go backwards.
+func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, ordered bool) {
 	last := -1
+	for _, h := range hunks {
+		if h.HasNumbers && h.OldStart > 0 {
+			if h.OldStart < last {
+				return 0, 0, false
+			}
+			last = h.OldStart
+		}
+	}
+	last = -1
 	for _, c := range chosen {
 		if c == nil {
 			continue
