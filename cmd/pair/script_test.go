@@ -57,6 +57,9 @@ func TestScript(t *testing.T) {
 				"GIT_AUTHOR_DATE":     "2025-01-02T03:04:05Z",
 				"GIT_COMMITTER_DATE":  "2025-01-02T03:04:05Z",
 				"NO_COLOR":            "1",
+				// Under -race, each pair process would otherwise sleep a
+				// second at exit.
+				"GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0"),
 				// For scripts that build the demo's project with go.
 				"GOCACHE":     goCache,
 				"GOTOOLCHAIN": "local",
