@@ -226,6 +226,7 @@ func (p *parser) extendedHeader(l string) {
 	} else if v, ok := word("copy to "); ok {
 		f.Copied, f.NewPath = true, unquoteName(v)
 	} else if v, ok := word("index "); ok {
+		f.Indexed = true
 		// "index abc..def 100644": the mode of an unchanged-mode file.
 		if _, mode, found := strings.Cut(v, " "); found && f.OldMode == "" && f.NewMode == "" {
 			f.OldMode, f.NewMode = mode, mode

@@ -76,6 +76,10 @@ type FileDiff struct {
 	OldMode, NewMode string
 	// New, Deleted, Renamed and Copied come from the headers.
 	New, Deleted, Renamed, Copied bool
+	// Indexed reports a git "index" header line: the diff was made by git,
+	// so its hunks have git's shape (the same number of context lines on
+	// each side, unless the file ends), and a hunk without it was damaged.
+	Indexed bool
 	// Binary is set for "Binary files ... differ" and "GIT binary patch";
 	// such diffs cannot be applied by pair.
 	Binary bool

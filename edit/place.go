@@ -141,6 +141,12 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 	pl := newPlacer(splitFile(old).lines)
+	if fd.Indexed {
+		for _, h := range fd.Hunks {
+			sh := hunkShape(h.Lines)
+			pl.context = max(pl.context, sh.lead, sh.trail)
+		}
+	}
 	var errs []*PlacementError
 	fail := func(i int, err error, detail string, nearest []NumberedLine) {
 		errs = append(errs, &PlacementError{Path: fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest})
@@ -189,6 +195,7 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 		chosen[i] = c
 	}
 
+	pl.style = pl.fileStyle(fd.Hunks, chosen)
 	var out []Resolved
 	for i, c := range chosen {
 		if c == nil {
@@ -216,6 +223,34 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 	}
 	slices.SortFunc(errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
 	return kept, errs
+}
+
+// fileStyle returns the change of indentation style (say, tabs written as
+// four spaces) that every hunk showing indentation agrees on, or the
+// identity when they disagree or none shows one.
+func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) indentStyle {
+	var style *indentStyle
+	for i, c := range chosen {
+		if c == nil || c.split > 0 {
+			continue
+		}
+		ev := pl.evidence(preLines(hunks[i].Lines), c.align)
+		if !ev.indented {
+			continue
+		}
+		m, ok := ev.reindent()
+		if !ok {
+			return indentStyle{}
+		}
+		if style != nil && *style != m.style {
+			return indentStyle{}
+		}
+		style = &m.style
+	}
+	if style == nil {
+		return indentStyle{}
+	}
+	return *style
 }
 
 // choose picks among the candidates of hunk i, first keeping those that

@@ -23,6 +23,12 @@ type placer struct {
 	file  []string
 	keys  [numLevels][]string
 	index [numLevels]map[string][]int
+	// context is the number of context lines git put on each side of the
+	// hunks, when the diff was made by git (FileDiff.Indexed), else 0.
+	context int
+	// style is the change of indentation style (tabs and spaces) that the
+	// file's other hunks show, for hunks that show none themselves.
+	style indentStyle
 }
 
 func newPlacer(lines []string) *placer { return &placer{file: lines} }
@@ -275,7 +281,7 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 	fk := pl.keysAt(levelLookalike)
 	seen := map[string]bool{}
 	var out []candidate
-	bestCost := fuzzyMaxCost + 1
+	bestCost := (fuzzyMaxCost + 1) * unit
 	windows := 0
 	covered := func(s int) bool {
 		for _, c := range out {
@@ -315,6 +321,15 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 
 const inf = 1 << 30
 
+// Costs of the fuzzy alignment: each structural change (a context line
+// changed, missing or dropped) costs unit; a line equal only when
+// whitespace and look-alikes are ignored costs 1, so that of two otherwise
+// equal alignments the one closer to the letter wins.
+const (
+	unit     = 1 << 12
+	maxPaths = 16 // optimal alignments enumerated per window
+)
+
 // alignWindow aligns all of pre (less up to fuzzyMaxCost droppable edge
 // lines) with file lines [a, b) and returns the alignments of least cost
 // within fuzzyMaxCost.
@@ -329,7 +344,7 @@ func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []cand
 		trail++
 	}
 	var best []candidate
-	bestCost := fuzzyMaxCost + 1
+	bestCost := (fuzzyMaxCost + 1) * unit
 	for dl := 0; dl <= lead; dl++ {
 		for dt := 0; dt <= trail && dl+dt <= fuzzyMaxCost; dt++ {
 			body := pre[dl : len(pre)-dt]
@@ -337,7 +352,7 @@ func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []cand
 				continue
 			}
 			for _, al := range alignCore(body, pk[dl:len(pre)-dt], file, fk, a, b, fuzzyMaxCost-dl-dt) {
-				cost := al.cost + dl + dt
+				cost := al.cost + (dl+dt)*unit
 				if cost > bestCost {
 					continue
 				}
@@ -363,31 +378,34 @@ type alignment struct {
 }
 
 // alignCore finds the cheapest ways to align every line of body, in order,
-// with lines of file[a:b]: equal lines cost nothing, a slightly changed
-// context line costs one, each file line skipped between two aligned lines
-// costs one. Alignments above budget are not returned.
+// with lines of file[a:b]: equal lines cost nothing (1 if equal only up to
+// whitespace), a slightly changed context line costs a unit, each file line
+// skipped between two aligned lines costs a unit. It returns every optimal
+// alignment (up to maxPaths) whose structural cost is within budget units.
 func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
 	m, w := len(body), b-a
 	if m == 0 || w < m {
 		return nil
 	}
+	limit := budget*unit + unit - 1
 	sub := func(j, i int) int {
-		if bk[j] == fk[a+i] {
+		switch {
+		case body[j].text == file[a+i]:
 			return 0
-		}
-		if body[j].kind == Context && similar(body[j].text, file[a+i]) {
+		case bk[j] == fk[a+i]:
 			return 1
+		case body[j].kind == Context && similar(body[j].text, file[a+i]):
+			return unit
 		}
 		return inf
 	}
 	dp := make([][]int, m)
-	back := make([][]int, m)
+	back := make([][][]int, m) // the predecessors that reach the optimum
 	for j := range dp {
 		dp[j] = make([]int, w)
-		back[j] = make([]int, w)
+		back[j] = make([][]int, w)
 		for i := range dp[j] {
 			dp[j][i] = inf
-			back[j][i] = -1
 		}
 	}
 	for i := 0; i < w; i++ {
@@ -395,58 +413,65 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 	}
 	for j := 1; j < m; j++ {
 		for i := j; i < w; i++ {
-			best, arg := inf, -1
+			s := sub(j, i)
+			if s >= inf {
+				continue
+			}
+			best := inf
+			var args []int
 			for k := i - 1; k >= 0 && k >= i-1-fuzzyMaxSkip; k-- {
-				if c := dp[j-1][k] + (i - 1 - k); c < best {
-					best, arg = c, k
+				c := dp[j-1][k] + (i-1-k)*unit
+				switch {
+				case c < best:
+					best, args = c, []int{k}
+				case c == best && c < inf:
+					args = append(args, k)
 				}
 			}
-			if best >= inf {
+			if best >= inf || best+s > limit {
 				continue
 			}
-			s := sub(j, i)
-			if s >= inf || best+s > budget {
-				continue
-			}
-			dp[j][i], back[j][i] = best+s, arg
+			dp[j][i], back[j][i] = best+s, args
 		}
 	}
-	min := inf
+	opt := inf
 	for i := 0; i < w; i++ {
-		min = minInt(min, dp[m-1][i])
+		opt = min(opt, dp[m-1][i])
 	}
-	if min > budget {
+	if opt > limit {
 		return nil
 	}
 	var out []alignment
-	for i := 0; i < w; i++ {
-		if dp[m-1][i] != min {
-			continue
+	path := make([]int, m)
+	var walk func(j, i int)
+	walk = func(j, i int) {
+		if len(out) >= maxPaths {
+			return
 		}
-		al := make([]int, m)
-		for j, k := m-1, i; j >= 0; j-- {
-			al[j] = a + k
-			k = back[j][k]
-		}
-		exact := 0
-		for j := range al {
-			if bk[j] == fk[al[j]] {
-				exact++
+		path[j] = a + i
+		if j == 0 {
+			al := slices.Clone(path)
+			exact := 0
+			for jj := range al {
+				if bk[jj] == fk[al[jj]] {
+					exact++
+				}
 			}
+			if exact >= 2 && 2*exact >= m {
+				out = append(out, alignment{align: al, cost: opt})
+			}
+			return
 		}
-		if exact < 2 || 2*exact < m {
-			continue
+		for _, k := range back[j][i] {
+			walk(j-1, k)
 		}
-		out = append(out, alignment{align: al, cost: min})
+	}
+	for i := 0; i < w; i++ {
+		if dp[m-1][i] == opt {
+			walk(m-1, i)
+		}
 	}
 	return out
-}
-
-func minInt(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
 }
 
 // fused places a hunk that is really two hunks run together, with the

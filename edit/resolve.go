@@ -83,32 +83,32 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 
 	// Learn how the patch's indentation maps to the file's, and which
 	// look-alike characters the patch used for ASCII ones.
-	var pairs [][2]string
-	indentDiffers := false
+	ev := pl.evidence(pre, align)
 	folded := map[rune]bool{}
-	for j, p := range pre {
-		fi := align[j]
-		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(pl.file[fi]) == "" {
-			continue
-		}
-		pi, fiInd := indentOf(p.text), indentOf(pl.file[fi])
-		pairs = append(pairs, [2]string{pi, fiInd})
-		if pi != fiInd {
-			indentDiffers = true
-		}
-		if c.level >= levelLookalike {
-			lookalikesUsed(p.text, pl.file[fi], folded)
+	if c.level >= levelLookalike {
+		for j, p := range pre {
+			if fi := align[j]; fi >= 0 {
+				lookalikesUsed(p.text, pl.file[fi], folded)
+			}
 		}
 	}
 	re := reindent{}
-	if c.level >= levelWhitespace && indentDiffers {
-		re = learnReindent(pairs)
+	if c.level >= levelWhitespace && ev.differs {
 		if r.Pass == PassWhitespace {
 			r.Pass = PassIndent
 		}
-		if !re.identity() {
-			r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
+		var ok bool
+		if re, ok = ev.reindent(); !ok {
+			return r, &resolveErr{ErrAmbiguous, "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
+	}
+	if re.identity() && !ev.indented && pl.style.kind != 0 {
+		// Nothing in this hunk shows the patch's indentation; the rest of
+		// the file's hunks do.
+		re = reindent{style: pl.style}
+	}
+	if !re.identity() && indentedAdds(lines) {
+		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
 	}
 	if len(folded) > 0 {
 		r.Notes = append(r.Notes, "look-alike characters in added lines replaced as in the file")
@@ -118,9 +118,18 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	var out []Line
 	var pending []Line
 	j, last := 0, -1
-	lastKind := Kind(0)
 	start := -1
-	for _, l := range lines {
+	shape := hunkShape(lines)
+	firstAligned, lastAligned := -1, -1
+	for _, a := range align {
+		if a >= 0 {
+			if firstAligned < 0 {
+				firstAligned = a
+			}
+			lastAligned = a
+		}
+	}
+	for idx, l := range lines {
 		if l.Kind == Add {
 			pending = append(pending, Line{Kind: Add, Text: fix(l.Text)})
 			continue
@@ -141,13 +150,21 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				skipped = append(skipped, Line{Kind: Context, Text: pl.file[k]})
 			}
 			r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context", last+2, fi))
+			// Added lines and left-out file lines in one gap: their order is
+			// known only where the hunk has git's shape of three context
+			// lines a side and the left-out lines complete the short side.
+			k := len(skipped)
+			changesBefore := shape.firstChange < idx-len(pending)
+			changesAfter := shape.lastChange >= idx
+			fullLead := shape.lead >= 3 || firstAligned == 0
+			fullTrail := shape.trail >= 3 || lastAligned == len(pl.file)-1
 			switch {
 			case len(pending) == 0:
 				out = append(out, skipped...)
-			case lastKind == Delete:
+			case !changesAfter && shape.trail+k <= 3 && fullLead && !fullTrail:
 				out = append(out, pending...)
 				out = append(out, skipped...)
-			case p.kind == Delete:
+			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
 			default:
@@ -163,7 +180,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			r.Notes = append(r.Notes, fmt.Sprintf("context line %d differs from the patch's %q", fi+1, p.text))
 		}
 		out = append(out, Line{Kind: p.kind, Text: pl.file[fi]})
-		last, lastKind = fi, p.kind
+		last = fi
 	}
 	out = append(out, pending...)
 	if start < 0 {
@@ -173,10 +190,132 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		}
 	}
 	r.Start, r.Lines = start, out
+	if err := pl.checkShape(r); err != nil {
+		return r, err
+	}
 	if !changes(out) {
 		return r, &resolveErr{ErrNoOp, "its added lines are the lines it deletes"}
 	}
 	return r, nil
+}
+
+// checkShape refuses a resolved hunk of a git-made diff whose context is
+// shorter on one side than git would have written, where the change group
+// on that side only adds lines: a context line was lost there, and whether
+// the added lines go before or after it is unknown.
+func (pl *placer) checkShape(r Resolved) *resolveErr {
+	sh := hunkShape(r.Lines)
+	if pl.context == 0 || sh.lastChange < 0 {
+		return nil
+	}
+	insertion := func(from, step int) bool { // the change group from index from
+		for i := from; i >= 0 && i < len(r.Lines) && r.Lines[i].Kind != Context; i += step {
+			if r.Lines[i].Kind == Delete {
+				return false
+			}
+		}
+		return true
+	}
+	before := r.Start + sh.lead // file lines before the first change
+	after := len(pl.file) - (r.Start + r.OldCount())
+	shortLead := sh.lead < min(pl.context, before) && insertion(sh.firstChange, 1)
+	shortTrail := sh.trail < min(pl.context, after) && insertion(sh.lastChange, -1)
+	if shortLead || shortTrail {
+		return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
+	}
+	return nil
+}
+
+// shape describes where a hunk's changes are: the indexes of its first and
+// last changed lines and the number of context lines before and after.
+type shape struct {
+	firstChange, lastChange int
+	lead, trail             int
+}
+
+func hunkShape(lines []Line) shape {
+	sh := shape{firstChange: len(lines), lastChange: -1}
+	for i, l := range lines {
+		if l.Kind != Context {
+			sh.firstChange = min(sh.firstChange, i)
+			sh.lastChange = i
+		}
+	}
+	sh.lead = sh.firstChange
+	if sh.lastChange >= 0 {
+		sh.trail = len(lines) - 1 - sh.lastChange
+	}
+	return sh
+}
+
+// evidence is what a placed hunk shows about the patch's indentation:
+// pairs of (patch, file) indentation of its non-blank deleted and context
+// lines.
+type evidence struct {
+	del, ctx [][2]string
+	differs  bool // some pair differs
+	indented bool // some pair is indented on either side
+}
+
+func (pl *placer) evidence(pre []preLine, align []int) evidence {
+	var ev evidence
+	for j, p := range pre {
+		fi := align[j]
+		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(pl.file[fi]) == "" {
+			continue
+		}
+		pair := [2]string{indentOf(p.text), indentOf(pl.file[fi])}
+		if p.kind == Delete {
+			ev.del = append(ev.del, pair)
+		} else {
+			ev.ctx = append(ev.ctx, pair)
+		}
+		ev.differs = ev.differs || pair[0] != pair[1]
+		ev.indented = ev.indented || pair[0] != "" || pair[1] != ""
+	}
+	return ev
+}
+
+// reindent decides how to re-indent the added lines. Deleted lines are the
+// best witnesses: a model that shifts a whole hunk shifts them too, while a
+// few re-indented context lines leave them alone. A mapping other than the
+// identity must explain every witness; ok is false when the witnesses do
+// not allow a decision.
+func (ev evidence) reindent() (reindent, bool) {
+	wit := ev.del
+	if len(wit) == 0 {
+		wit = ev.ctx
+	}
+	m := learnReindent(wit)
+	if m.identity() {
+		return m, true
+	}
+	explained, same := 0, 0
+	for _, p := range wit {
+		if m.apply(p[0]) == p[1] {
+			explained++
+		}
+		if p[0] == p[1] {
+			same++
+		}
+	}
+	switch {
+	case explained == len(wit) && (len(ev.del) > 0 || len(wit) >= 3):
+		return m, true
+	case 2*same >= len(wit):
+		return reindent{}, true // a few context lines re-indented: keep the added lines
+	}
+	return reindent{}, false
+}
+
+func indentedAdds(lines []Line) bool {
+	for _, l := range lines {
+		if l.Kind == Add && indentOf(l.Text) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // changes reports whether lines change anything: their old side differs
