@@ -140,6 +140,55 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // and an error for each hunk that could not be placed. Place never guesses:
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
+	fp := choosePlaces(old, fd)
+	fp.pl.style = fp.style.style
+	return fp.finish()
+}
+
+// PlaceFiles places several files of one patch, like Place for each, and
+// lets a change of indentation style that the patch shows in some files
+// (tabs written as spaces, say) re-indent the added lines of files whose
+// own hunks show none.
+func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementError) {
+	fps := make([]*filePlaces, len(fds))
+	var patch *indentStyle
+	agree := true
+	for i, fd := range fds {
+		fps[i] = choosePlaces(olds[i], fd)
+		if st := fps[i].style; st.seen {
+			if st.conflict || (patch != nil && *patch != st.style) {
+				agree = false
+			}
+			patch = &st.style
+		}
+	}
+	rs := make([][]Resolved, len(fds))
+	errs := make([][]*PlacementError, len(fds))
+	for i, fp := range fps {
+		fp.pl.style = fp.style.style
+		if !fp.style.seen && agree && patch != nil {
+			fp.pl.style = *patch
+		}
+		rs[i], errs[i] = fp.finish()
+	}
+	return rs, errs
+}
+
+// filePlaces is a file's hunks with their places chosen, not yet resolved.
+type filePlaces struct {
+	pl     *placer
+	fd     *FileDiff
+	chosen []*candidate
+	errs   []*PlacementError
+	style  styleSeen
+}
+
+func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLine) {
+	fp.errs = append(fp.errs, &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest})
+}
+
+// choosePlaces finds the candidates of every hunk and chooses one each.
+func choosePlaces(old string, fd *FileDiff) *filePlaces {
 	pl := newPlacer(splitFile(old).lines)
 	if fd.Indexed {
 		for _, h := range fd.Hunks {
@@ -147,10 +196,8 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 			pl.context = max(pl.context, sh.lead, sh.trail)
 		}
 	}
-	var errs []*PlacementError
-	fail := func(i int, err error, detail string, nearest []NumberedLine) {
-		errs = append(errs, &PlacementError{Path: fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest})
-	}
+	fp := &filePlaces{pl: pl, fd: fd}
+	fail := fp.fail
 
 	// Phase 1: the candidates of every hunk at its best pass.
 	choices := make([][]candidate, len(fd.Hunks))
@@ -194,10 +241,17 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 		}
 		chosen[i] = c
 	}
+	fp.chosen = chosen
+	fp.style = pl.fileStyle(fd.Hunks, chosen)
+	return fp
+}
 
-	pl.style = pl.fileStyle(fd.Hunks, chosen)
+// finish resolves the chosen places and checks that no two hunks change
+// the same lines.
+func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
+	pl, fd, fail := fp.pl, fp.fd, fp.fail
 	var out []Resolved
-	for i, c := range chosen {
+	for i, c := range fp.chosen {
 		if c == nil {
 			continue
 		}
@@ -221,15 +275,22 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 		prev = append(prev, es...)
 		kept = append(kept, r)
 	}
-	slices.SortFunc(errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
-	return kept, errs
+	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
+	return kept, fp.errs
+}
+
+// styleSeen is what a file's hunks say about the patch's indentation
+// style: seen when some hunk shows indentation, conflict when they
+// disagree (then style is the identity).
+type styleSeen struct {
+	style          indentStyle
+	seen, conflict bool
 }
 
 // fileStyle returns the change of indentation style (say, tabs written as
-// four spaces) that every hunk showing indentation agrees on, or the
-// identity when they disagree or none shows one.
-func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) indentStyle {
-	var style *indentStyle
+// four spaces) that every hunk showing indentation agrees on.
+func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
+	var st styleSeen
 	for i, c := range chosen {
 		if c == nil || c.split > 0 {
 			continue
@@ -238,19 +299,16 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) indentStyle {
 		if !ev.indented {
 			continue
 		}
-		m, ok := ev.reindent()
+		m, ok := ev.reindent(indentStyle{})
 		if !ok {
-			return indentStyle{}
+			continue // too little to tell: neither evidence nor conflict
 		}
-		if style != nil && *style != m.style {
-			return indentStyle{}
+		if st.seen && st.style != m.style {
+			return styleSeen{seen: true, conflict: true}
 		}
-		style = &m.style
+		st.style, st.seen = m.style, true
 	}
-	if style == nil {
-		return indentStyle{}
-	}
-	return *style
+	return st
 }
 
 // choose picks among the candidates of hunk i, first keeping those that

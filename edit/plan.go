@@ -34,6 +34,31 @@ func PlanFile(oldPath, newPath, old string, fd *FileDiff) *FilePlan {
 	return p
 }
 
+// PlanInput is one file of a patch to place: see PlanFile.
+type PlanInput struct {
+	OldPath, NewPath, Old string
+	Diff                  *FileDiff
+}
+
+// PlanFiles places the files of one patch together (see PlaceFiles).
+func PlanFiles(in []PlanInput) []*FilePlan {
+	olds := make([]string, len(in))
+	fds := make([]*FileDiff, len(in))
+	for i, x := range in {
+		olds[i], fds[i] = x.Old, x.Diff
+	}
+	rs, errs := PlaceFiles(olds, fds)
+	plans := make([]*FilePlan, len(in))
+	for i, x := range in {
+		p := &FilePlan{OldPath: x.OldPath, NewPath: x.NewPath, Diff: x.Diff, Old: x.Old, Hunks: rs[i], Errors: errs[i]}
+		for _, e := range p.Errors {
+			e.Path = p.Path()
+		}
+		plans[i] = p
+	}
+	return plans
+}
+
 // Result applies the plan's hunks (all of them, or those keep accepts when
 // keep is not nil) and returns the new content. A deletion must remove
 // every line of the file.

@@ -98,7 +98,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			r.Pass = PassIndent
 		}
 		var ok bool
-		if re, ok = ev.reindent(); !ok {
+		if re, ok = ev.reindent(pl.style); !ok {
 			return r, &resolveErr{ErrAmbiguous, "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
 	}
@@ -279,31 +279,38 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 
 // reindent decides how to re-indent the added lines. Deleted lines are the
 // best witnesses: a model that shifts a whole hunk shifts them too, while a
-// few re-indented context lines leave them alone. A mapping other than the
-// identity must explain every witness; ok is false when the witnesses do
-// not allow a decision.
-func (ev evidence) reindent() (reindent, bool) {
+// few re-indented context lines leave them alone. Only indented lines
+// witness anything. A mapping other than the identity must explain every
+// witness, and be seen on at least three context lines when no deleted line
+// shows it, or be confirmed by confirm (the style the rest of the patch
+// shows). ok is false when the witnesses do not allow a decision.
+func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	wit := ev.del
 	if len(wit) == 0 {
 		wit = ev.ctx
 	}
-	m := learnReindent(wit)
+	m = learnReindent(wit)
 	if m.identity() {
 		return m, true
 	}
-	explained, same := 0, 0
+	explained, same, indented := 0, 0, 0
 	for _, p := range wit {
 		if m.apply(p[0]) == p[1] {
 			explained++
 		}
-		if p[0] == p[1] {
-			same++
+		if p[0] != "" || p[1] != "" {
+			indented++
+			if p[0] == p[1] {
+				same++
+			}
 		}
 	}
+	strong := len(ev.del) > 0 || indented >= 3 ||
+		(m.style.kind != 0 && m.style == confirm && m.add == "" && m.remove == "")
 	switch {
-	case explained == len(wit) && (len(ev.del) > 0 || len(wit) >= 3):
+	case explained == len(wit) && strong:
 		return m, true
-	case 2*same >= len(wit):
+	case 2*same > indented:
 		return reindent{}, true // a few context lines re-indented: keep the added lines
 	}
 	return reindent{}, false

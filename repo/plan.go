@@ -49,7 +49,7 @@ func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
 		byPath[k] = tg
 		targets = append(targets, tg)
 	}
-	plans := make([]*edit.FilePlan, 0, len(targets))
+	in := make([]edit.PlanInput, 0, len(targets))
 	for _, tg := range targets {
 		var old string
 		if tg.oldPath != "" {
@@ -59,9 +59,9 @@ func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
 			}
 			old = string(b)
 		}
-		plans = append(plans, edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd))
+		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
-	return plans, nil
+	return edit.PlanFiles(in), nil
 }
 
 // resolve finds the tree paths a file diff reads from and writes to: ""
