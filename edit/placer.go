@@ -8,12 +8,16 @@ import (
 
 // Tolerances of the fuzzy pass.
 const (
-	fuzzyMinLines = 3  // a hunk needs this many pre-image lines to be placed fuzzily
-	fuzzyMaxCost  = 2  // missing, extra or changed context lines allowed in all
-	fuzzyMaxSkip  = 2  // file lines the patch may omit in one place
-	fuzzyWindows  = 16 // candidate regions examined per hunk
-	fuzzySlack    = 4  // lines examined beyond each end of a region
-	voterMaxOcc   = 64 // lines more common than this do not vote for regions
+	fuzzyMinLines = 3 // a hunk needs this many pre-image lines to be placed fuzzily
+	fuzzyMaxCost  = 2 // missing, extra or changed context lines allowed in all
+	fuzzyMaxSkip  = 2 // file lines the patch may omit in one place
+	// maxEdgeDrop is how many outer context lines the file may lack. It is
+	// 0: the fuzzer showed that such a line can be an added line written as
+	// context, and dropping it loses the line; the corpora lose nothing.
+	maxEdgeDrop  = 0
+	fuzzyWindows = 16 // candidate regions examined per hunk
+	fuzzySlack   = 4  // lines examined beyond each end of a region
+	voterMaxOcc  = 64 // lines more common than this do not vote for regions
 )
 
 // placer finds hunks in one file. It indexes the file's lines at each
@@ -337,10 +341,10 @@ func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []cand
 	// Only the leading run of edge lines can be dropped from the front,
 	// and only the trailing run from the back.
 	lead, trail := 0, 0
-	for lead < len(pre) && lead < fuzzyMaxCost && pre[lead].edge {
+	for lead < len(pre) && lead < maxEdgeDrop && pre[lead].edge {
 		lead++
 	}
-	for trail < len(pre)-lead && trail < fuzzyMaxCost && pre[len(pre)-1-trail].edge {
+	for trail < len(pre)-lead && trail < maxEdgeDrop && pre[len(pre)-1-trail].edge {
 		trail++
 	}
 	var best []candidate
