@@ -334,43 +334,39 @@ const (
 	maxPaths = 16 // optimal alignments enumerated per window
 )
 
-// alignWindow aligns all of pre (less up to fuzzyMaxCost droppable edge
+// alignWindow aligns all of pre (less up to maxEdgeDrop leading edge
 // lines) with file lines [a, b) and returns the alignments of least cost
 // within fuzzyMaxCost.
 func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
-	// Only the leading run of edge lines can be dropped from the front,
-	// and only the trailing run from the back.
-	lead, trail := 0, 0
+	lead := 0
 	for lead < len(pre) && lead < maxEdgeDrop && pre[lead].edge {
 		lead++
-	}
-	for trail < len(pre)-lead && trail < maxEdgeDrop && pre[len(pre)-1-trail].edge {
-		trail++
 	}
 	var best []candidate
 	bestCost := (fuzzyMaxCost + 1) * unit
 	for dl := 0; dl <= lead; dl++ {
-		for dt := 0; dt <= trail && dl+dt <= fuzzyMaxCost; dt++ {
-			body := pre[dl : len(pre)-dt]
-			if len(body) < 2 {
+		if len(pre)-dl < 2 {
+			continue
+		}
+		for _, al := range alignCore(pre[dl:], pk[dl:], file, fk, a, b, fuzzyMaxCost-dl) {
+			if dl > 0 && al.align[0] < dl {
+				// No room in the file for the dropped lines: at the start
+				// of the file they may be added lines in disguise.
 				continue
 			}
-			for _, al := range alignCore(body, pk[dl:len(pre)-dt], file, fk, a, b, fuzzyMaxCost-dl-dt) {
-				cost := al.cost + (dl+dt)*unit
-				if cost > bestCost {
-					continue
-				}
-				full := make([]int, len(pre))
-				for j := range full {
-					full[j] = -1
-				}
-				copy(full[dl:], al.align)
-				c := newCandidate(full, PassFuzzy, levelLookalike, cost)
-				if cost < bestCost {
-					bestCost, best = cost, nil
-				}
-				best = append(best, c)
+			cost := al.cost + dl*unit
+			if cost > bestCost {
+				continue
 			}
+			full := make([]int, len(pre))
+			for j := range full {
+				full[j] = -1
+			}
+			copy(full[dl:], al.align)
+			if cost < bestCost {
+				bestCost, best = cost, nil
+			}
+			best = append(best, newCandidate(full, PassFuzzy, levelLookalike, cost))
 		}
 	}
 	return best
