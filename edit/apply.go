@@ -43,6 +43,29 @@ func (r *Resolved) edits() []edit {
 	return out
 }
 
+// deletesContext reports whether a deletes a line that b keeps as context.
+func deletesContext(a, b Resolved) bool {
+	kept := map[int]bool{}
+	pos := b.Start
+	for _, l := range b.Lines {
+		switch l.Kind {
+		case Context:
+			kept[pos] = true
+			pos++
+		case Delete:
+			pos++
+		}
+	}
+	for _, e := range a.edits() {
+		for p := e.pos; p < e.pos+e.del; p++ {
+			if kept[p] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // conflict reports whether any edit of b touches what an edit of a
 // touches: overlapping deletions, two insertions at one place (their order
 // would be a guess), or an insertion inside a deletion.
@@ -76,6 +99,16 @@ func overlaps(x, y edit) bool {
 // placed, or Apply fails with ErrStale and changes nothing.
 func Apply(old string, hunks []Resolved) (string, error) {
 	t := splitFile(old)
+	es, final, err := collectEdits(t, hunks)
+	if err != nil {
+		return "", err
+	}
+	return build(t, es, final), nil
+}
+
+// collectEdits checks every hunk against t and returns their changes in
+// file order, with what they do to the final newline.
+func collectEdits(t fileText, hunks []Resolved) ([]edit, Newline, error) {
 	var all []edit
 	final := NewlineKeep
 	for i := range hunks {
@@ -86,16 +119,16 @@ func Apply(old string, hunks []Resolved) (string, error) {
 				continue
 			}
 			if pos >= len(t.lines) || t.lines[pos] != l.Text {
-				return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
+				return nil, 0, fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
 			}
 			pos++
 		}
-		if pos > len(t.lines) {
-			return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
+		if r.Start < 0 || r.Start > len(t.lines) {
+			return nil, 0, fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrStale)
 		}
 		es := r.edits()
 		if conflict(all, es) {
-			return "", fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrOverlap)
+			return nil, 0, fmt.Errorf("hunk %d at line %d: %w", r.Hunk+1, r.Start+1, ErrOverlap)
 		}
 		all = append(all, es...)
 		if r.FinalNewline != NewlineKeep {
@@ -108,7 +141,11 @@ func Apply(old string, hunks []Resolved) (string, error) {
 		}
 		return a.del - b.del // an insertion before a deletion at the same line
 	})
+	return all, final, nil
+}
 
+// build writes the edits into t.
+func build(t fileText, all []edit, final Newline) string {
 	eol := t.eol()
 	type outLine struct{ text, eol string }
 	out := make([]outLine, 0, len(t.lines)+8)
@@ -133,22 +170,20 @@ func Apply(old string, hunks []Resolved) (string, error) {
 	case NewlineRemove:
 		wantNewline = false
 	}
+	if n := len(out); n > 0 && out[n-1].text == "" {
+		// An empty last line exists only with its newline.
+		wantNewline = true
+	}
 	var b strings.Builder
-	b.Grow(len(old) + 256)
+	b.Grow(len(t.lines)*40 + 256)
 	for i, l := range out {
 		b.WriteString(l.text)
-		switch {
-		case i < len(out)-1:
+		if i < len(out)-1 || wantNewline {
 			if l.eol == "" {
 				l.eol = eol // a former last line that now has lines after it
 			}
 			b.WriteString(l.eol)
-		case wantNewline:
-			if l.eol == "" {
-				l.eol = eol
-			}
-			b.WriteString(l.eol)
 		}
 	}
-	return b.String(), nil
+	return b.String()
 }

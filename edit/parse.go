@@ -422,8 +422,8 @@ func (p *parser) hunk() error {
 		if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") || p.isFileHeader() {
 			break
 		}
-		if l == "-- " && (p.i+1 == len(p.lines) || !isHunkLine(p.lines[p.i+1])) {
-			break // the signature separator of git format-patch mail
+		if l == "-- " && p.i+1 < len(p.lines) && isVersion(p.lines[p.i+1]) {
+			break // the signature of git format-patch mail: "-- " then git's version
 		}
 		if l == "" {
 			body = append(body, Line{Kind: Context})
@@ -454,6 +454,20 @@ func (p *parser) hunk() error {
 	h.Lines = body
 	f.Hunks = append(f.Hunks, h)
 	return nil
+}
+
+// isVersion reports whether l looks like the version line of a git
+// format-patch signature ("2.39.5", "2.43.0.windows.1").
+func isVersion(l string) bool {
+	if l == "" || l[0] < '0' || l[0] > '9' || !strings.Contains(l, ".") {
+		return false
+	}
+	for _, c := range l {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '-' || c == '+' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func isHunkLine(l string) bool {

@@ -189,7 +189,7 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
 func choosePlaces(old string, fd *FileDiff) *filePlaces {
-	pl := newPlacer(splitFile(old).lines)
+	pl := newPlacer(splitFile(old))
 	if fd.Indexed {
 		for _, h := range fd.Hunks {
 			sh := hunkShape(h.Lines)
@@ -208,8 +208,24 @@ func choosePlaces(old string, fd *FileDiff) *filePlaces {
 		}
 		cands, err := pl.candidates(h)
 		if err != nil {
-			fail(i, err, "", pl.nearest(h))
+			detail := ""
+			if err == ErrAlreadyApplied {
+				detail = "its added lines are already in the file"
+			}
+			fail(i, err, detail, pl.nearest(h))
 			continue
+		}
+		if h.OldNoNewline {
+			// The marker puts the hunk's old side at the end of the file.
+			var atEnd []candidate
+			for _, c := range cands {
+				if c.end() == len(pl.file) {
+					atEnd = append(atEnd, c)
+				}
+			}
+			if len(atEnd) > 0 {
+				cands = atEnd
+			}
 		}
 		if len(cands) == 0 {
 			if pl.alreadyApplied(h) {
@@ -263,16 +279,20 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		out = append(out, rs...)
 	}
 	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
-	// Two hunks may share context lines, but not change the same lines.
+	// Two hunks may share context lines, but not change the same lines,
+	// and one may not delete a line the other keeps as context: they
+	// would disagree about the file.
 	kept := out[:0]
 	var prev []edit
+	var prevKept []Resolved
 	for _, r := range out {
 		es := r.edits()
-		if conflict(prev, es) {
-			fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes", r.Start+1), nil)
+		if conflict(prev, es) || slices.ContainsFunc(prevKept, func(p Resolved) bool { return deletesContext(p, r) || deletesContext(r, p) }) {
+			fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes or keeps", r.Start+1), nil)
 			continue
 		}
 		prev = append(prev, es...)
+		prevKept = append(prevKept, r)
 		kept = append(kept, r)
 	}
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
@@ -360,16 +380,20 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 // false when the patch is not in file order: the placed hunks, or the
 // line numbers of the hunk headers, go backwards.
 func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, ordered bool) {
-	last := -1
+	// Evidence of order: two header line numbers, or two placed hunks,
+	// in increasing order, and none going backwards.
+	last, seen := -1, 0
 	for _, h := range hunks {
 		if h.HasNumbers && h.OldStart > 0 {
 			if h.OldStart < last {
 				return 0, 0, false
 			}
 			last = h.OldStart
+			seen++
 		}
 	}
-	last = -1
+	numbered := seen >= 2
+	last, seen = -1, 0
 	for _, c := range chosen {
 		if c == nil {
 			continue
@@ -378,6 +402,10 @@ func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, ordered
 			return 0, 0, false
 		}
 		last = c.start
+		seen++
+	}
+	if !numbered && seen < 2 {
+		return 0, 0, false
 	}
 	lo, hi = 0, 1<<62
 	for j := i - 1; j >= 0; j-- {

@@ -25,6 +25,8 @@ const (
 // size of the file.
 type placer struct {
 	file  []string
+	// finalNewline reports whether the file ends with a newline.
+	finalNewline bool
 	keys  [numLevels][]string
 	index [numLevels]map[string][]int
 	// context is the number of context lines git put on each side of the
@@ -35,7 +37,9 @@ type placer struct {
 	style indentStyle
 }
 
-func newPlacer(lines []string) *placer { return &placer{file: lines} }
+func newPlacer(t fileText) *placer {
+	return &placer{file: t.lines, finalNewline: t.finalNewline()}
+}
 
 func (pl *placer) keysAt(lv level) []string {
 	if pl.keys[lv] == nil {
@@ -157,6 +161,11 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
 		}
 		return cs, nil
+	}
+	// A hunk whose result is in the file while its pre-image is not was
+	// applied before: tolerant passes must not apply it a second time.
+	if pl.alreadyApplied(h) {
+		return nil, ErrAlreadyApplied
 	}
 	if cs := pl.sameEffect(h.Lines, pl.fuzzy(pre)); len(cs) > 0 {
 		return cs, nil
@@ -287,27 +296,16 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 	var out []candidate
 	bestCost := (fuzzyMaxCost + 1) * unit
 	windows := 0
-	covered := func(s int) bool {
-		for _, c := range out {
-			if s >= c.start-fuzzySlack && s <= c.start+fuzzySlack {
-				return true
-			}
-		}
-		return false
-	}
 	for _, s := range starts {
 		if windows == fuzzyWindows {
 			break
-		}
-		if covered(s) {
-			continue
 		}
 		windows++
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
 		for _, al := range alignWindow(pre, pk, pl.file, fk, a, b) {
 			sig := fmt.Sprint(al.align)
-			if seen[sig] {
+			if seen[sig] || !pl.distinctive(pk, al.align) {
 				continue
 			}
 			seen[sig] = true
@@ -324,6 +322,25 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 }
 
 const inf = 1 << 30
+
+// distinctMaxOcc is how often a line may occur in the file and still
+// anchor a fuzzy placement.
+const distinctMaxOcc = 2
+
+// distinctive reports whether a fuzzy alignment rests on at least one line
+// that is rare in the file, equal or similar to its line of the patch.
+// Lines like "}" or "return nil" alone prove nothing: in repetitive code a
+// tolerant pass would find them anywhere.
+func (pl *placer) distinctive(pk []string, align []int) bool {
+	idx := pl.indexAt(levelLookalike)
+	fk := pl.keysAt(levelLookalike)
+	for j, fi := range align {
+		if fi >= 0 && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc {
+			return true
+		}
+	}
+	return false
+}
 
 // Costs of the fuzzy alignment: each structural change (a context line
 // changed, missing or dropped) costs unit; a line equal only when

@@ -7,18 +7,25 @@ import (
 	"unicode/utf8"
 )
 
+// renderContext is the number of context lines Render puts around each
+// change, as git diff does by default.
+const renderContext = 3
+
 // Render writes resolved hunks as a canonical unified diff that git apply
-// accepts: git headers, correct numbers, hunks in file order (hunks that
-// share lines merged into one), and "\ No newline at end of file" markers
-// where the file lacks a final newline. old is the text the hunks were
-// placed against. An empty oldPath renders a created file, an empty
+// accepts: git headers, hunks regenerated from the changes with three lines
+// of context on each side (changes closer than that share a hunk), correct
+// numbers, the file's own line endings, and "\ No newline at end of file"
+// markers where a side lacks a final newline. old is the text the hunks
+// were placed against. An empty oldPath renders a created file, an empty
 // newPath a deleted one; mode is the file mode for those headers ("" means
 // 100644).
 func Render(oldPath, newPath, mode, old string, hunks []Resolved) (string, error) {
-	nw, err := Apply(old, hunks)
+	ot := splitFile(old)
+	es, final, err := collectEdits(ot, hunks)
 	if err != nil {
 		return "", err
 	}
+	nw := build(ot, es, final)
 	if mode == "" {
 		mode = "100644"
 	}
@@ -42,12 +49,22 @@ func Render(oldPath, newPath, mode, old string, hunks []Resolved) (string, error
 		}
 		fmt.Fprintf(&b, "--- %s\n+++ %s\n", quotePath("a/"+a), quotePath("b/"+bp))
 	}
-	ot, nt := splitFile(old), splitFile(nw)
+	nt := splitFile(nw)
+	cr := ot.eol() == "\r\n"
 	delta := 0
-	for _, r := range merge(ot.lines, hunks) {
-		lines := eofLines(r, ot, nt, delta)
-		oc, nc := countSides(lines)
-		os, ns := r.Start+1, r.Start+delta+1
+	for _, g := range groupEdits(es, len(ot.lines), ot.finalNewline() != nt.finalNewline()) {
+		lines := g.lines(ot, cr)
+		lines = markEOF(lines, g.from, g.from+delta, ot, nt)
+		oc, nc := 0, 0
+		for _, l := range lines {
+			if l.kind != Add && l.kind != noNewline {
+				oc++
+			}
+			if l.kind != Delete && l.kind != noNewline {
+				nc++
+			}
+		}
+		os, ns := g.from+1, g.from+delta+1
 		if oc == 0 {
 			os--
 		}
@@ -56,12 +73,16 @@ func Render(oldPath, newPath, mode, old string, hunks []Resolved) (string, error
 		}
 		fmt.Fprintf(&b, "@@ -%s +%s @@\n", rangeStr(os, oc), rangeStr(ns, nc))
 		for _, l := range lines {
-			if l.Kind == noNewline {
+			if l.kind == noNewline {
 				b.WriteString("\\ No newline at end of file\n")
 				continue
 			}
-			b.WriteByte(byte(l.Kind))
-			b.WriteString(l.Text)
+			b.WriteByte(byte(l.kind))
+			b.WriteString(l.text)
+			if l.cr || strings.HasSuffix(l.text, "\r") {
+				// Parse takes one CR off every line: protect a line's own.
+				b.WriteByte('\r')
+			}
 			b.WriteByte('\n')
 		}
 		delta += nc - oc
@@ -73,19 +94,62 @@ func Render(oldPath, newPath, mode, old string, hunks []Resolved) (string, error
 // in rendered lines.
 const noNewline Kind = '\\'
 
-func countSides(lines []Line) (oc, nc int) {
-	for _, l := range lines {
-		switch l.Kind {
-		case Context:
-			oc++
-			nc++
-		case Delete:
-			oc++
-		case Add:
-			nc++
-		}
+// rline is a rendered line: cr is set when it ends with CRLF.
+type rline struct {
+	kind Kind
+	text string
+	cr   bool
+}
+
+// group is the changes of one rendered hunk and the old lines it covers.
+type group struct {
+	from, to int
+	edits    []edit
+}
+
+// groupEdits gathers sorted edits into hunks with renderContext lines of
+// context; changes whose context would touch share a hunk. When the final
+// newline changes, the last line of the file belongs to a hunk.
+func groupEdits(es []edit, n int, eofChange bool) []group {
+	if eofChange && n > 0 {
+		es = append(slices.Clone(es), edit{pos: n}) // an empty change at the end
 	}
-	return oc, nc
+	var gs []group
+	for _, e := range es {
+		from := max(0, e.pos-renderContext)
+		to := min(n, e.pos+e.del+renderContext)
+		if k := len(gs); k > 0 && from <= gs[k-1].to {
+			gs[k-1].to = max(gs[k-1].to, to)
+			gs[k-1].edits = append(gs[k-1].edits, e)
+			continue
+		}
+		gs = append(gs, group{from: from, to: to, edits: []edit{e}})
+	}
+	return gs
+}
+
+func (g group) lines(ot fileText, cr bool) []rline {
+	var out []rline
+	old := func(k Kind, i int) rline {
+		return rline{kind: k, text: ot.lines[i], cr: ot.eols[i] == "\r\n"}
+	}
+	pos := g.from
+	for _, e := range g.edits {
+		for ; pos < e.pos; pos++ {
+			out = append(out, old(Context, pos))
+		}
+		for k := 0; k < e.del; k++ {
+			out = append(out, old(Delete, pos+k))
+		}
+		for _, s := range e.ins {
+			out = append(out, rline{kind: Add, text: s, cr: cr})
+		}
+		pos = e.pos + e.del
+	}
+	for ; pos < g.to; pos++ {
+		out = append(out, old(Context, pos))
+	}
+	return out
 }
 
 func rangeStr(start, n int) string {
@@ -95,125 +159,75 @@ func rangeStr(start, n int) string {
 	return fmt.Sprintf("%d,%d", start, n)
 }
 
-// merge sorts hunks by position and joins those that share or touch
-// lines, so that the rendered hunks never overlap.
-func merge(file []string, hunks []Resolved) []Resolved {
-	hs := slices.Clone(hunks)
-	slices.SortStableFunc(hs, func(a, b Resolved) int { return a.Start - b.Start })
-	var out []Resolved
-	for _, h := range hs {
-		if n := len(out); n > 0 {
-			last := &out[n-1]
-			if h.Start <= last.Start+last.OldCount() {
-				*last = join(file, *last, h)
-				continue
-			}
+// markEOF adds "\ No newline at end of file" markers where the hunk
+// (starting at old line from, new line newFrom) reaches the end of a side
+// that lacks a final newline. A context line whose final newline changes
+// is rendered as deleted and added again, as diff does; so is the last
+// line of either side whose line ending changes.
+func markEOF(lines []rline, from, newFrom int, ot, nt fileText) []rline {
+	oc, nc := 0, 0
+	for _, l := range lines {
+		if l.kind != Add {
+			oc++
 		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// join combines two resolved hunks whose old ranges overlap or touch.
-func join(file []string, a, b Resolved) Resolved {
-	end := max(a.Start+a.OldCount(), b.Start+b.OldCount())
-	es := append(a.edits(), b.edits()...)
-	slices.SortStableFunc(es, func(x, y edit) int {
-		if x.pos != y.pos {
-			return x.pos - y.pos
-		}
-		return x.del - y.del
-	})
-	var lines []Line
-	pos := a.Start
-	for _, e := range es {
-		for ; pos < e.pos; pos++ {
-			lines = append(lines, Line{Kind: Context, Text: file[pos]})
-		}
-		for k := 0; k < e.del; k++ {
-			lines = append(lines, Line{Kind: Delete, Text: file[pos+k]})
-		}
-		for _, s := range e.ins {
-			lines = append(lines, Line{Kind: Add, Text: s})
-		}
-		pos = e.pos + e.del
-	}
-	for ; pos < end; pos++ {
-		lines = append(lines, Line{Kind: Context, Text: file[pos]})
-	}
-	r := a
-	r.Lines = lines
-	if b.FinalNewline != NewlineKeep {
-		r.FinalNewline = b.FinalNewline
-	}
-	return r
-}
-
-// eofLines returns r's lines with "\ No newline at end of file" markers
-// where the hunk reaches the end of a file that lacks a final newline.
-// A context line whose final newline changes is rendered as deleted and
-// added again, as diff does.
-func eofLines(r Resolved, ot, nt fileText, delta int) []Line {
-	oldEnd := r.Start+r.OldCount() == len(ot.lines)
-	newEnd := r.Start+delta+r.NewCount() == len(nt.lines)
-	oldNL, newNL := ot.finalNewline(), nt.finalNewline()
-	if (!oldEnd || oldNL) && (!newEnd || newNL) {
-		return r.Lines
-	}
-	// Index of the last line of each side within r.Lines.
-	lastOld, lastNew := -1, -1
-	for i, l := range r.Lines {
-		if l.Kind != Add {
-			lastOld = i
-		}
-		if l.Kind != Delete {
-			lastNew = i
+		if l.kind != Delete {
+			nc++
 		}
 	}
-	markOld := oldEnd && !oldNL && lastOld >= 0
-	markNew := newEnd && !newNL && lastNew >= 0
-	// A context line ending both sides with the same newline state can
-	// carry one marker for both; otherwise rewrite from the first context
-	// line at an end of file as deletions then additions.
+	oldEnd := from+oc == len(ot.lines)
+	newEnd := newFrom+nc == len(nt.lines)
+	markOld := oldEnd && !ot.finalNewline() && oc > 0
+	markNew := newEnd && !nt.finalNewline() && nc > 0
+	if !markOld && !markNew {
+		return lines
+	}
+	lastOld, lastNew := lastSides(lines)
+	// A context line ending both sides with the same newline state carries
+	// one marker for both; otherwise rewrite from the first context line
+	// at an end as deletions then additions.
 	split := -1
 	for _, i := range []int{lastOld, lastNew} {
-		if i >= 0 && r.Lines[i].Kind == Context {
+		if i >= 0 && lines[i].kind == Context {
 			sameEnd := i == lastOld && i == lastNew && markOld == markNew
 			if !sameEnd && (split < 0 || i < split) {
 				split = i
 			}
 		}
 	}
-	lines := r.Lines
 	if split >= 0 {
-		var dels, adds []Line
+		var dels, adds []rline
 		for _, l := range lines[split:] {
-			if l.Kind != Add {
-				dels = append(dels, Line{Kind: Delete, Text: l.Text})
+			if l.kind != Add {
+				dels = append(dels, rline{Delete, l.text, l.cr})
 			}
-			if l.Kind != Delete {
-				adds = append(adds, Line{Kind: Add, Text: l.Text})
+			if l.kind != Delete {
+				adds = append(adds, rline{Add, l.text, l.cr})
 			}
 		}
 		lines = append(append(slices.Clone(lines[:split]), dels...), adds...)
-		lastOld, lastNew = -1, -1
-		for i, l := range lines {
-			if l.Kind != Add {
-				lastOld = i
-			}
-			if l.Kind != Delete {
-				lastNew = i
-			}
-		}
+		lastOld, lastNew = lastSides(lines)
 	}
-	var out []Line
+	var out []rline
 	for i, l := range lines {
 		out = append(out, l)
 		if (markOld && i == lastOld) || (markNew && i == lastNew && !(markOld && i == lastOld)) {
-			out = append(out, Line{Kind: noNewline})
+			out = append(out, rline{kind: noNewline})
 		}
 	}
 	return out
+}
+
+func lastSides(lines []rline) (lastOld, lastNew int) {
+	lastOld, lastNew = -1, -1
+	for i, l := range lines {
+		if l.kind != Add {
+			lastOld = i
+		}
+		if l.kind != Delete {
+			lastNew = i
+		}
+	}
+	return lastOld, lastNew
 }
 
 // quotePath quotes a path as git does when it holds a control character,

@@ -32,6 +32,9 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		}
 		r.Hunk = i
 		pl.finish(&r, h)
+		if !pl.changes(r) {
+			return nil, &resolveErr{ErrNoOp, "its added lines are the lines it deletes"}
+		}
 		return []Resolved{r}, nil
 	}
 	cut := pre[c.split].at
@@ -65,11 +68,13 @@ func (pl *placer) finish(r *Resolved, h *Hunk) {
 		}
 		r.Offset = r.Start - hint
 	}
+	// The markers change the final newline only when they differ between
+	// the sides; a marker after a context line speaks of both sides.
 	if r.Start+r.OldCount() == len(pl.file) {
 		switch {
-		case h.NewNoNewline:
+		case h.NewNoNewline && !h.OldNoNewline:
 			r.FinalNewline = NewlineRemove
-		case h.OldNoNewline:
+		case h.OldNoNewline && !h.NewNoNewline:
 			r.FinalNewline = NewlineAdd
 		}
 	}
@@ -192,9 +197,6 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	r.Start, r.Lines = start, out
 	if err := pl.checkShape(r); err != nil {
 		return r, err
-	}
-	if !changes(out) {
-		return r, &resolveErr{ErrNoOp, "its added lines are the lines it deletes"}
 	}
 	return r, nil
 }
@@ -323,6 +325,14 @@ func indentedAdds(lines []Line) bool {
 		}
 	}
 	return false
+}
+
+// changes reports whether a resolved hunk changes the file: its lines, or
+// the file's final newline.
+func (pl *placer) changes(r Resolved) bool {
+	return changes(r.Lines) ||
+		(r.FinalNewline == NewlineAdd && !pl.finalNewline) ||
+		(r.FinalNewline == NewlineRemove && pl.finalNewline)
 }
 
 // changes reports whether lines change anything: their old side differs
