@@ -45,6 +45,9 @@ func (r *Resolved) edits() []edit {
 
 // deletesContext reports whether a deletes a line that b keeps as context.
 func deletesContext(a, b Resolved) bool {
+	if a.Start >= b.Start+b.OldCount() || b.Start >= a.Start+a.OldCount() {
+		return false // apart
+	}
 	kept := map[int]bool{}
 	pos := b.Start
 	for _, l := range b.Lines {

@@ -257,6 +257,12 @@ func choosePlaces(old string, fd *FileDiff) *filePlaces {
 		}
 		chosen[i] = c
 	}
+	for i, c := range chosen {
+		if c != nil && c.pass == PassFuzzy && !c.distinct {
+			fail(i, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
+			chosen[i] = nil
+		}
+	}
 	fp.chosen = chosen
 	fp.style = pl.fileStyle(fd.Hunks, chosen)
 	return fp
@@ -315,11 +321,20 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 		if c == nil || c.split > 0 {
 			continue
 		}
-		ev := pl.evidence(preLines(hunks[i].Lines), c.align)
-		if !ev.indented {
-			continue
+		var m reindent
+		ok := true
+		if c.level == levelExact {
+			// Placed letter for letter: an identity witness, if indented.
+			if !slices.ContainsFunc(hunks[i].Lines, func(l Line) bool { return l.Kind != Add && indentOf(l.Text) != "" }) {
+				continue
+			}
+		} else {
+			ev := pl.evidence(preLines(hunks[i].Lines), c.align)
+			if !ev.indented {
+				continue
+			}
+			m, ok = ev.reindent(indentStyle{})
 		}
-		m, ok := ev.reindent(indentStyle{})
 		if !ok {
 			continue // too little to tell: neither evidence nor conflict
 		}

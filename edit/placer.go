@@ -24,11 +24,11 @@ const (
 // comparison level on first use, so placement stays near-linear in the
 // size of the file.
 type placer struct {
-	file  []string
+	file []string
 	// finalNewline reports whether the file ends with a newline.
 	finalNewline bool
-	keys  [numLevels][]string
-	index [numLevels]map[string][]int
+	keys         [numLevels][]string
+	index        [numLevels]map[string][]int
 	// context is the number of context lines git put on each side of the
 	// hunks, when the diff was made by git (FileDiff.Indexed), else 0.
 	context int
@@ -111,7 +111,10 @@ type candidate struct {
 	level level
 	cost  int
 	split int // for PassFused, the pre-image index where the second part starts
-	notes []string
+	// distinct is set for a fuzzy candidate that rests on a line rare in
+	// the file (see distinctive); a fuzzy candidate without it is refused.
+	distinct bool
+	notes    []string
 }
 
 func (c candidate) end() int {
@@ -176,6 +179,9 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
 func (pl *placer) exact(pk []string, lv level) []int {
+	if lv == levelExact && pl.index[lv] == nil {
+		return pl.scan(pk)
+	}
 	idx := pl.indexAt(lv)
 	rarest := -1
 	for j, k := range pk {
@@ -197,6 +203,38 @@ func (pl *placer) exact(pk []string, lv level) []int {
 		ok := true
 		for j, k := range pk {
 			if fk[s+j] != k {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			starts = append(starts, s)
+		}
+	}
+	return starts
+}
+
+// scan finds the exact starts of pk without an index: most hunks place at
+// the first level, and comparing the file's lines with one line of the
+// hunk costs less than indexing the file. The anchor is the hunk's longest
+// line, likely its rarest.
+func (pl *placer) scan(pk []string) []int {
+	anchor := 0
+	for j, k := range pk {
+		if len(k) > len(pk[anchor]) {
+			anchor = j
+		}
+	}
+	a := pk[anchor]
+	var starts []int
+	for i := anchor; i+len(pk)-anchor <= len(pl.file); i++ {
+		if pl.file[i] != a {
+			continue
+		}
+		s := i - anchor
+		ok := true
+		for j, k := range pk {
+			if pl.file[s+j] != k {
 				ok = false
 				break
 			}
@@ -305,10 +343,11 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 		b := min(len(fk), s+len(pre)+fuzzySlack)
 		for _, al := range alignWindow(pre, pk, pl.file, fk, a, b) {
 			sig := fmt.Sprint(al.align)
-			if seen[sig] || !pl.distinctive(pk, al.align) {
+			if seen[sig] {
 				continue
 			}
 			seen[sig] = true
+			al.distinct = pl.distinctive(pk, al.align)
 			switch {
 			case al.cost < bestCost:
 				bestCost = al.cost

@@ -181,7 +181,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			out = append(out, pending...)
 			pending = nil
 		}
-		if key(levelLookalike, p.text) != key(levelLookalike, pl.file[fi]) {
+		if c.level > levelExact && key(levelLookalike, p.text) != key(levelLookalike, pl.file[fi]) {
 			r.Notes = append(r.Notes, fmt.Sprintf("context line %d differs from the patch's %q", fi+1, p.text))
 		}
 		out = append(out, Line{Kind: p.kind, Text: pl.file[fi]})
@@ -287,6 +287,9 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 // shows it, or be confirmed by confirm (the style the rest of the patch
 // shows). ok is false when the witnesses do not allow a decision.
 func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
+	if !ev.differs {
+		return reindent{}, true
+	}
 	wit := ev.del
 	if len(wit) == 0 {
 		wit = ev.ctx

@@ -10,7 +10,8 @@ type fileText struct {
 }
 
 func splitFile(s string) fileText {
-	var t fileText
+	n := strings.Count(s, "\n") + 1
+	t := fileText{lines: make([]string, 0, n), eols: make([]string, 0, n)}
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
