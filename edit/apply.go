@@ -96,7 +96,8 @@ func overlaps(x, y edit) bool {
 
 // Apply writes resolved hunks into old and returns the new text. Lines
 // outside the hunks are kept byte for byte, with their own line endings;
-// added lines take the file's dominant line ending; the final newline is
+// an added line takes the ending of the line it replaces, or else the
+// file's dominant one; the final newline is
 // kept, or added or removed where a hunk's markers say so. Every hunk's
 // context and deleted lines must still be in old where the hunk was
 // placed, or Apply fails with ErrStale and changes nothing.
@@ -157,8 +158,14 @@ func build(t fileText, all []edit, final Newline) string {
 		for ; next < e.pos; next++ {
 			out = append(out, outLine{t.lines[next], t.eols[next]})
 		}
-		for _, s := range e.ins {
-			out = append(out, outLine{s, eol})
+		for k, s := range e.ins {
+			// An added line takes the ending of the line it replaces, so a
+			// mixed file keeps its mix; past those, the file's usual one.
+			le := eol
+			if k < e.del && t.eols[e.pos+k] != "" {
+				le = t.eols[e.pos+k]
+			}
+			out = append(out, outLine{s, le})
 		}
 		next = e.pos + e.del
 	}

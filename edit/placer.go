@@ -11,10 +11,12 @@ const (
 	fuzzyMinLines = 3 // a hunk needs this many pre-image lines to be placed fuzzily
 	fuzzyMaxCost  = 2 // missing, extra or changed context lines allowed in all
 	fuzzyMaxSkip  = 2 // file lines the patch may omit in one place
-	// maxEdgeDrop is how many outer context lines the file may lack. It is
-	// 0: the fuzzer showed that such a line can be an added line written as
-	// context, and dropping it loses the line; the corpora lose nothing.
-	maxEdgeDrop  = 0
+	// maxEdgeDrop is how many leading context lines the file may lack (a
+	// comment the model imagined above a function, say). Trailing ones are
+	// never dropped: there an "extra" context line is as likely an added
+	// line written as context (appending at the end of a file), and
+	// dropping it would lose the line; the fuzzer found exactly that.
+	maxEdgeDrop  = 1
 	fuzzyWindows = 16 // candidate regions examined per hunk
 	fuzzySlack   = 4  // lines examined beyond each end of a region
 	voterMaxOcc  = 64 // lines more common than this do not vote for regions
@@ -476,6 +478,9 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 			best := inf
 			var args []int
 			for k := i - 1; k >= 0 && k >= i-1-fuzzyMaxSkip; k-- {
+				if k < i-1 && !skippable(bk, fk[a+k+1:a+i], j) {
+					break // further back skips this line too
+				}
 				c := dp[j-1][k] + (i-1-k)*unit
 				switch {
 				case c < best:
@@ -530,6 +535,22 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 	return out
 }
 
+// skippable reports whether file lines left out between hunk lines j-1
+// and j may be context lines missing from the patch. A left-out line equal
+// to a hunk line next to the gap is refused: in repetitive code, skipping
+// it is how an extra line of the hunk (an added line written as context)
+// would be made to fit one block further on.
+func skippable(bk, skipped []string, j int) bool {
+	for _, s := range skipped {
+		for _, n := range []int{j - 1, j, j + 1} {
+			if n >= 0 && n < len(bk) && bk[n] == s {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // fused places a hunk that is really two hunks run together, with the
 // file lines between them left out: it splits the pre-image between two
 // adjacent context lines so that each part fits exactly (at any level
@@ -545,11 +566,16 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		return false
 	}
 	var found []candidate
-	for k := 2; k <= len(pre)-2; k++ {
+	// Each part needs three lines and a line rare in the file: small parts
+	// of common lines fit anywhere in repetitive code.
+	for k := fusedMinPart; k <= len(pre)-fusedMinPart; k++ {
 		if pre[k-1].kind != Context || pre[k].kind != Context || pre[k].at != pre[k-1].at+1 {
 			continue
 		}
 		if !hasChange(0, pre[k].at) || !hasChange(pre[k].at, len(h.Lines)) {
+			continue
+		}
+		if !pl.rare(pre[:k]) || !pl.rare(pre[k:]) {
 			continue
 		}
 		as, alv := pl.firstLevel(pre[:k])
@@ -578,6 +604,21 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		}
 	}
 	return found
+}
+
+// fusedMinPart is the fewest pre-image lines each part of a fused hunk
+// must have.
+const fusedMinPart = 3
+
+// rare reports whether some non-blank line of pre is rare in the file.
+func (pl *placer) rare(pre []preLine) bool {
+	idx := pl.indexAt(levelLookalike)
+	for _, k := range preKeys(pre, levelLookalike) {
+		if n := len(idx[k]); k != "" && n > 0 && n <= distinctMaxOcc {
+			return true
+		}
+	}
+	return false
 }
 
 // firstLevel returns the exact starts of pre at the strictest level that

@@ -1,0 +1,114 @@
+package edit_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// text joins lines with "\n" and ends the result with one.
+func text(lines ...string) string {
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// ls builds hunk lines from strings written as in a diff: a leading ' ',
+// '-' or '+' gives the kind, the rest is the text.
+func ls(lines ...string) []edit.Line {
+	out := make([]edit.Line, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, edit.Line{Kind: edit.Kind(l[0]), Text: l[1:]})
+	}
+	return out
+}
+
+// showLines writes hunk lines back as diff lines, one per line.
+func showLines(lines []edit.Line) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteByte(byte(l.Kind))
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// mustParse parses a patch and fails the test on error.
+func mustParse(t testing.TB, patch string) *edit.Patch {
+	t.Helper()
+	p, err := edit.Parse(patch)
+	if err != nil {
+		t.Fatalf("Parse: got error %v, want none\npatch:\n%s", err, patch)
+	}
+	return p
+}
+
+// onlyFile parses a patch that must name exactly one file.
+func onlyFile(t testing.TB, patch string) *edit.FileDiff {
+	t.Helper()
+	p := mustParse(t, patch)
+	if len(p.Files) != 1 {
+		t.Fatalf("Parse: got %d files, want 1\npatch:\n%s", len(p.Files), patch)
+	}
+	return p.Files[0]
+}
+
+// mustPlace parses patch (one file) and places it against old, failing
+// the test if any hunk cannot be placed.
+func mustPlace(t testing.TB, old, patch string) []edit.Resolved {
+	t.Helper()
+	fd := onlyFile(t, patch)
+	rs, errs := edit.Place(old, fd)
+	for _, e := range errs {
+		t.Errorf("Place: got error %v, want none; nearest %v", e, e.Nearest)
+	}
+	if len(errs) > 0 {
+		t.FailNow()
+	}
+	return rs
+}
+
+// mustApply applies resolved hunks and fails the test on error.
+func mustApply(t testing.TB, old string, rs []edit.Resolved) string {
+	t.Helper()
+	got, err := edit.Apply(old, rs)
+	if err != nil {
+		t.Fatalf("Apply: got error %v, want none", err)
+	}
+	return got
+}
+
+// describe prints resolved hunks for failure messages.
+func describe(rs []edit.Resolved) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "hunk %d part %d start %d pass %v label %s offset %d hinted %v final %v notes %q\n%s",
+			r.Hunk, r.Part, r.Start, r.Pass, r.Label(), r.Offset, r.Hinted, r.FinalNewline, r.Notes, showLines(r.Lines))
+	}
+	return b.String()
+}
+
+// checkFileText checks that every context and deleted line of r is the
+// file's own line at its position: what the reviewer sees is the file.
+func checkFileText(t testing.TB, old string, r edit.Resolved) {
+	t.Helper()
+	file := strings.Split(strings.TrimSuffix(strings.ReplaceAll(old, "\r\n", "\n"), "\n"), "\n")
+	if old == "" {
+		file = nil
+	}
+	pos := r.Start
+	for _, l := range r.Lines {
+		if l.Kind == edit.Add {
+			continue
+		}
+		if pos >= len(file) {
+			t.Errorf("hunk %d: line %q at %d is past the end of the file (%d lines)", r.Hunk, l.Text, pos+1, len(file))
+			return
+		}
+		if l.Text != file[pos] {
+			t.Errorf("hunk %d: resolved line %d: got %q, want the file's %q", r.Hunk, pos+1, l.Text, file[pos])
+		}
+		pos++
+	}
+}
