@@ -252,7 +252,7 @@ func choosePlaces(old string, fd *FileDiff) *filePlaces {
 		}
 		c, detail := choose(i, cs, chosen, fd.Hunks)
 		if c == nil {
-			fail(i, ErrAmbiguous, detail, pl.nearest(fd.Hunks[i]))
+			fail(i, ErrAmbiguous, detail, pl.around(cs))
 			continue
 		}
 		chosen[i] = c

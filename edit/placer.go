@@ -646,6 +646,23 @@ func (pl *placer) alreadyApplied(h *Hunk) bool {
 	return len(pl.exact(pk, levelWhitespace)) > 0
 }
 
+// around returns the file lines of the first few candidates of an
+// ambiguous hunk, so that the reader sees each place it fits.
+func (pl *placer) around(cs []candidate) []NumberedLine {
+	var out []NumberedLine
+	last := -1
+	for n, c := range cs {
+		if n == 3 {
+			break
+		}
+		for i := max(c.start-1, last+1); i < min(c.end()+1, len(pl.file)); i++ {
+			out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+			last = i
+		}
+	}
+	return out
+}
+
 // nearest returns the file lines closest to what h expected, for error
 // messages: the region that shares the most lines with its pre-image, or
 // the lines around its header's line number.

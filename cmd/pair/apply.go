@@ -170,7 +170,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 			if o.Check {
 				what = "nothing would be written"
 			}
-			return &exitError{code: exitFailure, msg: fmt.Sprintf("apply: %d of %d hunks could not be placed; %s", failed, failed+placed, what)}
+			return &exitError{code: exitFailure, msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, plural(failed+placed, "hunk"), what)}
 		}
 		return nil
 	}
@@ -294,10 +294,28 @@ func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
 
 func printPlacements(w io.Writer, r applyReport) {
 	for _, f := range r.Files {
+		lines := 0
+		for _, h := range f.Hunks {
+			lines += max(h.NewLines, h.OldLines)
+		}
+		switch f.Action {
+		case "create":
+			fmt.Fprintf(w, "create %s (%d %s)\n", f.Path, lines, plural(lines, "line"))
+		case "delete":
+			fmt.Fprintf(w, "delete %s (%d %s)\n", f.Path, lines, plural(lines, "line"))
+		case "rename":
+			fmt.Fprintf(w, "rename %s -> %s\n", f.OldPath, f.Path)
+		}
+		if f.Mode != "" && f.Action != "create" {
+			fmt.Fprintf(w, "mode %s %s\n", f.Mode, f.Path)
+		}
+		if f.Action == "create" || f.Action == "delete" {
+			continue // the whole file is the hunk
+		}
 		for _, h := range f.Hunks {
 			label := h.Placement
 			if h.Offset != 0 {
-				label += fmt.Sprintf(" (%+d lines)", h.Offset)
+				label += fmt.Sprintf(" (%+d %s)", h.Offset, plural(abs(h.Offset), "line"))
 			}
 			fmt.Fprintf(w, "%s:%d-%d\t%s\n", f.Path, h.Start, h.End, label)
 			for _, n := range h.Notes {
@@ -313,11 +331,23 @@ func printPlacements(w io.Writer, r applyReport) {
 		fmt.Fprintln(w)
 		if len(e.Nearest) > 0 {
 			fmt.Fprintf(w, "\tnearest lines of %s:\n", e.Path)
+			prev := 0
 			for _, l := range e.Nearest {
+				if prev != 0 && l.N != prev+1 {
+					fmt.Fprintf(w, "\t%6s |\n", "...")
+				}
 				fmt.Fprintf(w, "\t%6d | %s\n", l.N, strings.ReplaceAll(l.Text, "\t", "    "))
+				prev = l.N
 			}
 		}
 	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func writeJSON(w io.Writer, v any) {

@@ -69,6 +69,19 @@ func run(ctx context.Context, args []string, io stdio) int {
 	return exitFailure
 }
 
+// withUsageErrors makes each command report a bad flag or argument as a
+// usage error (exit 2, one line on standard error) instead of printing its
+// help on standard output, which a caller may be parsing.
+func withUsageErrors(cmds ...*cli.Command) []*cli.Command {
+	for _, c := range cmds {
+		name := c.Name
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%s: %v (see 'pair %s --help')", name, err, name)
+		}
+	}
+	return cmds
+}
+
 // isFlagError recognises urfave/cli's errors about flags and arguments.
 func isFlagError(err error) bool {
 	s := err.Error()
@@ -94,10 +107,10 @@ func newApp(io stdio) *cli.App {
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v", err)
 		},
-		Commands: []*cli.Command{
+		Commands: withUsageErrors(
 			applyCommand(io),
 			demoCommand(io),
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("unknown command %q; run 'pair --help' for the list", c.Args().First())
