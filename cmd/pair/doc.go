@@ -5,7 +5,7 @@
 // Usage:
 //
 //	pair apply [--check] [--yes] [--json] [PATCH|-]
-//	pair demo
+//	pair demo [--dir DIR] [--keep=false]
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail, tolerating the mistakes models make in diffs and refusing any
