@@ -2,8 +2,8 @@
 
 package repo_test
 
-// Tests for bugs found while writing the repo tests. Each fails against
-// the code as it was when it was written; see the comment on each.
+// Regression tests for bugs found while writing the repo tests, fixed
+// since; the comment on each says what went wrong.
 
 import (
 	"errors"
@@ -14,12 +14,12 @@ import (
 	"github.com/pair-cli/pair/repo"
 )
 
-// TestBugWriteToSymlinkOutsideNotErrOutsideRepo: writing (or deleting)
+// TestRegressionWriteToSymlinkOutsideNotErrOutsideRepo: writing (or deleting)
 // a path that is itself a link to a file outside the tree is refused,
 // but with "not a regular file" instead of an error wrapping
 // ErrOutsideRepo, unlike ReadFile and Stat of the same path, and unlike
 // a write through a link to a directory outside. Nothing is written.
-func TestBugWriteToSymlinkOutsideNotErrOutsideRepo(t *testing.T) {
+func TestRegressionWriteToSymlinkOutsideNotErrOutsideRepo(t *testing.T) {
 	t.Parallel()
 	for _, p := range []string{"abs-file", "rel-file", "deep/rel", "abs-missing", "rel-missing"} {
 		for _, del := range []bool{false, true} {
@@ -33,12 +33,12 @@ func TestBugWriteToSymlinkOutsideNotErrOutsideRepo(t *testing.T) {
 	}
 }
 
-// TestBugCleanNestedGitDir: Clean refuses ".git" only as the first path
+// TestRegressionCleanNestedGitDir: Clean refuses ".git" only as the first path
 // component, so the internals of a nested repository or a submodule's
 // git directory (sub/.git/hooks/pre-commit, which runs on the next commit
 // in sub) are accepted. git itself refuses a ".git" component anywhere
 // ("git apply": "invalid path 'sub/.git/hooks/pre-commit'").
-func TestBugCleanNestedGitDir(t *testing.T) {
+func TestRegressionCleanNestedGitDir(t *testing.T) {
 	t.Parallel()
 	tr := openTree(t, t.TempDir())
 	for _, p := range []string{
@@ -54,9 +54,9 @@ func TestBugCleanNestedGitDir(t *testing.T) {
 	}
 }
 
-// TestBugPlaceNestedGitHook is the same bug seen through Place: a patch
+// TestRegressionPlaceNestedGitHook is the same bug seen through Place: a patch
 // creating a hook in a nested repository's .git is placed.
-func TestBugPlaceNestedGitHook(t *testing.T) {
+func TestRegressionPlaceNestedGitHook(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	gitInit(t, root)
@@ -82,11 +82,11 @@ func TestBugPlaceNestedGitHook(t *testing.T) {
 	}
 }
 
-// TestBugPlaceRenameOntoExistingFile: a rename whose target already
+// TestRegressionPlaceRenameOntoExistingFile: a rename whose target already
 // exists with content is placed, so writing the plan replaces the user's
 // file. Creating a file that exists is refused; a rename onto one should
 // be too (git apply: "new.txt: already exists in working directory").
-func TestBugPlaceRenameOntoExistingFile(t *testing.T) {
+func TestRegressionPlaceRenameOntoExistingFile(t *testing.T) {
 	t.Parallel()
 	for _, patch := range []string{
 		lines("diff --git a/old.txt b/new.txt", "similarity index 100%", "rename from old.txt", "rename to new.txt"),
@@ -118,12 +118,12 @@ func TestBugPlaceRenameOntoExistingFile(t *testing.T) {
 	}
 }
 
-// TestBugPlaceSameFileTwoSpellings: Place merges the sections of a file
+// TestRegressionPlaceSameFileTwoSpellings: Place merges the sections of a file
 // named twice by the names as written, before they are resolved. A file
 // named once without prefixes as "x/f.txt" (found as f.txt) and once as
 // "a/f.txt" gets two plans, each placed against the original content:
 // writing them, one hunk's change is lost.
-func TestBugPlaceSameFileTwoSpellings(t *testing.T) {
+func TestRegressionPlaceSameFileTwoSpellings(t *testing.T) {
 	t.Parallel()
 	for _, first := range []string{"x/f.txt", "./f.txt"} {
 		root := t.TempDir()
@@ -158,13 +158,13 @@ func TestBugPlaceSameFileTwoSpellings(t *testing.T) {
 	}
 }
 
-// TestBugPlaceTargetThroughEscapingSymlink: Place's errors are meant to
+// TestRegressionPlaceTargetThroughEscapingSymlink: Place's errors are meant to
 // cover "a path outside the tree", and a modified file behind a link
 // outside is refused with ErrOutsideRepo; but a created file or a rename
 // target behind such a link is placed without error (planFile ignores
 // the Stat error of the new path). Write refuses it later, so nothing
 // escapes, but the plan is shown and reviewed first.
-func TestBugPlaceTargetThroughEscapingSymlink(t *testing.T) {
+func TestRegressionPlaceTargetThroughEscapingSymlink(t *testing.T) {
 	t.Parallel()
 	root, _ := symlinkTree(t)
 	tr := openTree(t, root)
