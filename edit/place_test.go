@@ -1085,3 +1085,22 @@ func TestPlaceMissingPlusSkippingRepeatedLines(t *testing.T) {
 		t.Errorf("Place: got no error and the result %q, want the hunk refused\nresolved:\n%s", got, describe(rs))
 	}
 }
+
+// The patch lost the context line "}" between its added line and its last
+// deleted line. The fuzzy pass refuses to guess the order of the added
+// line and the lost line; the fused pass must not guess it either by
+// taking the hunk for two hunks run together with a "}" left out between
+// them. (Found by FuzzDamaged: testdata/fuzz/FuzzDamaged/e46940129a6f9da0.)
+func TestPlaceFusedDoesNotGuessAroundLostContextLine(t *testing.T) {
+	rt := "\treturn nil"
+	old := text(rt, "}", "}", "}", rt)
+	patch := text("--- a/f", "+++ b/f", "@@ -1,5 +1,4 @@",
+		"-"+rt, " }", " }", "+x := compute(1, 2, 4)", "-"+rt) // " }" lost before "-\treturn nil"
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) > 0 {
+		return // a refusal is fine
+	}
+	if got, want := mustApply(t, old, rs), text("}", "}", "x := compute(1, 2, 4)", "}"); got != want {
+		t.Errorf("Apply:\ngot  %q\nwant %q\nresolved:\n%s", got, want, describe(rs))
+	}
+}

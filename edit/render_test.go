@@ -426,3 +426,20 @@ func TestRenderGitApplyCRLF(t *testing.T) {
 		t.Errorf("git apply: got %q, want %q", got, want)
 	}
 }
+
+// In a file with mixed line endings, a CRLF line that the rendered diff
+// shows as deleted and added again must keep its ending when the diff is
+// read back (as after an "e" edit in review): what is approved is what is
+// written. (Found by FuzzPlace: testdata/fuzz/FuzzPlace/b29cebff3d518662.)
+func TestRenderMixedEndingsReadBack(t *testing.T) {
+	old := "a\nb\r\nc"
+	rs := mustPlace(t, old, "--- a/f\n+++ b/f\n"+text("@@ -2,2 +2,1 @@", " b", "-c", `\ No newline at end of file`))
+	want := mustApply(t, old, rs)
+	diff, err := edit.Render("f", "f", "", old, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustApply(t, old, mustPlace(t, old, diff)); got != want {
+		t.Errorf("Apply(Place(Render)): got %q, want %q (Apply's result)\ndiff:\n%q", got, want, diff)
+	}
+}
