@@ -343,7 +343,7 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 		windows++
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
-		for _, al := range alignWindow(pre, pk, pl.file, fk, a, b) {
+		for _, al := range pl.alignWindow(pre, pk, pl.file, fk, a, b) {
 			sig := fmt.Sprint(al.align)
 			if seen[sig] {
 				continue
@@ -395,7 +395,7 @@ const (
 // alignWindow aligns all of pre (less up to maxEdgeDrop leading edge
 // lines) with file lines [a, b) and returns the alignments of least cost
 // within fuzzyMaxCost.
-func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
+func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
 	lead := 0
 	for lead < len(pre) && lead < maxEdgeDrop && pre[lead].edge {
 		lead++
@@ -407,9 +407,7 @@ func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []cand
 			continue
 		}
 		for _, al := range alignCore(pre[dl:], pk[dl:], file, fk, a, b, fuzzyMaxCost-dl) {
-			if dl > 0 && al.align[0] < dl {
-				// No room in the file for the dropped lines: at the start
-				// of the file they may be added lines in disguise.
+			if dl > 0 && !pl.droppable(pre[:dl], al.align[0]) {
 				continue
 			}
 			cost := al.cost + dl*unit
@@ -428,6 +426,23 @@ func alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []cand
 		}
 	}
 	return best
+}
+
+// droppable reports whether leading context lines the alignment leaves
+// out, before file line first, are really absent from the file: lines it
+// has nowhere (at the loosest level), with room for them before first
+// (at the start of the file they may be added lines in disguise).
+func (pl *placer) droppable(lead []preLine, first int) bool {
+	if first < len(lead) {
+		return false
+	}
+	idx := pl.indexAt(levelLookalike)
+	for _, p := range lead {
+		if _, ok := idx[key(levelLookalike, p.text)]; ok {
+			return false
+		}
+	}
+	return true
 }
 
 type alignment struct {
@@ -450,9 +465,16 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 		switch {
 		case body[j].text == file[a+i]:
 			return 0
+		case body[j].kind == Delete:
+			// A deleted line may differ only in trailing whitespace: with
+			// context missing or changed around it, a line that differs in
+			// indentation may well be another line.
+			if key(levelTrailing, body[j].text) == key(levelTrailing, file[a+i]) {
+				return 1
+			}
 		case bk[j] == fk[a+i]:
 			return 1
-		case body[j].kind == Context && similar(body[j].text, file[a+i]):
+		case similar(body[j].text, file[a+i]):
 			return unit
 		}
 		return inf
@@ -582,7 +604,12 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		bs, blv := pl.firstLevel(pre[k:])
 		for _, sa := range as {
 			for _, sb := range bs {
-				if sb <= sa+k {
+				// Between the parts lie at least two lines (git keeps hunks
+				// closer than that apart as one), and not a line equal to
+				// the one either part ends on: a single lost context line,
+				// or one of a run of equal lines, is no gap between hunks.
+				gap := sb - (sa + k)
+				if gap < 2 || pl.file[sa+k] == pl.file[sa+k-1] || pl.file[sb-1] == pl.file[sb] {
 					continue
 				}
 				align := make([]int, len(pre))
