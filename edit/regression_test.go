@@ -1,7 +1,7 @@
 package edit_test
 
-// Tests for bugs found in the edit package and not fixed yet. Each fails
-// until its bug is fixed, then belongs with the other tests of its kind.
+// Regression tests for placement bugs that FuzzDamaged found late, each
+// fixed; the comment on each says what went wrong.
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ import (
 // file's "\treturn nil": it deletes the wrong line. Indentation is ignored
 // for a deleted line even though the hunk's other lines show no
 // consistent re-indentation.
-func TestBugFuzzyDeletesLineWithOtherIndentationAfterLostContext(t *testing.T) {
+func TestRegressionFuzzyDeletesLineWithOtherIndentationAfterLostContext(t *testing.T) {
 	old := text("", "return nil", "    return nil", "\treturn nil", "}")
 	patch := text("--- a/f", "+++ b/f", "@@ -1,5 +1,4 @@", " ", " return nil", "-    return nil", " }") // " \treturn nil" lost before " }"
 	rs, errs := edit.Place(old, onlyFile(t, patch))
@@ -35,7 +35,7 @@ func TestBugFuzzyDeletesLineWithOtherIndentationAfterLostContext(t *testing.T) {
 // one): the patch lost one "}" of a run of "}" lines, and the fused pass
 // explains the loss as a one-line gap between two hunks run together,
 // adding the second "\treturn nil" one "}" too late.
-func TestBugFusedPassGuessesAroundLostContextLineInRun(t *testing.T) {
+func TestRegressionFusedPassGuessesAroundLostContextLineInRun(t *testing.T) {
 	rt := "\treturn nil"
 	old := text("x := compute(1, 2, 4)", "}", "}", "}", "}", "}", rt)
 	patch := text("--- a/f", "+++ b/f", "@@ -1,7 +1,6 @@",
@@ -62,7 +62,7 @@ func TestBugFusedPassGuessesAroundLostContextLineInRun(t *testing.T) {
 //     written as context; dropping the leading blank line and skipping a
 //     file line fits the hunk three lines higher, on the other
 //     "x := compute(1, 2, 3)", and "}" is added in the middle of the file.
-func TestBugLeadingEdgeDropMisplacesDamagedHunk(t *testing.T) {
+func TestRegressionLeadingEdgeDropMisplacesDamagedHunk(t *testing.T) {
 	rt, c3 := "\treturn nil", "x := compute(1, 2, 3)"
 	tests := []struct {
 		name, old, patch, want string
