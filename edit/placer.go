@@ -116,6 +116,10 @@ type candidate struct {
 	// distinct is set for a fuzzy candidate that rests on a line rare in
 	// the file (see distinctive); a fuzzy candidate without it is refused.
 	distinct bool
+	// suspect is set for a fuzzy candidate that leaves out a line it
+	// should not (see skippable). It is never chosen, but as good as the
+	// best it makes the hunk ambiguous.
+	suspect bool
 	notes    []string
 }
 
@@ -141,6 +145,10 @@ func newCandidate(align []int, pass Pass, lv level, cost int) candidate {
 }
 
 var levelPass = [numLevels]Pass{PassExact, PassWhitespace, PassWhitespace, PassLookalike}
+
+// errLoose is the ambiguity of a hunk that fits only loosely, where one of
+// the best loose readings is not to be trusted.
+var errLoose = fmt.Errorf("%w (it fits only loosely, and in more than one way)", ErrAmbiguous)
 
 // candidates returns every place h fits at the strictest pass that finds
 // any, all equally good.
@@ -173,6 +181,9 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		return nil, ErrAlreadyApplied
 	}
 	if cs := pl.sameEffect(h.Lines, pl.fuzzy(pre)); len(cs) > 0 {
+		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
+			return nil, errLoose
+		}
 		return cs, nil
 	}
 	return pl.fused(h, pre), nil
@@ -281,9 +292,12 @@ func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
 			sig = fmt.Sprint(r.edits())
 		}
 		if i := slices.Index(sigs, sig); i >= 0 {
+			// One trustworthy reading of the same change is enough.
+			suspect := c.suspect && out[i].suspect
 			if used(c.align) > used(out[i].align) {
 				out[i] = c
 			}
+			out[i].suspect = suspect
 			continue
 		}
 		sigs = append(sigs, sig)
@@ -422,7 +436,9 @@ func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, 
 			if cost < bestCost {
 				bestCost, best = cost, nil
 			}
-			best = append(best, newCandidate(full, PassFuzzy, levelLookalike, cost))
+			c := newCandidate(full, PassFuzzy, levelLookalike, cost)
+			c.suspect = al.suspect
+			best = append(best, c)
 		}
 	}
 	return best
@@ -448,6 +464,9 @@ func (pl *placer) droppable(lead []preLine, first int) bool {
 type alignment struct {
 	align []int
 	cost  int
+	// suspect is set when the alignment leaves out a file line equal to a
+	// hunk line next to the gap (see skippable).
+	suspect bool
 }
 
 // alignCore finds the cheapest ways to align every line of body, in order,
@@ -500,9 +519,6 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 			best := inf
 			var args []int
 			for k := i - 1; k >= 0 && k >= i-1-fuzzyMaxSkip; k-- {
-				if k < i-1 && !skippable(bk, fk[a+k+1:a+i], j) {
-					break // further back skips this line too
-				}
 				c := dp[j-1][k] + (i-1-k)*unit
 				switch {
 				case c < best:
@@ -541,7 +557,13 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 				}
 			}
 			if exact >= 2 && 2*exact >= m {
-				out = append(out, alignment{align: al, cost: opt})
+				suspect := false
+				for jj := 1; jj < m; jj++ {
+					if al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+						suspect = true
+					}
+				}
+				out = append(out, alignment{align: al, cost: opt, suspect: suspect})
 			}
 			return
 		}
