@@ -8,9 +8,10 @@ import (
 
 // Tolerances of the fuzzy pass.
 const (
-	fuzzyMinLines = 3 // a hunk needs this many pre-image lines to be placed fuzzily
-	fuzzyMaxCost  = 2 // missing, extra or changed context lines allowed in all
-	fuzzyMaxSkip  = 2 // file lines the patch may omit in one place
+	fuzzyMinLines = 3  // a hunk needs this many pre-image lines to be placed fuzzily
+	fuzzyMaxCost  = 2  // missing, extra or changed context lines allowed in all...
+	fuzzyLongHunk = 12 // ...in a hunk of this many pre-image lines; shorter ones get one
+	fuzzyMaxSkip  = 1  // file lines the patch may omit in one place
 	// maxEdgeDrop is how many leading context lines the file may lack (a
 	// comment the model imagined above a function, say). Trailing ones are
 	// never dropped: there an "extra" context line is as likely an added
@@ -120,7 +121,7 @@ type candidate struct {
 	// should not (see skippable). It is never chosen, but as good as the
 	// best it makes the hunk ambiguous.
 	suspect bool
-	notes    []string
+	notes   []string
 }
 
 func (c candidate) end() int {
@@ -420,7 +421,14 @@ func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, 
 		if len(pre)-dl < 2 {
 			continue
 		}
-		for _, al := range alignCore(pre[dl:], pk[dl:], file, fk, a, b, fuzzyMaxCost-dl) {
+		budget := 1
+		if len(pre) >= fuzzyLongHunk {
+			budget = fuzzyMaxCost
+		}
+		if dl > budget {
+			break
+		}
+		for _, al := range alignCore(pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
 			if dl > 0 && !pl.droppable(pre[:dl], al.align[0]) {
 				continue
 			}
