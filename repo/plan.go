@@ -18,6 +18,12 @@ var ErrNoFileName = errors.New("hunk has no file header naming its file")
 // file, a binary diff); hunks that cannot be placed are reported in each
 // plan's Errors. The patch itself is not modified.
 func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
+	return t.PlaceWith(p, Access{})
+}
+
+// PlaceWith is Place with access to git-ignored or secret files (see
+// Guard), which Place refuses.
+func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error) {
 	type target struct {
 		oldPath, newPath string
 		fd               *edit.FileDiff
@@ -37,6 +43,14 @@ func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
 		oldPath, newPath, err := t.resolve(fd)
 		if err != nil {
 			return nil, err
+		}
+		for _, p := range []string{oldPath, newPath} {
+			if p == "" {
+				continue
+			}
+			if err := t.Guard(p, access); err != nil {
+				return nil, err
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {

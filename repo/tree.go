@@ -28,6 +28,8 @@ type Tree struct {
 	// Git reports whether Dir is the top of a git working tree.
 	Git  bool
 	root *os.Root
+	// ignores caches the gitignore patterns (see Ignored).
+	ignores ignores
 }
 
 // Open finds the tree that holds dir and opens it.
