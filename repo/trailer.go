@@ -1,0 +1,163 @@
+package repo
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// The trailer keys of a pair commit, read by git interpret-trailers.
+const (
+	TrailerSession    = "Pair-Session"
+	TrailerModel      = "Pair-Model"
+	TrailerReviewedBy = "Pair-Reviewed-By"
+	TrailerHunk       = "Pair-Hunk"
+)
+
+// Decision is what the person decided for one hunk.
+type Decision string
+
+// The decisions a Pair-Hunk trailer records.
+const (
+	Approved Decision = "approved"
+	Edited   Decision = "edited"
+	Rejected Decision = "rejected"
+)
+
+// Applies reports whether a hunk with this decision is written.
+func (d Decision) Applies() bool { return d == Approved || d == Edited }
+
+// HunkRecord is one Pair-Hunk trailer: where a hunk of the proposal went,
+// a hash of its content, and the decision.
+type HunkRecord struct {
+	Path     string
+	Start    int    // 1-based first old line of the resolved hunk
+	Hash     string // 12 hex digits, see HunkHash
+	Decision Decision
+}
+
+func (h HunkRecord) String() string {
+	return fmt.Sprintf("%s:%d %s %s", h.Path, h.Start, h.Hash, h.Decision)
+}
+
+// ErrBadTrailer is returned for a Pair-Hunk value that does not parse.
+var ErrBadTrailer = errors.New("malformed Pair-Hunk trailer")
+
+// ParseHunkRecord reads the value of a Pair-Hunk trailer. The path may
+// hold spaces and colons: the fields are taken from the right.
+func ParseHunkRecord(s string) (HunkRecord, error) {
+	s = strings.TrimSpace(s)
+	i := strings.LastIndexByte(s, ' ')
+	if i < 0 {
+		return HunkRecord{}, fmt.Errorf("%w: %q", ErrBadTrailer, s)
+	}
+	dec := Decision(s[i+1:])
+	rest := s[:i]
+	j := strings.LastIndexByte(rest, ' ')
+	if j < 0 {
+		return HunkRecord{}, fmt.Errorf("%w: %q", ErrBadTrailer, s)
+	}
+	hash, where := rest[j+1:], rest[:j]
+	k := strings.LastIndexByte(where, ':')
+	if k <= 0 {
+		return HunkRecord{}, fmt.Errorf("%w: %q", ErrBadTrailer, s)
+	}
+	start, err := strconv.Atoi(where[k+1:])
+	if err != nil || start < 0 {
+		return HunkRecord{}, fmt.Errorf("%w: %q", ErrBadTrailer, s)
+	}
+	if dec != Approved && dec != Edited && dec != Rejected {
+		return HunkRecord{}, fmt.Errorf("%w: unknown decision %q", ErrBadTrailer, dec)
+	}
+	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec}, nil
+}
+
+// HunkHash is the content hash of a resolved hunk recorded in its trailer:
+// the first 12 hex digits of the SHA-256 of its lines, each written as in
+// a unified diff (kind, text, newline).
+func HunkHash(r edit.Resolved) string {
+	h := sha256.New()
+	for _, l := range r.Lines {
+		h.Write([]byte{byte(l.Kind)})
+		h.Write([]byte(l.Text))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// Record is what a pair commit message holds.
+type Record struct {
+	Subject, Body string
+	Session       string
+	Model         string // "none" for a plain pair apply
+	ReviewedBy    string // "Name <email>"
+	Hunks         []HunkRecord
+}
+
+// Message writes the commit message: subject, body, then the trailers.
+func (r Record) Message() string {
+	var b strings.Builder
+	b.WriteString(oneLine(r.Subject))
+	b.WriteString("\n\n")
+	if body := strings.TrimSpace(r.Body); body != "" {
+		b.WriteString(body)
+		b.WriteString("\n\n")
+	}
+	fmt.Fprintf(&b, "%s: %s\n", TrailerSession, oneLine(r.Session))
+	fmt.Fprintf(&b, "%s: %s\n", TrailerModel, oneLine(r.Model))
+	fmt.Fprintf(&b, "%s: %s\n", TrailerReviewedBy, oneLine(r.ReviewedBy))
+	for _, h := range r.Hunks {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerHunk, oneLine(h.String()))
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ParseMessage reads a commit message written by Message. ok is false when
+// the message is not a pair commit's (it has no Pair-Session trailer in
+// its last paragraph).
+func ParseMessage(msg string) (r Record, ok bool, err error) {
+	msg = strings.TrimRight(msg, "\n")
+	paras := strings.Split(msg, "\n\n")
+	last := paras[len(paras)-1]
+	if len(paras) < 2 {
+		return Record{}, false, nil
+	}
+	for _, l := range strings.Split(last, "\n") {
+		k, v, found := strings.Cut(l, ": ")
+		if !found {
+			continue
+		}
+		switch k {
+		case TrailerSession:
+			r.Session, ok = v, true
+		case TrailerModel:
+			r.Model = v
+		case TrailerReviewedBy:
+			r.ReviewedBy = v
+		case TrailerHunk:
+			h, herr := ParseHunkRecord(v)
+			if herr != nil {
+				err = errors.Join(err, herr)
+				continue
+			}
+			r.Hunks = append(r.Hunks, h)
+		}
+	}
+	if !ok {
+		return Record{}, false, nil
+	}
+	r.Subject = paras[0]
+	if len(paras) > 2 {
+		r.Body = strings.Join(paras[1:len(paras)-1], "\n\n")
+	}
+	return r, true, err
+}
