@@ -384,14 +384,19 @@ const inf = 1 << 30
 const distinctMaxOcc = 2
 
 // distinctive reports whether a fuzzy alignment rests on at least one line
-// that is rare in the file, equal or similar to its line of the patch.
+// that is rare in the file, equal to its line of the patch or similar to a
+// line of the patch that the file has nowhere.
 // Lines like "}" or "return nil" alone prove nothing: in repetitive code a
 // tolerant pass would find them anywhere.
 func (pl *placer) distinctive(pk []string, align []int) bool {
 	idx := pl.indexAt(levelLookalike)
 	fk := pl.keysAt(levelLookalike)
 	for j, fi := range align {
-		if fi >= 0 && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc {
+		if fi < 0 || pk[j] == "" || fk[fi] == "" || len(idx[fk[fi]]) > distinctMaxOcc {
+			continue
+		}
+		// An equal line, or a changed one whose own text the file lacks.
+		if pk[j] == fk[fi] || len(idx[pk[j]]) == 0 {
 			return true
 		}
 	}
@@ -428,7 +433,7 @@ func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, 
 		if dl > budget {
 			break
 		}
-		for _, al := range alignCore(pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
+		for _, al := range pl.alignCore(pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
 			if dl > 0 && !pl.droppable(pre[:dl], al.align[0]) {
 				continue
 			}
@@ -482,7 +487,7 @@ type alignment struct {
 // whitespace), a slightly changed context line costs a unit, each file line
 // skipped between two aligned lines costs a unit. It returns every optimal
 // alignment (up to maxPaths) whose structural cost is within budget units.
-func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
+func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
 	m, w := len(body), b-a
 	if m == 0 || w < m {
 		return nil
@@ -566,8 +571,14 @@ func alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignm
 			}
 			if exact >= 2 && 2*exact >= m {
 				suspect := false
-				for jj := 1; jj < m; jj++ {
-					if al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+				idx := pl.indexAt(levelLookalike)
+				for jj := range m {
+					if jj > 0 && al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+						suspect = true
+					}
+					// A line taken as changed that the file has, as it
+					// is, elsewhere: that may be where it belongs.
+					if bk[jj] != fk[al[jj]] && len(idx[bk[jj]]) > 0 {
 						suspect = true
 					}
 				}
