@@ -41,6 +41,11 @@ not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the patch read and write files git ignores"},
+			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -53,6 +58,11 @@ not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
 				Yes:   c.Bool("yes"),
 				JSON:  c.Bool("json"),
 				IO:    io,
+
+				NoCommit: c.Bool("no-commit"),
+				Message:  c.String("message"),
+				NoVerify: c.Bool("no-verify"),
+				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 			}
 			return runApply(c, opts)
 		},
@@ -66,6 +76,11 @@ type applyOptions struct {
 	Yes   bool
 	JSON  bool
 	IO    stdio
+
+	NoCommit bool   // write but do not commit
+	Message  string // commit subject
+	NoVerify bool   // skip hooks
+	Access   repo.Access
 }
 
 // applyReport is the --json output of pair apply.
@@ -138,7 +153,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	if err != nil {
 		return fail(err)
 	}
-	plans, err := tree.Place(patch)
+	plans, err := tree.PlaceWith(patch, o.Access)
 	if err != nil {
 		return fail(err)
 	}
@@ -175,6 +190,15 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return nil
 	}
 
+	// The files may have changed while the hunks were placed (or, later,
+	// reviewed): place them again, or refuse.
+	changed, err := tree.Refresh(plans)
+	if err != nil {
+		return fail(err)
+	}
+	for _, p := range changed {
+		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
+	}
 	changes, err := changesOf(plans)
 	if err != nil {
 		return fail(err)
