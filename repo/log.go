@@ -1,0 +1,168 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ErrNotGitRepository is returned by the history commands (Log, Undo) for
+// a tree that is not in a git repository.
+var ErrNotGitRepository = errors.New("not a git repository")
+
+// LogEntry is one pair commit, as Log reads it from git.
+type LogEntry struct {
+	Hash       string    // full commit hash
+	Subject    string    // first paragraph of the message
+	Model      string    // Pair-Model
+	Session    string    // Pair-Session
+	ReviewedBy string    // Pair-Reviewed-By
+	Author     string    // "Name <email>"
+	When       time.Time // author date, as git log shows it
+	Approved   int       // Pair-Hunk records by decision
+	Edited     int
+	Rejected   int
+	Hunks      []HunkRecord
+	// Warning says what is wrong with the commit's trailers (a Pair-Hunk
+	// that does not parse, a missing Pair-Model); empty when nothing is.
+	Warning string
+}
+
+// Total is the number of hunk records of the entry.
+func (e LogEntry) Total() int { return e.Approved + e.Edited + e.Rejected }
+
+// Log lists the pair commits reachable from HEAD by first parents, newest
+// first: at most limit of them, or all when limit <= 0. Commits that are
+// not pair commits are skipped. A repository without commits yet has an
+// empty log.
+func (t *Tree) Log(limit int) ([]LogEntry, error) {
+	r, err := t.historyRepo()
+	if err != nil {
+		return nil, err
+	}
+	head, err := r.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil // unborn branch
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	var out []LogEntry
+	h := head.Hash()
+	for {
+		c, err := r.CommitObject(h)
+		if err != nil {
+			return out, fmt.Errorf("read commit %s: %w", h, err)
+		}
+		if e, ok := logEntryOf(c); ok {
+			out = append(out, e)
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+		if len(c.ParentHashes) == 0 {
+			return out, nil
+		}
+		h = c.ParentHashes[0]
+	}
+}
+
+// logEntryOf reads a commit's message; ok is false when it is not a pair
+// commit.
+func logEntryOf(c *object.Commit) (LogEntry, bool) {
+	rec, ok, perr := ParseMessage(c.Message)
+	if !ok {
+		return LogEntry{}, false
+	}
+	e := LogEntry{
+		Hash:       c.Hash.String(),
+		Subject:    rec.Subject,
+		Model:      rec.Model,
+		Session:    rec.Session,
+		ReviewedBy: rec.ReviewedBy,
+		Author:     fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
+		When:       c.Author.When,
+		Hunks:      rec.Hunks,
+	}
+	for _, h := range rec.Hunks {
+		switch h.Decision {
+		case Approved:
+			e.Approved++
+		case Edited:
+			e.Edited++
+		case Rejected:
+			e.Rejected++
+		}
+	}
+	var warns []error
+	if perr != nil {
+		warns = append(warns, perr)
+	}
+	if rec.Model == "" {
+		warns = append(warns, fmt.Errorf("no %s trailer", TrailerModel))
+	}
+	if err := errors.Join(warns...); err != nil {
+		e.Warning = err.Error()
+	}
+	return e, true
+}
+
+// ModelStats sums up the pair commits of one model.
+type ModelStats struct {
+	Model    string
+	Commits  int
+	Hunks    int
+	Approved int
+	Edited   int
+	Rejected int
+}
+
+// Rate is the acceptance rate: approved and edited hunks over all hunks,
+// or 0 when there are none.
+func (s ModelStats) Rate() float64 {
+	if s.Hunks == 0 {
+		return 0
+	}
+	return float64(s.Approved+s.Edited) / float64(s.Hunks)
+}
+
+// Stats sums up log entries per model, sorted by model name. An entry
+// without a model counts under "".
+func Stats(entries []LogEntry) []ModelStats {
+	by := map[string]*ModelStats{}
+	for _, e := range entries {
+		s := by[e.Model]
+		if s == nil {
+			s = &ModelStats{Model: e.Model}
+			by[e.Model] = s
+		}
+		s.Commits++
+		s.Approved += e.Approved
+		s.Edited += e.Edited
+		s.Rejected += e.Rejected
+		s.Hunks += e.Total()
+	}
+	out := make([]ModelStats, 0, len(by))
+	for _, s := range by {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out
+}
+
+// historyRepo opens the tree's git repository with go-git.
+func (t *Tree) historyRepo() (*git.Repository, error) {
+	if !t.Git {
+		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGitRepository)
+	}
+	r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: open git repository: %w", t.Dir, err)
+	}
+	return r, nil
+}
