@@ -383,22 +383,38 @@ const inf = 1 << 30
 // anchor a fuzzy placement.
 const distinctMaxOcc = 2
 
-// distinctive reports whether a fuzzy alignment rests on at least one line
-// that is rare in the file, equal to its line of the patch or similar to a
-// line of the patch that the file has nowhere.
-// Lines like "}" or "return nil" alone prove nothing: in repetitive code a
-// tolerant pass would find them anywhere.
+// distinctive reports whether a fuzzy alignment is pinned to its place:
+// some run of its lines equal to consecutive file lines (at the loosest
+// level, not all blank) occurs nowhere else in the file, or a line it
+// takes as changed is similar to a line rare in the file while its own
+// text is nowhere in the file. Lines like "}" or "return nil" prove
+// nothing: in repetitive code a tolerant pass would find them anywhere.
 func (pl *placer) distinctive(pk []string, align []int) bool {
 	idx := pl.indexAt(levelLookalike)
 	fk := pl.keysAt(levelLookalike)
-	for j, fi := range align {
-		if fi < 0 || pk[j] == "" || fk[fi] == "" || len(idx[fk[fi]]) > distinctMaxOcc {
+	for j := 0; j < len(align); {
+		fi := align[j]
+		if fi < 0 {
+			j++
 			continue
 		}
-		// An equal line, or a changed one whose own text the file lacks.
-		if pk[j] == fk[fi] || len(idx[pk[j]]) == 0 {
+		if pk[j] != fk[fi] {
+			if pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
+				return true
+			}
+			j++
+			continue
+		}
+		// The run of equal lines from j.
+		e := j + 1
+		for e < len(align) && align[e] == align[e-1]+1 && pk[e] == fk[align[e]] {
+			e++
+		}
+		run := pk[j:e]
+		if slices.ContainsFunc(run, func(k string) bool { return k != "" }) && len(pl.exact(run, levelLookalike)) == 1 {
 			return true
 		}
+		j = e
 	}
 	return false
 }
