@@ -1,0 +1,751 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// FileCommit is one file of an applied proposal, as pair apply wrote it.
+type FileCommit struct {
+	Path    string          // clean path the result is at (for a rename, the new path)
+	OldPath string          // for a rename, the path that went away; else ""
+	Before  string          // working-tree content the hunks were placed against ("" for a created file)
+	After   string          // working-tree content written (ignored when Delete)
+	Delete  bool            // the file was deleted
+	Create  bool            // the file was created
+	Mode    fs.FileMode     // permission bits written, 0 = unchanged
+	Hunks   []edit.Resolved // the approved/edited hunks as placed against Before
+}
+
+// CommitOptions says how Commit writes its commit.
+type CommitOptions struct {
+	// Record is the commit message's content; its ReviewedBy is filled
+	// from the git identity when empty.
+	Record Record
+	// NoVerify skips the pre-commit and commit-msg hooks.
+	NoVerify bool
+	// HookOutput receives the hooks' standard output and error (nil:
+	// discarded).
+	HookOutput io.Writer
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// Uncommitted is a file that was applied but left out of the commit.
+type Uncommitted struct{ Path, Reason string }
+
+// CommitResult is what Commit did.
+type CommitResult struct {
+	Hash        string        // the new commit, "" if nothing was committed
+	Committed   []string      // paths in the commit
+	Uncommitted []Uncommitted // applied but left out of the commit, with the reason
+}
+
+// The reasons a file is left out of a commit.
+const (
+	reasonOverlap  = "your uncommitted edits in this file overlap the approved hunks; it is applied but not committed"
+	reasonDirtyDel = "you have uncommitted edits in this file; it is deleted but the deletion is not committed"
+	reasonUntrack  = "the file is not in HEAD (your own new file, not committed yet); it is applied but not committed"
+	reasonInHead   = "the file is in HEAD but was missing from your working tree; it is created but not committed"
+)
+
+// Commit records the approved hunks of an applied proposal as a new
+// commit on the current branch. The working tree already holds the
+// result; the commit holds exactly the approved hunks on top of HEAD,
+// whatever else the working tree and the index hold: where the person had
+// uncommitted edits in a file, the hunks are placed on HEAD's version
+// instead, and a file whose edits overlap them is left out (see
+// CommitResult.Uncommitted). The index then holds the committed version of
+// the committed paths; other paths' entries are left as they were.
+//
+// The pre-commit and commit-msg hooks run as git commit runs them, unless
+// opts.NoVerify; a hook that fails returns a *HookError and nothing is
+// committed.
+func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
+	if !t.Git {
+		return nil, ErrNotGit
+	}
+	gitDir, commonDir, err := t.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := t.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	aName, aEmail, err := cfg.ident("AUTHOR", "author")
+	if err != nil {
+		return nil, err
+	}
+	cName, cEmail, err := cfg.ident("COMMITTER", "committer")
+	if err != nil {
+		return nil, err
+	}
+	r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotGit, err)
+	}
+	st := r.Storer
+
+	// Take the index lock for the whole commit, as git commit does.
+	indexPath := filepath.Join(gitDir, "index")
+	lockPath := indexPath + ".lock"
+	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("the git index is locked (%s exists): another git process may be running", lockPath)
+		}
+		return nil, err
+	}
+	locked := true
+	defer func() {
+		if locked {
+			lock.Close()
+			os.Remove(lockPath)
+		}
+	}()
+	idx, idxTime, err := readIndex(indexPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 { // go-git's index.Merged is 1, but git writes 0
+			return nil, fmt.Errorf("the index has unresolved conflicts (%s): resolve them before pair commits", e.Name)
+		}
+	}
+
+	// HEAD: the branch to move, the parent and its tree.
+	head, err := st.Reference(plumbing.HEAD)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	target := plumbing.HEAD // detached
+	if head.Type() == plumbing.SymbolicReference {
+		target = head.Target()
+	}
+	var parent *object.Commit
+	var oldRef *plumbing.Reference
+	var baseTree *object.Tree
+	if ref, err := storer.ResolveReference(st, plumbing.HEAD); err == nil {
+		oldRef = ref
+		if parent, err = object.GetCommit(st, ref.Hash()); err != nil {
+			return nil, fmt.Errorf("read HEAD commit: %w", err)
+		}
+		if baseTree, err = parent.Tree(); err != nil {
+			return nil, fmt.Errorf("read HEAD tree: %w", err)
+		}
+	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+
+	// What each file puts in the commit.
+	res := &CommitResult{}
+	changes := map[string]*treeChange{}
+	var touched []FileCommit
+	for _, f := range files {
+		fcs, reason, err := t.fileChanges(st, baseTree, f)
+		if err != nil {
+			return nil, fmt.Errorf("commit %s: %w", f.Path, err)
+		}
+		if reason != "" {
+			res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: f.Path, Reason: reason})
+			continue
+		}
+		for _, c := range fcs {
+			if prev, ok := changes[c.path]; ok && !prev.delete && c.delete {
+				continue // a rename onto a path another file writes: keep the write
+			}
+			changes[c.path] = c
+		}
+		touched = append(touched, f)
+	}
+	newTree, err := buildTree(st, baseTree, changes)
+	if err != nil {
+		return nil, err
+	}
+	var baseHash plumbing.Hash
+	if baseTree != nil {
+		baseHash = baseTree.Hash
+	} else {
+		baseHash = plumbing.ComputeHash(plumbing.TreeObject, nil)
+	}
+	if newTree == baseHash {
+		return res, nil // nothing to commit
+	}
+	committedSet := map[string]bool{}
+	for p, c := range changes {
+		if changedEntry(baseTree, p, c) {
+			committedSet[p] = true
+		}
+	}
+	for _, f := range touched {
+		if committedSet[f.Path] || (f.OldPath != "" && committedSet[f.OldPath]) {
+			res.Committed = append(res.Committed, f.Path)
+		}
+	}
+
+	// The message.
+	rec := opts.Record
+	if strings.TrimSpace(rec.ReviewedBy) == "" {
+		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
+	}
+	msg := rec.Message()
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+
+	// The index after the commit, and the hooks.
+	next := t.nextIndex(idx, idxTime, changes, committedSet)
+	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
+	if !opts.NoVerify {
+		msg, err = t.runCommitHooks(st, cfg, gitDir, commonDir, newTree, next, editMsg, msg, opts.HookOutput)
+		if err != nil {
+			return nil, err
+		}
+	} else if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
+		return nil, err
+	}
+
+	// The commit, the ref, then the index.
+	when := now()
+	c := &object.Commit{
+		Author:    object.Signature{Name: aName, Email: aEmail, When: when},
+		Committer: object.Signature{Name: cName, Email: cEmail, When: when},
+		Message:   msg,
+		TreeHash:  newTree,
+	}
+	if parent != nil {
+		c.ParentHashes = []plumbing.Hash{parent.Hash}
+	}
+	obj := st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return nil, err
+	}
+	hash, err := st.SetEncodedObject(obj)
+	if err != nil {
+		return nil, fmt.Errorf("write commit: %w", err)
+	}
+	var old *plumbing.Reference
+	if oldRef != nil {
+		old = plumbing.NewHashReference(target, oldRef.Hash())
+	}
+	if err := st.CheckAndSetReference(plumbing.NewHashReference(target, hash), old); err != nil {
+		return nil, fmt.Errorf("update %s: %w", target, err)
+	}
+	var oldHash plumbing.Hash
+	if oldRef != nil {
+		oldHash = oldRef.Hash()
+	}
+	t.appendReflogs(gitDir, commonDir, target, oldHash, hash, cName, cEmail, when, msg)
+	res.Hash = hash.String()
+
+	if err := writeIndex(lock, next); err != nil {
+		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
+	}
+	locked = false
+	if err := os.Rename(lockPath, indexPath); err != nil {
+		os.Remove(lockPath)
+		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
+	}
+	return res, nil
+}
+
+// treeChange is one path of the new tree: a blob to write there, or a
+// removal.
+type treeChange struct {
+	path    string
+	delete  bool
+	content string
+	blob    plumbing.Hash
+	mode    filemode.FileMode
+}
+
+// fileChanges works out what one file puts in the commit, or why it is
+// left out.
+func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *object.Tree, f FileCommit) ([]*treeChange, string, error) {
+	src := f.Path
+	if f.OldPath != "" {
+		src = f.OldPath
+	}
+	var headContent string
+	headMode := filemode.Regular
+	inHead := false
+	if !f.Create {
+		c, m, ok, err := headFile(base, src)
+		if err != nil {
+			return nil, "", err
+		}
+		headContent, headMode, inHead = c, m, ok
+	} else if _, _, ok, err := headFile(base, f.Path); err != nil {
+		return nil, "", err
+	} else if ok {
+		return nil, reasonInHead, nil
+	}
+	if !f.Create && !inHead {
+		return nil, reasonUntrack, nil
+	}
+	clean := headContent == f.Before
+	var out []*treeChange
+	if f.OldPath != "" && f.OldPath != f.Path {
+		out = append(out, &treeChange{path: f.OldPath, delete: true})
+	}
+	if f.Delete {
+		if !clean {
+			return nil, reasonDirtyDel, nil
+		}
+		if f.OldPath == "" || f.OldPath == f.Path {
+			out = append(out, &treeChange{path: f.Path, delete: true})
+		}
+		return out, "", nil
+	}
+	content := f.After
+	if !clean {
+		var ok bool
+		var err error
+		content, ok, err = reapply(f, headContent)
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			return nil, reasonOverlap, nil
+		}
+	}
+	mode := filemode.Regular
+	switch {
+	case f.Mode&0o111 != 0:
+		mode = filemode.Executable
+	case f.Mode == 0 && headMode == filemode.Executable:
+		mode = filemode.Executable
+	}
+	blob, err := storeBlob(st, content)
+	if err != nil {
+		return nil, "", err
+	}
+	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode})
+	return out, "", nil
+}
+
+// reapply places the file's approved hunks, rendered against Before, on
+// HEAD's version; ok is false unless every hunk places exactly.
+func reapply(f FileCommit, head string) (string, bool, error) {
+	if len(f.Hunks) == 0 {
+		return head, true, nil
+	}
+	diff, err := edit.Render(f.Path, f.Path, "", f.Before, f.Hunks)
+	if err != nil {
+		return "", false, fmt.Errorf("render approved hunks: %w", err)
+	}
+	p, err := edit.Parse(diff)
+	if err != nil {
+		return "", false, fmt.Errorf("parse rendered hunks: %w", err)
+	}
+	if len(p.Files) == 0 || len(p.Files[0].Hunks) == 0 {
+		return head, true, nil
+	}
+	if len(p.Files) != 1 {
+		return "", false, fmt.Errorf("rendered hunks name %d files", len(p.Files))
+	}
+	placed, errs := edit.Place(head, p.Files[0])
+	if len(errs) > 0 || len(placed) != len(p.Files[0].Hunks) {
+		return "", false, nil
+	}
+	for _, h := range placed {
+		if h.Pass != edit.PassExact {
+			return "", false, nil
+		}
+	}
+	out, err := edit.Apply(head, placed)
+	if err != nil {
+		return "", false, nil
+	}
+	return out, true, nil
+}
+
+// headFile reads a file of HEAD's tree; ok is false when it is not there
+// (or is not a regular file).
+func headFile(base *object.Tree, p string) (content string, mode filemode.FileMode, ok bool, err error) {
+	if base == nil {
+		return "", 0, false, nil
+	}
+	f, err := base.File(p)
+	if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+		return "", 0, false, nil
+	}
+	if err != nil {
+		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
+	}
+	if f.Mode != filemode.Regular && f.Mode != filemode.Executable && f.Mode != filemode.Deprecated {
+		return "", 0, false, nil
+	}
+	s, err := f.Contents()
+	if err != nil {
+		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
+	}
+	if f.Mode == filemode.Deprecated {
+		f.Mode = filemode.Regular
+	}
+	return s, f.Mode, true, nil
+}
+
+func storeBlob(st storer.EncodedObjectStorer, content string) (plumbing.Hash, error) {
+	obj := st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := io.WriteString(w, content); err != nil {
+		w.Close()
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
+	}
+	return h, nil
+}
+
+func storeTree(st storer.EncodedObjectStorer, entries []object.TreeEntry) (plumbing.Hash, error) {
+	sort.Stable(object.TreeEntrySorter(entries))
+	tr := &object.Tree{Entries: entries}
+	obj := st.NewEncodedObject()
+	if err := tr.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+	}
+	return h, nil
+}
+
+// buildTree writes the tree that is base with changes made (paths are
+// relative to base) and returns its hash; an empty tree is written too.
+func buildTree(st storer.EncodedObjectStorer, base *object.Tree, changes map[string]*treeChange) (plumbing.Hash, error) {
+	h, _, err := buildSubtree(st, base, "", changes)
+	return h, err
+}
+
+// buildSubtree builds the tree at dir (prefix "" for the root, else
+// "a/b/"); n is its number of entries.
+func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix string, changes map[string]*treeChange) (plumbing.Hash, int, error) {
+	entries := map[string]object.TreeEntry{}
+	if base != nil {
+		for _, e := range base.Entries {
+			entries[e.Name] = e
+		}
+	}
+	direct := map[string]*treeChange{}
+	subdirs := map[string]bool{}
+	for p, c := range changes {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			continue
+		}
+		if name, _, sub := strings.Cut(rest, "/"); sub {
+			subdirs[name] = true
+		} else {
+			direct[rest] = c
+		}
+	}
+	// Removals first, so that a file may replace a directory and the
+	// other way round.
+	for name, c := range direct {
+		if c.delete {
+			if e, ok := entries[name]; ok && e.Mode != filemode.Dir {
+				delete(entries, name)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(subdirs)) {
+		var sub *object.Tree
+		if e, ok := entries[name]; ok {
+			if e.Mode != filemode.Dir {
+				if c, ok := direct[name]; !ok || !c.delete {
+					return plumbing.ZeroHash, 0, fmt.Errorf("%s%s is a file in HEAD, not a directory", prefix, name)
+				}
+			} else {
+				t, err := object.GetTree(st, e.Hash)
+				if err != nil {
+					return plumbing.ZeroHash, 0, fmt.Errorf("read tree %s%s: %w", prefix, name, err)
+				}
+				sub = t
+			}
+		}
+		h, n, err := buildSubtree(st, sub, prefix+name+"/", changes)
+		if err != nil {
+			return plumbing.ZeroHash, 0, err
+		}
+		if n == 0 {
+			delete(entries, name)
+		} else {
+			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		}
+	}
+	for name, c := range direct {
+		if c.delete {
+			continue
+		}
+		if e, ok := entries[name]; ok && e.Mode == filemode.Dir {
+			return plumbing.ZeroHash, 0, fmt.Errorf("%s%s is a directory in HEAD, not a file", prefix, name)
+		}
+		entries[name] = object.TreeEntry{Name: name, Mode: c.mode, Hash: c.blob}
+	}
+	if base != nil && len(direct) == 0 && len(subdirs) == 0 {
+		return base.Hash, len(base.Entries), nil
+	}
+	if len(entries) == 0 && prefix != "" {
+		return plumbing.ZeroHash, 0, nil // git keeps no empty directories
+	}
+	list := make([]object.TreeEntry, 0, len(entries))
+	for _, e := range entries {
+		list = append(list, e)
+	}
+	h, err := storeTree(st, list)
+	return h, len(list), err
+}
+
+// changedEntry reports whether a change differs from HEAD's entry.
+func changedEntry(base *object.Tree, p string, c *treeChange) bool {
+	var e *object.TreeEntry
+	if base != nil {
+		e, _ = base.FindEntry(p)
+	}
+	if c.delete {
+		return e != nil
+	}
+	return e == nil || e.Hash != c.blob || e.Mode != c.mode
+}
+
+// readIndex reads the index and its modification time (zero when there
+// is no index yet).
+func readIndex(p string) (*index.Index, time.Time, error) {
+	idx := &index.Index{Version: 2}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return idx, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if err := index.NewDecoder(f).Decode(idx); err != nil {
+		return nil, time.Time{}, fmt.Errorf("read the git index: %w", err)
+	}
+	return idx, fi.ModTime(), nil
+}
+
+// writeIndex writes idx to the lock file and closes it.
+func writeIndex(f *os.File, idx *index.Index) error {
+	var b bytes.Buffer
+	if err := index.NewEncoder(&b).Encode(idx); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(b.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// nextIndex returns the index after the commit: idx with the committed
+// paths' entries set to the committed blobs (or removed), everything else
+// as it was. The extensions (cached trees and the like) are dropped, as
+// they may no longer match; git rebuilds them.
+func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string]*treeChange, committed map[string]bool) *index.Index {
+	next := &index.Index{Version: idx.Version}
+	if next.Version < 2 {
+		next.Version = 2
+	}
+	for _, e := range idx.Entries {
+		if _, ok := changes[e.Name]; ok && committed[e.Name] {
+			continue
+		}
+		ne := *e
+		// Entries the old index held as racily clean would look clean
+		// forever under a newer index file: smudge them as git does, so
+		// that git compares their content.
+		if !idxTime.IsZero() && !ne.ModifiedAt.Before(idxTime) {
+			ne.Size = 0
+		}
+		next.Entries = append(next.Entries, &ne)
+	}
+	for p, c := range changes {
+		if c.delete || !committed[p] {
+			continue
+		}
+		e := &index.Entry{Name: p, Hash: c.blob, Mode: c.mode}
+		// Stat data only when the working file holds exactly the committed
+		// content; otherwise git must compare, and sees the person's edits.
+		if fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(c.content)) {
+			if b, err := t.ReadFile(p); err == nil && string(b) == c.content {
+				e.ModifiedAt = fi.ModTime()
+				e.Size = uint32(fi.Size())
+			}
+		}
+		next.Entries = append(next.Entries, e)
+	}
+	sort.SliceStable(next.Entries, func(i, j int) bool { return next.Entries[i].Name < next.Entries[j].Name })
+	for _, e := range next.Entries {
+		if e.IntentToAdd || e.SkipWorktree {
+			next.Version = max(next.Version, 3)
+		}
+	}
+	return next
+}
+
+// runCommitHooks runs pre-commit with an index holding exactly the tree to
+// commit, then commit-msg on the message, and returns the message as the
+// hook left it.
+func (t *Tree) runCommitHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, editMsg, msg string, output io.Writer) (string, error) {
+	tmp, err := os.CreateTemp(gitDir, "pair-index-*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	ti, err := treeIndex(st, tree, next)
+	if err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := writeIndex(tmp, ti); err != nil {
+		return "", err
+	}
+	h := t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output)
+	if err := h.run("pre-commit"); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
+		return "", err
+	}
+	if err := h.run("commit-msg", editMsg); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(editMsg)
+	if err != nil {
+		return "", err
+	}
+	msg = cleanupMessage(string(b))
+	if msg == "" {
+		return "", errors.New("the commit-msg hook left an empty commit message")
+	}
+	return msg, nil
+}
+
+// treeIndex builds an index holding exactly tree, with stat data copied
+// from the entries of like that hold the same blob.
+func treeIndex(st storer.EncodedObjectStorer, tree plumbing.Hash, like *index.Index) (*index.Index, error) {
+	known := map[string]*index.Entry{}
+	for _, e := range like.Entries {
+		known[e.Name] = e
+	}
+	t, err := object.GetTree(st, tree)
+	if err != nil {
+		return nil, err
+	}
+	idx := &index.Index{Version: 2}
+	walker := object.NewTreeWalker(t, true, nil)
+	defer walker.Close()
+	for {
+		name, e, err := walker.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Mode == filemode.Dir {
+			continue
+		}
+		ne := &index.Entry{Name: name, Hash: e.Hash, Mode: e.Mode}
+		if k, ok := known[name]; ok && k.Hash == e.Hash && k.Mode == e.Mode {
+			ne.CreatedAt, ne.ModifiedAt = k.CreatedAt, k.ModifiedAt
+			ne.Dev, ne.Inode, ne.UID, ne.GID, ne.Size = k.Dev, k.Inode, k.UID, k.GID, k.Size
+		}
+		idx.Entries = append(idx.Entries, ne)
+	}
+	return idx, nil
+}
+
+// cleanupMessage tidies a message as git commit does for a message it did
+// not open an editor for: trailing spaces and leading and trailing blank
+// lines removed, runs of blank lines made one, a final newline.
+func cleanupMessage(s string) string {
+	var out []string
+	blank := false
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if l == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// appendReflogs records the commit in the reflogs of the ref and of HEAD,
+// as git commit does. A failure here loses no work, so it is ignored.
+func (t *Tree) appendReflogs(gitDir, commonDir string, ref plumbing.ReferenceName, old, nw plumbing.Hash, name, email string, when time.Time, msg string) {
+	subject, _, _ := strings.Cut(msg, "\n")
+	kind := "commit"
+	if old.IsZero() {
+		kind = "commit (initial)"
+	}
+	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s: %s\n", old, nw, name, email, when.Unix(), when.Format("-0700"), kind, subject)
+	logs := []string{filepath.Join(gitDir, "logs", "HEAD")}
+	if ref != plumbing.HEAD {
+		logs = append(logs, filepath.Join(commonDir, "logs", filepath.FromSlash(path.Clean(ref.String()))))
+	}
+	for _, p := range logs {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			continue
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			continue
+		}
+		f.WriteString(line)
+		f.Close()
+	}
+}

@@ -1,0 +1,115 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// HookError is returned when a git hook refuses a commit: the hook's name,
+// its exit code and what it printed.
+type HookError struct {
+	Hook   string
+	Code   int
+	Output string
+}
+
+func (e *HookError) Error() string {
+	return fmt.Sprintf("%s hook failed (exit %d)", e.Hook, e.Code)
+}
+
+// hooksDir returns the directory git runs hooks from: core.hooksPath
+// (relative to the work tree root when relative, ~ expanded), or the
+// hooks directory of the common git directory.
+func (t *Tree) hooksDir(cfg gitConfig, commonDir string) string {
+	p := cfg.get("core", "hooksPath")
+	if p == "" {
+		return filepath.Join(commonDir, "hooks")
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		p = filepath.Join(os.Getenv("HOME"), rest)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(t.Dir, p)
+	}
+	return p
+}
+
+// hookRunner runs a tree's git hooks as git commit does.
+type hookRunner struct {
+	dir    string   // hooks directory
+	work   string   // work tree root, the hooks' working directory
+	env    []string // environment of every hook
+	output io.Writer
+}
+
+// newHookRunner prepares hooks that see indexFile as the index.
+func (t *Tree) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string, output io.Writer) *hookRunner {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_EDITOR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"GIT_DIR="+gitDir,
+		"GIT_WORK_TREE="+t.Dir,
+		"GIT_INDEX_FILE="+indexFile,
+		"GIT_PREFIX=",
+		"GIT_EDITOR=:",
+	)
+	if output == nil {
+		output = io.Discard
+	}
+	return &hookRunner{dir: t.hooksDir(cfg, commonDir), work: t.Dir, env: env, output: output}
+}
+
+// run runs the named hook with args when it exists and is executable. A
+// non-zero exit is a *HookError holding the hook's combined output, which
+// is also copied to the runner's output.
+func (h *hookRunner) run(name string, args ...string) error {
+	p := filepath.Join(h.dir, name)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return nil // git ignores a missing or non-executable hook
+	}
+	var out bytes.Buffer
+	for attempt := 0; ; attempt++ {
+		out.Reset()
+		cmd := exec.Command(p, args...)
+		cmd.Dir = h.work
+		cmd.Env = h.env
+		w := io.MultiWriter(&out, h.output)
+		cmd.Stdout, cmd.Stderr = w, w
+		err = cmd.Run()
+		// A hook written a moment ago can still be open for writing in a
+		// child that another goroutine is starting: wait and try again.
+		if errors.Is(err, syscall.ETXTBSY) && attempt < 20 {
+			time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	if err == nil {
+		return nil
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code := ee.ExitCode()
+		if code < 0 {
+			code = 128 // killed by a signal
+		}
+		return &HookError{Hook: name, Code: code, Output: out.String()}
+	}
+	return fmt.Errorf("run %s hook: %w", name, err)
+}
