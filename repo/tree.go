@@ -1,14 +1,13 @@
 package repo
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -30,6 +29,10 @@ type Tree struct {
 	root *os.Root
 	// ignores caches the gitignore patterns (see Ignored).
 	ignores ignores
+	// Recovery says what Open did with a write set that a crash had
+	// interrupted (see Recover).
+	Recovery RecoveryReport
+	gitDir   string
 }
 
 // Open finds the tree that holds dir and opens it.
@@ -52,7 +55,17 @@ func Open(dir string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{Dir: top, Git: git, root: r}, nil
+	t := &Tree{Dir: top, Git: git, root: r}
+	if git {
+		t.gitDir = resolveGitDir(top)
+	}
+	if t.hasJournal() {
+		if t.Recovery, err = t.Recover(); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("recover the write that pair was making in %s: %w", top, err)
+		}
+	}
+	return t, nil
 }
 
 // Close releases the tree.
@@ -123,117 +136,189 @@ type Change struct {
 // Write applies a set of changes all together or not at all: every new
 // content goes to a temporary file next to its target first, then each is
 // renamed into place; if anything fails, the files already replaced get
-// their old content back and the temporary files are removed.
+// their old content back and the temporary files are removed. A journal
+// (see journal.go) records the set before any file is touched, so that
+// the next Open rolls back or finishes a set that a crash interrupted.
 func (t *Tree) Write(changes []Change) (err error) {
-	type undo struct {
-		path    string
-		existed bool
-		content []byte
-		mode    fs.FileMode
-		done    bool
+	if len(changes) == 0 {
+		return nil
 	}
-	undos := make([]undo, len(changes))
-	temps := make([]string, len(changes))
-	var madeDirs []string
+	j, olds, news, err := t.planWrite(changes)
+	if err != nil {
+		return err
+	}
+	l, err := t.lock()
+	if err != nil {
+		return err
+	}
+	defer l.unlock()
+	// A set interrupted since this tree was opened (or whose recovery
+	// failed then) comes first.
+	if rep, err := t.recoverLocked(l.dir); err != nil {
+		return err
+	} else if rep.Action != "" {
+		t.Recovery = rep
+	}
+	if err := clearJournal(l.dir); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	for i, e := range j.Changes {
+		if e.Existed {
+			if err := syncedWrite(l.dir, e.OldCopy, olds[i]); err != nil {
+				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
+			}
+		}
+	}
+	j.State = statePrepared
+	if err := saveJournal(l.dir, j); err != nil {
+		return err
+	}
+	crash("write: prepared")
 	defer func() {
 		if err == nil {
 			return
 		}
-		for _, tmp := range temps {
-			if tmp != "" {
-				_ = t.root.Remove(tmp)
+		j.State = stateRollingBack
+		if saveJournal(l.dir, j) == nil {
+			if _, rerr := t.rollBack(l.dir, j); rerr == nil {
+				_ = clearJournal(l.dir)
 			}
 		}
-		for i := len(undos) - 1; i >= 0; i-- {
-			u := undos[i]
-			if !u.done {
-				continue
-			}
-			if u.existed {
-				if tmp, err := t.tempFile(u.path, u.content, u.mode); err == nil {
-					if t.root.Rename(tmp, u.path) != nil {
-						_ = t.root.Remove(tmp)
-					}
-				}
-			} else {
-				_ = t.root.Remove(u.path)
-			}
-		}
-		for i := len(madeDirs) - 1; i >= 0; i-- {
-			_ = t.root.Remove(madeDirs[i])
-		}
+		// Otherwise left for the next Open to recover.
 	}()
 
+	for _, d := range j.Dirs {
+		if err := t.root.Mkdir(d, 0o755); err != nil {
+			return wrapEscape(d, err)
+		}
+		// Mkdir's mode is filtered by the umask.
+		if err := t.root.Chmod(d, 0o755); err != nil {
+			return wrapEscape(d, err)
+		}
+	}
+	for i, e := range j.Changes {
+		if e.Delete {
+			continue
+		}
+		if err := t.writeFile(e.Temp, news[i], e.NewMode); err != nil {
+			return err
+		}
+		crash("write: temp " + strconv.Itoa(i))
+	}
+	j.State = stateCommitting
+	if err := saveJournal(l.dir, j); err != nil {
+		return err
+	}
+	crash("write: committing")
+	for i, e := range j.Changes {
+		if e.Delete {
+			err = t.root.Remove(e.Path)
+		} else {
+			err = t.root.Rename(e.Temp, e.Path)
+		}
+		if err != nil {
+			return wrapEscape(e.Path, err)
+		}
+		crash("write: rename " + strconv.Itoa(i))
+	}
+	for _, e := range j.Changes {
+		if e.Delete {
+			t.removeEmptyDirs(path.Dir(e.Path))
+		}
+	}
+	t.syncDirs(j)
+	crash("write: done")
+	// The set is written. Should the journal stay, the next Open finds
+	// every file new and rolls forward, changing nothing.
+	_ = clearJournal(l.dir)
+	return nil
+}
+
+// planWrite checks a write set and makes its journal, with the old and
+// new content of each change. It touches nothing.
+func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err error) {
+	j = &journal{}
+	olds = make([][]byte, len(changes))
+	news = make([][]byte, len(changes))
+	planned := map[string]bool{}
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
-			return cerr
+			return nil, nil, nil, cerr
+		}
+		if !t.Git && (cp == ".pair" || strings.HasPrefix(cp, ".pair/")) {
+			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
 		changes[i].Path = cp
 	}
 	for i, c := range changes {
-		u := undo{path: c.Path}
+		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
 		if fi, serr := t.root.Lstat(c.Path); serr == nil {
 			if fi.Mode()&fs.ModeSymlink != 0 {
 				if _, err := t.root.Stat(c.Path); err != nil {
 					if werr := wrapEscape(c.Path, err); errors.Is(werr, ErrOutsideRepo) {
-						return werr
+						return nil, nil, nil, werr
 					}
 				}
-				return fmt.Errorf("%s: is a symbolic link; pair does not write through links", c.Path)
+				return nil, nil, nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", c.Path)
 			}
 			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s: not a regular file", c.Path)
+				return nil, nil, nil, fmt.Errorf("%s: not a regular file", c.Path)
 			}
-			if u.content, err = t.root.ReadFile(c.Path); err != nil {
-				return wrapEscape(c.Path, err)
+			if olds[i], err = t.root.ReadFile(c.Path); err != nil {
+				return nil, nil, nil, wrapEscape(c.Path, err)
 			}
-			u.existed, u.mode = true, fi.Mode().Perm()
+			e.Existed, e.OldMode, e.OldHash = true, fi.Mode().Perm(), hashOf(olds[i])
+			e.OldCopy = "old-" + strconv.Itoa(i)
 		} else if !errors.Is(serr, fs.ErrNotExist) {
-			return wrapEscape(c.Path, serr)
+			return nil, nil, nil, wrapEscape(c.Path, serr)
 		} else if c.Delete {
-			return fmt.Errorf("%s: cannot delete: %w", c.Path, fs.ErrNotExist)
+			return nil, nil, nil, fmt.Errorf("%s: cannot delete: %w", c.Path, fs.ErrNotExist)
 		}
-		undos[i] = u
-		if c.Delete {
-			continue
-		}
-		mode := c.Mode
-		if mode == 0 {
-			mode = 0o644
-			if u.existed {
-				mode = u.mode
+		if !c.Delete {
+			e.NewMode = c.Mode.Perm()
+			if e.NewMode == 0 {
+				e.NewMode = 0o644
+				if e.Existed {
+					e.NewMode = e.OldMode
+				}
 			}
+			news[i] = c.Content
+			e.NewHash = hashOf(c.Content)
+			e.Temp = tempName(c.Path)
+			dirs, err := t.missingDirs(path.Dir(c.Path), planned)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			j.Dirs = append(j.Dirs, dirs...)
 		}
-		dirs, derr := t.mkdirs(path.Dir(c.Path))
-		madeDirs = append(madeDirs, dirs...)
-		if derr != nil {
-			return derr
-		}
-		tmp, terr := t.tempFile(c.Path, c.Content, mode)
-		if terr != nil {
-			return terr
-		}
-		temps[i] = tmp
+		j.Changes = append(j.Changes, e)
 	}
-	for i, c := range changes {
-		if c.Delete {
-			err = t.root.Remove(c.Path)
-		} else {
-			err = t.root.Rename(temps[i], c.Path)
-		}
-		if err != nil {
-			return wrapEscape(c.Path, err)
-		}
-		temps[i] = ""
-		undos[i].done = true
+	return j, olds, news, nil
+}
+
+// missingDirs returns dir and those of its parents that neither exist nor
+// are planned already, parents first, and adds them to planned.
+func (t *Tree) missingDirs(dir string, planned map[string]bool) ([]string, error) {
+	if dir == "." || dir == "" || planned[dir] {
+		return nil, nil
 	}
-	for _, c := range changes {
-		if c.Delete {
-			t.removeEmptyDirs(path.Dir(c.Path))
+	fi, err := t.root.Stat(dir)
+	if err == nil {
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("%s: not a directory", dir)
 		}
+		return nil, nil
 	}
-	return nil
+	if werr := wrapEscape(dir, err); errors.Is(werr, ErrOutsideRepo) {
+		return nil, werr
+	}
+	missing, err := t.missingDirs(path.Dir(dir), planned)
+	if err != nil {
+		return nil, err
+	}
+	planned[dir] = true
+	return append(missing, dir), nil
 }
 
 // removeEmptyDirs removes dir and its parents while they are empty, as
@@ -268,20 +353,6 @@ func (t *Tree) mkdirs(dir string) ([]string, error) {
 	return append(made, dir), nil
 }
 
-// tempFile writes content to a new temporary file beside target.
-func (t *Tree) tempFile(target string, content []byte, mode fs.FileMode) (string, error) {
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return "", err
-	}
-	tmp := path.Join(path.Dir(target), ".pair-"+hex.EncodeToString(rnd[:])+".tmp")
-	if err := t.writeFile(tmp, content, mode); err != nil {
-		_ = t.root.Remove(tmp)
-		return "", err
-	}
-	return tmp, nil
-}
-
 func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
 	f, err := t.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
@@ -291,14 +362,15 @@ func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
 		f.Close()
 		return err
 	}
+	// OpenFile's mode is filtered by the umask and ignored for an existing
+	// file: set it exactly, before the sync that makes it durable.
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	// OpenFile's mode is filtered by the umask and ignored for an existing
-	// file: set it exactly.
-	return t.root.Chmod(p, mode)
+	return f.Close()
 }

@@ -1,0 +1,643 @@
+package repo
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The journal makes a write set survive a crash (kill -9, power loss) of
+// the process writing it. Write records every change in it before
+// touching the tree: the target, whether it existed, its mode and a copy
+// of its old content, the temporary file beside the target that receives
+// the new content, and hashes of both contents. The journal's state says
+// how far the write got:
+//
+//	prepared         temporary files may exist; no target is touched yet
+//	committing       every temporary file is complete; renames may have begun
+//	rolling back     recovery chose to put the old contents back
+//	rolling forward  recovery chose to finish the renames
+//
+// Each state is written atomically (temporary file, fsync, rename, fsync
+// of the directory). Recovery (Tree.Recover, run by Open) rolls a
+// prepared write set back, and a committing one forward when every new
+// content is still at hand, back otherwise. It first records its choice,
+// and every step it takes is safe to repeat, so a crash during recovery
+// is recovered from the same way.
+//
+// The journal lives in <git dir>/pair/journal, or in <root>/.pair/journal
+// outside a repository, which is removed again after each write set.
+
+const (
+	statePrepared       = "prepared"
+	stateCommitting     = "committing"
+	stateRollingBack    = "rolling back"
+	stateRollingForward = "rolling forward"
+)
+
+const (
+	journalFile = "journal.json"
+	lockFile    = "lock"
+	// lockWait is how long Write and Recover wait for another pair
+	// process to finish its write set.
+	lockWait = 10 * time.Second
+)
+
+// ErrBusy is returned when another pair process keeps writing the same
+// tree for longer than pair waits.
+var ErrBusy = errors.New("another pair process is writing this tree")
+
+// crashPoint, when set, is called at each step of Write and Recover that
+// a crash could interrupt. Only tests set it, to kill the process there.
+var crashPoint func(step string)
+
+func crash(step string) {
+	if crashPoint != nil {
+		crashPoint(step)
+	}
+}
+
+// journal is the record of one write set.
+type journal struct {
+	State   string         `json:"state"`
+	Changes []journalEntry `json:"changes"`
+	// Dirs are the directories the write set creates, parents first.
+	Dirs []string `json:"dirs,omitempty"`
+}
+
+// journalEntry is one change of a write set.
+type journalEntry struct {
+	Path    string      `json:"path"`
+	Delete  bool        `json:"delete,omitempty"`
+	Existed bool        `json:"existed"`
+	OldMode fs.FileMode `json:"old_mode,omitempty"`
+	OldHash string      `json:"old_hash,omitempty"`
+	// OldCopy names the copy of the old content in the journal directory.
+	OldCopy string      `json:"old_copy,omitempty"`
+	NewMode fs.FileMode `json:"new_mode,omitempty"`
+	NewHash string      `json:"new_hash,omitempty"`
+	// Temp is the temporary file beside the target that holds the new
+	// content; Restore the one recovery puts the old content back with.
+	Temp    string `json:"temp,omitempty"`
+	Restore string `json:"restore"`
+}
+
+// RecoveryReport says what Recover did with a write set that a crash
+// interrupted.
+type RecoveryReport struct {
+	// Action is "rolled back" or "rolled forward", or empty when there
+	// was nothing to recover.
+	Action string
+	// Paths are the files of the write set.
+	Paths []string
+	// Conflicts are files of the set that held neither their old nor
+	// their new content (changed by someone else since the crash); they
+	// are left as they are.
+	Conflicts []string
+}
+
+// GitDir returns the tree's git directory (the target of a ".git" file
+// for a linked worktree or a submodule), or "" outside a repository.
+func (t *Tree) GitDir() string { return t.gitDir }
+
+// resolveGitDir returns the git directory of the working tree at top.
+func resolveGitDir(top string) string {
+	dotGit := filepath.Join(top, ".git")
+	fi, err := os.Stat(dotGit)
+	if err != nil || fi.IsDir() {
+		return dotGit
+	}
+	b, err := os.ReadFile(dotGit)
+	if err != nil {
+		return dotGit
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return dotGit
+	}
+	dir = filepath.FromSlash(strings.TrimSpace(dir))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(top, dir)
+	}
+	return filepath.Clean(dir)
+}
+
+// journalHome returns the directory that holds the journal directory, and
+// the journal directory's name in it.
+func (t *Tree) journalHome() (string, string) {
+	if t.Git {
+		return filepath.Join(t.gitDir, "pair"), "journal"
+	}
+	return filepath.Join(t.Dir, ".pair"), "journal"
+}
+
+// hasJournal reports whether a journal file exists.
+func (t *Tree) hasJournal() bool {
+	home, name := t.journalHome()
+	if !t.Git {
+		_, err := t.root.Lstat(path.Join(".pair", name, journalFile))
+		return err == nil
+	}
+	_, err := os.Lstat(filepath.Join(home, name, journalFile))
+	return err == nil
+}
+
+// openJournalDir creates the journal directory if needed and opens it.
+func (t *Tree) openJournalDir() (*os.Root, error) {
+	home, name := t.journalHome()
+	if !t.Git {
+		// Through the tree's root, so that a link named .pair cannot
+		// lead the journal outside.
+		if err := t.root.MkdirAll(path.Join(".pair", name), 0o755); err != nil {
+			return nil, fmt.Errorf("journal directory: %w", wrapEscape(".pair", err))
+		}
+		return t.root.OpenRoot(path.Join(".pair", name))
+	}
+	if fi, err := os.Stat(t.gitDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("git directory %s: not found", t.gitDir)
+	}
+	if err := os.MkdirAll(filepath.Join(home, name), 0o755); err != nil {
+		return nil, fmt.Errorf("journal directory: %w", err)
+	}
+	return os.OpenRoot(filepath.Join(home, name))
+}
+
+// removeJournalDir removes the journal directory and its parent when
+// they are empty.
+func (t *Tree) removeJournalDir() {
+	home, name := t.journalHome()
+	if !t.Git {
+		if t.root.Remove(path.Join(".pair", name)) == nil {
+			_ = t.root.Remove(".pair")
+		}
+		return
+	}
+	if os.Remove(filepath.Join(home, name)) == nil {
+		_ = os.Remove(home)
+	}
+}
+
+// treeLock is an exclusive lock on writing a tree, held by one process:
+// the journal directory's lock file, created exclusively, holds the pid
+// of the process that holds it. A lock whose process is gone is stale and
+// taken over.
+type treeLock struct {
+	t     *Tree
+	dir   *os.Root
+	token string
+}
+
+// lock takes the tree's write lock, waiting up to lockWait for another
+// process to release it.
+func (t *Tree) lock() (*treeLock, error) {
+	token := fmt.Sprintf("%d %s\n", os.Getpid(), randomHex())
+	deadline := time.Now().Add(lockWait)
+	for {
+		dir, err := t.openJournalDir()
+		if err != nil {
+			return nil, err
+		}
+		ok, err := tryLock(dir, token)
+		if ok {
+			return &treeLock{t: t, dir: dir, token: token}, nil
+		}
+		dir.Close()
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		// fs.ErrNotExist: the holder removed the directory as we opened it.
+		if time.Now().After(deadline) {
+			return nil, ErrBusy
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tryLock creates the lock file, taking it over when it is stale.
+func tryLock(dir *os.Root, token string) (bool, error) {
+	f, err := dir.OpenFile(lockFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		_, werr := f.WriteString(token)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = dir.Remove(lockFile)
+			return false, werr
+		}
+		return true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, err
+	}
+	held, err := dir.ReadFile(lockFile)
+	if err != nil {
+		return false, nil // released meanwhile: try again
+	}
+	pid, _, _ := strings.Cut(string(held), " ")
+	if n, err := strconv.Atoi(pid); err == nil {
+		if alive(n) {
+			return false, nil
+		}
+	} else if fi, err := dir.Stat(lockFile); err != nil || time.Since(fi.ModTime()) < 2*time.Second {
+		// Being written by the process that just created it; or
+		// empty because that process died then, once old enough.
+		return false, nil
+	}
+	// Stale. Move it aside before removing it, and make sure that what
+	// was moved is what was judged stale: another process may have taken
+	// the stale lock over in between.
+	aside := lockFile + ".stale-" + randomHex()
+	if dir.Rename(lockFile, aside) != nil {
+		return false, nil
+	}
+	moved, err := dir.ReadFile(aside)
+	if err == nil && !bytes.Equal(moved, held) {
+		// A live lock: put it back.
+		_ = dir.Link(aside, lockFile)
+	}
+	_ = dir.Remove(aside)
+	return false, nil
+}
+
+// alive reports whether the process pid may still be running. This
+// process's own pid counts as not running: a lock with it was left by an
+// earlier process that had the same pid (as the first process of a
+// container has), since a process writes a tree from one goroutine.
+func alive(pid int) bool {
+	if pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || !errors.Is(err, os.ErrProcessDone) && !errors.Is(err, syscall.ESRCH)
+}
+
+// unlock releases the lock if this process still holds it, and removes
+// the journal directory if it is empty.
+func (l *treeLock) unlock() {
+	if held, err := l.dir.ReadFile(lockFile); err == nil && string(held) == l.token {
+		_ = l.dir.Remove(lockFile)
+	}
+	l.dir.Close()
+	l.t.removeJournalDir()
+}
+
+// readJournal reads the journal, or returns nil when there is none.
+func readJournal(dir *os.Root) (*journal, error) {
+	b, err := dir.ReadFile(journalFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var j journal
+	if err := json.Unmarshal(b, &j); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", journalFile, err)
+	}
+	return &j, nil
+}
+
+// saveJournal writes the journal atomically.
+func saveJournal(dir *os.Root, j *journal) error {
+	b, err := json.MarshalIndent(j, "", "\t")
+	if err != nil {
+		return err
+	}
+	tmp := journalFile + ".tmp"
+	if err := syncedWrite(dir, tmp, b); err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	if err := dir.Rename(tmp, journalFile); err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	return syncDir(dir, ".")
+}
+
+// clearJournal removes the journal, then every other file of the journal
+// directory but the lock. Once the journal file is gone there is nothing
+// to recover, so a crash in between leaves only files the next write
+// removes.
+func clearJournal(dir *os.Root) error {
+	if err := dir.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := syncDir(dir, "."); err != nil {
+		return err
+	}
+	f, err := dir.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if n != lockFile && !strings.HasPrefix(n, lockFile+".stale-") {
+			_ = dir.Remove(n)
+		}
+	}
+	return nil
+}
+
+// syncedWrite writes a file of dir and flushes it to disk.
+func syncedWrite(dir *os.Root, name string, b []byte) error {
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir flushes a directory's entries (renames, removals) to disk.
+// Windows cannot sync a directory, and needs not.
+func syncDir(r *os.Root, dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	f, err := r.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func hashOf(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func randomHex() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// tempName returns a new name for a temporary file beside target.
+func tempName(target string) string {
+	return path.Join(path.Dir(target), ".pair-"+randomHex()+".tmp")
+}
+
+// Recover finishes or undoes a write set that a crash interrupted, if its
+// journal is there: afterwards every file of the set holds entirely its
+// old content or entirely its new one, all of them the same. Open calls
+// it; it waits for another pair process that is writing the tree.
+func (t *Tree) Recover() (RecoveryReport, error) {
+	l, err := t.lock()
+	if err != nil {
+		return RecoveryReport{}, err
+	}
+	defer l.unlock()
+	return t.recoverLocked(l.dir)
+}
+
+// recoverLocked is Recover, with the lock held.
+func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
+	j, err := readJournal(dir)
+	if err != nil || j == nil {
+		return RecoveryReport{}, err
+	}
+	switch j.State {
+	case statePrepared:
+		j.State = stateRollingBack
+	case stateCommitting:
+		j.State = stateRollingBack
+		if t.canRollForward(j) {
+			j.State = stateRollingForward
+		}
+		if err := saveJournal(dir, j); err != nil {
+			return RecoveryReport{}, err
+		}
+		crash("recover: decided")
+	case stateRollingBack, stateRollingForward:
+	default:
+		return RecoveryReport{}, fmt.Errorf("journal %s: unknown state %q", journalFile, j.State)
+	}
+	rep := RecoveryReport{Action: "rolled back"}
+	for _, e := range j.Changes {
+		rep.Paths = append(rep.Paths, e.Path)
+	}
+	if j.State == stateRollingForward {
+		rep.Action = "rolled forward"
+		rep.Conflicts, err = t.rollForward(j)
+	} else {
+		rep.Conflicts, err = t.rollBack(dir, j)
+	}
+	if err != nil {
+		return rep, fmt.Errorf("recover interrupted write (%s): %w", j.State, err)
+	}
+	crash("recover: done")
+	return rep, clearJournal(dir)
+}
+
+// fileState is what a target holds now.
+type fileState struct {
+	exists  bool
+	regular bool
+	mode    fs.FileMode
+	hash    string
+}
+
+func (t *Tree) stateOf(p string) (fileState, error) {
+	fi, err := t.root.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fileState{}, nil
+	}
+	if err != nil {
+		return fileState{}, wrapEscape(p, err)
+	}
+	s := fileState{exists: true, mode: fi.Mode().Perm()}
+	if !fi.Mode().IsRegular() {
+		return s, nil
+	}
+	b, err := t.root.ReadFile(p)
+	if err != nil {
+		return fileState{}, wrapEscape(p, err)
+	}
+	s.regular, s.hash = true, hashOf(b)
+	return s, nil
+}
+
+func (s fileState) isOld(e journalEntry) bool {
+	if !e.Existed {
+		return !s.exists
+	}
+	return s.regular && s.hash == e.OldHash && s.mode == e.OldMode
+}
+
+func (s fileState) isNew(e journalEntry) bool {
+	if e.Delete {
+		return !s.exists
+	}
+	return s.regular && s.hash == e.NewHash && s.mode == e.NewMode
+}
+
+// tempReady reports whether an entry's temporary file holds its new
+// content.
+func (t *Tree) tempReady(e journalEntry) bool {
+	if e.Temp == "" {
+		return false
+	}
+	s, err := t.stateOf(e.Temp)
+	return err == nil && s.regular && s.hash == e.NewHash && s.mode == e.NewMode
+}
+
+// canRollForward reports whether every new content of the set is at hand.
+func (t *Tree) canRollForward(j *journal) bool {
+	for _, e := range j.Changes {
+		if e.Delete {
+			continue
+		}
+		if t.tempReady(e) {
+			continue
+		}
+		if s, err := t.stateOf(e.Path); err != nil || !s.isNew(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// rollForward finishes the renames and deletions of a write set.
+func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
+	for i, e := range j.Changes {
+		s, err := t.stateOf(e.Path)
+		if err != nil {
+			return conflicts, err
+		}
+		switch {
+		case s.isNew(e):
+		case e.Delete && s.isOld(e):
+			if err := t.root.Remove(e.Path); err != nil {
+				return conflicts, wrapEscape(e.Path, err)
+			}
+		case !e.Delete && t.tempReady(e):
+			if err := t.root.Rename(e.Temp, e.Path); err != nil {
+				return conflicts, wrapEscape(e.Path, err)
+			}
+		default:
+			conflicts = append(conflicts, e.Path)
+		}
+		crash("recover: forward " + strconv.Itoa(i))
+	}
+	for _, e := range j.Changes {
+		t.removeTemp(e.Temp)
+		t.removeTemp(e.Restore)
+		if e.Delete {
+			t.removeEmptyDirs(path.Dir(e.Path))
+		}
+	}
+	t.syncDirs(j)
+	return conflicts, nil
+}
+
+// rollBack puts every file of a write set back as it was, and removes the
+// temporary files and directories the set made.
+func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error) {
+	for _, e := range j.Changes {
+		t.removeTemp(e.Temp)
+	}
+	for i := len(j.Changes) - 1; i >= 0; i-- {
+		e := j.Changes[i]
+		s, err := t.stateOf(e.Path)
+		if err != nil {
+			return conflicts, err
+		}
+		switch {
+		case s.isOld(e):
+		case !s.isNew(e) && !(s.exists && !s.regular && slices.Contains(j.Dirs, e.Path)):
+			conflicts = append(conflicts, e.Path)
+		case !e.Existed:
+			if s.regular {
+				if err := t.root.Remove(e.Path); err != nil {
+					return conflicts, wrapEscape(e.Path, err)
+				}
+			}
+		default:
+			if err := t.restore(dir, e); err != nil {
+				return conflicts, err
+			}
+		}
+		t.removeTemp(e.Restore)
+		crash("recover: back " + strconv.Itoa(i))
+	}
+	for i := len(j.Dirs) - 1; i >= 0; i-- {
+		_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+	}
+	t.syncDirs(j)
+	return conflicts, nil
+}
+
+// restore puts an entry's old content back from the journal's copy.
+func (t *Tree) restore(dir *os.Root, e journalEntry) error {
+	old, err := dir.ReadFile(e.OldCopy)
+	if err != nil {
+		return fmt.Errorf("%s: old content: %w", e.Path, err)
+	}
+	if hashOf(old) != e.OldHash {
+		return fmt.Errorf("%s: the journal's copy of the old content is damaged", e.Path)
+	}
+	// A deletion may have removed the directory as it became empty.
+	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
+		return err
+	}
+	if err := t.writeFile(e.Restore, old, e.OldMode); err != nil {
+		return err
+	}
+	if err := t.root.Rename(e.Restore, e.Path); err != nil {
+		return wrapEscape(e.Path, err)
+	}
+	return nil
+}
+
+func (t *Tree) removeTemp(p string) {
+	if p != "" {
+		_ = t.root.Remove(p)
+	}
+}
+
+// syncDirs flushes the directories of a write set's files to disk.
+func (t *Tree) syncDirs(j *journal) {
+	dirs := map[string]bool{".": true}
+	for _, e := range j.Changes {
+		dirs[path.Dir(e.Path)] = true
+	}
+	for _, d := range j.Dirs {
+		dirs[path.Dir(d)] = true
+	}
+	for d := range dirs {
+		_ = syncDir(t.root, d) // a directory a deletion removed is gone
+	}
+}
