@@ -600,7 +600,8 @@ func TestIdentity(t *testing.T) {
 	tests := []struct {
 		name        string
 		env         map[string]string
-		global, xdg string // configuration files' content
+		global, xdg string            // configuration files' content ($REPO: the repository)
+		files       map[string]string // more files in HOME
 		local       [2]string
 		want        string // "" for ErrNoIdentity
 	}{
@@ -611,6 +612,10 @@ func TestIdentity(t *testing.T) {
 		{name: "local over global", global: "[user]\n\tname = Glob\n\temail = glob@x\n", local: [2]string{"Loc", ""}, want: "Loc <glob@x>"},
 		{name: "env first", env: map[string]string{"GIT_AUTHOR_NAME": "Env", "GIT_AUTHOR_EMAIL": "env@x"}, local: [2]string{"Loc", "loc@x"}, want: "Env <env@x>"},
 		{name: "EMAIL last", env: map[string]string{"EMAIL": "mail@x"}, local: [2]string{"Loc", ""}, want: "Loc <mail@x>"},
+		{name: "include", global: "[user]\n\tname = Before\n[include]\n\tpath = id.inc\n", files: map[string]string{"id.inc": "[user]\n\tname = Inc\n\temail = inc@x\n"}, want: "Inc <inc@x>"},
+		{name: "include then override", global: "[include]\n\tpath = ~/id.inc\n[user]\n\temail = after@x\n", files: map[string]string{"id.inc": "[user]\n\tname = Inc\n\temail = inc@x\n"}, want: "Inc <after@x>"},
+		{name: "includeIf gitdir", global: "[user]\n\tname = Glob\n\temail = glob@x\n[includeIf \"gitdir:$REPO/\"]\n\tpath = work.inc\n[includeIf \"gitdir:/elsewhere/\"]\n\tpath = other.inc\n", files: map[string]string{"work.inc": "[user]\n\temail = work@x\n", "other.inc": "[user]\n\tname = Other\n"}, want: "Glob <work@x>"},
+		{name: "sanitized", local: [2]string{"  <Odd> Name ", "<odd@x>"}, want: "Odd Name <odd@x>"},
 		{name: "none", want: ""},
 		{name: "name only", local: [2]string{"Loc", ""}, want: ""},
 	}
@@ -622,7 +627,10 @@ func TestIdentity(t *testing.T) {
 			}
 			home := os.Getenv("HOME")
 			if tc.global != "" {
-				cmWrite(t, home, ".gitconfig", tc.global)
+				cmWrite(t, home, ".gitconfig", strings.ReplaceAll(tc.global, "$REPO", dir))
+			}
+			for name, content := range tc.files {
+				cmWrite(t, home, name, content)
 			}
 			if tc.xdg != "" {
 				cmWrite(t, home, ".config/git/config", tc.xdg)

@@ -37,7 +37,7 @@ func (t *Tree) Identity() (name, email string, err error) {
 func (c gitConfig) ident(envRole, cfgRole string) (name, email string, err error) {
 	name = firstNonEmpty(os.Getenv("GIT_"+envRole+"_NAME"), c.get(cfgRole, "name"), c.get("user", "name"))
 	email = firstNonEmpty(os.Getenv("GIT_"+envRole+"_EMAIL"), c.get(cfgRole, "email"), c.get("user", "email"), os.Getenv("EMAIL"))
-	name, email = strings.TrimSpace(name), strings.Trim(strings.TrimSpace(email), "<>")
+	name, email = sanitizeIdent(name), sanitizeIdent(email)
 	var missing []string
 	if name == "" {
 		missing = append(missing, `git config user.name "Your Name"`)
@@ -51,6 +51,20 @@ func (c gitConfig) ident(envRole, cfgRole string) (name, email string, err error
 	return name, email, nil
 }
 
+// sanitizeIdent drops what git drops from a name or an email: the angle
+// brackets and newlines that would break the commit header, and the
+// surrounding spaces.
+func sanitizeIdent(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '<', '>', '\n', '\r', 0:
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if strings.TrimSpace(s) != "" {
@@ -60,22 +74,21 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// gitConfig is git's configuration files, lowest priority first.
-type gitConfig []*gitconfig.Config
+// gitConfig is the sections of git's configuration files in the order
+// git reads them, included files in place.
+type gitConfig []*gitconfig.Section
 
 // get returns the last value of section.key (no subsection) across the
 // files, as git does: a later file, or a later line, wins.
 func (c gitConfig) get(section, key string) string {
 	v := ""
-	for _, f := range c {
-		for _, s := range f.Sections {
-			if !s.IsName(section) {
-				continue
-			}
-			for _, o := range s.Options {
-				if o.IsKey(key) {
-					v = o.Value
-				}
+	for _, s := range c {
+		if !s.IsName(section) {
+			continue
+		}
+		for _, o := range s.Options {
+			if o.IsKey(key) {
+				v = o.Value
 			}
 		}
 	}
@@ -116,35 +129,141 @@ func configFiles(commonDir string) []string {
 
 // loadConfig reads git's configuration for the tree. Missing files are
 // skipped; a file that does not parse is an error, as it is for git.
+// include.path is followed, and includeIf "gitdir:" for a directory
+// prefix.
 func (t *Tree) loadConfig() (gitConfig, error) {
 	if !t.Git {
 		return nil, ErrNotGit
 	}
-	_, common, err := t.gitDirs()
+	gitDir, common, err := t.gitDirs()
 	if err != nil {
 		return nil, err
 	}
 	var cfg gitConfig
 	for _, p := range configFiles(common) {
-		if p == os.DevNull {
-			continue
+		if cfg, err = readConfig(cfg, p, gitDir, 0); err != nil {
+			return nil, err
 		}
-		f, err := os.Open(p)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read git config: %w", err)
-		}
-		c := gitconfig.New()
-		err = gitconfig.NewDecoder(f).Decode(c)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read git config %s: %w", p, err)
-		}
-		cfg = append(cfg, c)
 	}
 	return cfg, nil
+}
+
+func readConfig(cfg gitConfig, p, gitDir string, depth int) (gitConfig, error) {
+	if p == os.DevNull || depth > 10 {
+		return cfg, nil
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read git config: %w", err)
+	}
+	c := gitconfig.New()
+	err = gitconfig.NewDecoder(f).Decode(c)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read git config %s: %w", p, err)
+	}
+	for _, s := range c.Sections {
+		cfg = append(cfg, s)
+		var paths []string
+		switch {
+		case s.IsName("include"):
+			paths = s.OptionAll("path")
+		case s.IsName("includeIf"):
+			for _, sub := range s.Subsections {
+				if includeIfGitDir(sub.Name, p, gitDir) {
+					paths = append(paths, sub.Options.GetAll("path")...)
+				}
+			}
+		}
+		for _, ip := range paths {
+			ip = expandPath(ip, filepath.Dir(p))
+			if cfg, err = readConfig(cfg, ip, gitDir, depth+1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// matchDirPattern matches dir (ending in "/") against a directory, or a
+// directory prefix when pat ends in "/".
+func matchDirPattern(dir, pat string) bool {
+	if strings.HasSuffix(pat, "/") {
+		return strings.HasPrefix(dir, pat)
+	}
+	return dir == pat+"/"
+}
+
+// expandPath resolves a path named in a configuration file: ~ is HOME, a
+// relative path is relative to the file's directory.
+func expandPath(p, dir string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(os.Getenv("HOME"), rest)
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(dir, p)
+	}
+	return p
+}
+
+// includeIfGitDir reports whether an includeIf condition "gitdir:pattern"
+// (or "gitdir/i:") holds; only directory prefixes ("~/work/") and exact
+// directories are understood, other conditions are false.
+func includeIfGitDir(cond, file, gitDir string) bool {
+	fold := false
+	pat, ok := strings.CutPrefix(cond, "gitdir:")
+	if !ok {
+		if pat, ok = strings.CutPrefix(cond, "gitdir/i:"); !ok {
+			return false
+		}
+		fold = true
+	}
+	if strings.ContainsAny(pat, "*?[") {
+		return false
+	}
+	dirs := []string{gitDir}
+	if real, err := filepath.EvalSymlinks(gitDir); err == nil && real != gitDir {
+		dirs = append(dirs, real)
+	}
+	dirPat := strings.HasSuffix(pat, "/")
+	switch {
+	case strings.HasPrefix(pat, "./"):
+		pat = filepath.Join(filepath.Dir(file), pat[2:])
+	case strings.HasPrefix(pat, "~/") || filepath.IsAbs(pat):
+		pat = expandPath(pat, "/")
+	default:
+		pat = "**/" + strings.TrimSuffix(pat, "/") // anywhere
+	}
+	pat = strings.TrimSuffix(filepath.ToSlash(pat), "/")
+	if dirPat {
+		pat += "/"
+	}
+	if fold {
+		pat = strings.ToLower(pat)
+	}
+	for _, d := range dirs {
+		dir := filepath.ToSlash(d) + "/"
+		if fold {
+			dir = strings.ToLower(dir)
+		}
+		rest, anywhere := strings.CutPrefix(pat, "**/")
+		if !anywhere {
+			if matchDirPattern(dir, pat) {
+				return true
+			}
+			continue
+		}
+		// The pattern may start at any directory of the path.
+		for i := 0; i < len(dir); i++ {
+			if (i == 0 || dir[i-1] == '/') && matchDirPattern(dir[i:], rest) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gitDirs returns the tree's git directory (HEAD, index) and its common
