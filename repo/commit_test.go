@@ -663,3 +663,64 @@ func TestIdentity(t *testing.T) {
 		})
 	}
 }
+
+func TestCommitLinkedWorktree(t *testing.T) {
+	dir, _ := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	wt := filepath.Join(t.TempDir(), "wt")
+	cmGit(t, dir, "worktree", "add", "-q", "-b", "feature", wt)
+	out := filepath.Join(t.TempDir(), "out")
+	t.Setenv("CM_OUT", out)
+	cmHook(t, filepath.Join(dir, ".git", "hooks"), "pre-commit", "git diff --cached --name-only >\"$CM_OUT\"\n")
+	tr := openTree(t, wt)
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	res := cmCommit(t, tr, fcs, cmOptions(recs))
+	if got := strings.TrimSpace(cmGit(t, dir, "rev-parse", "feature")); got != res.Hash {
+		t.Errorf("feature = %s, want the commit %s", got, res.Hash)
+	}
+	if got := cmGit(t, dir, "rev-list", "--count", "main"); got != "1\n" {
+		t.Errorf("main has %s commits, want 1", strings.TrimSpace(got))
+	}
+	if got := cmRead(t, out, ""); got != "a.txt\n" {
+		t.Errorf("pre-commit saw %q", got)
+	}
+	if got := cmGit(t, wt, "status", "--porcelain"); got != "" {
+		t.Errorf("git status --porcelain in the worktree = %q", got)
+	}
+	if got := cmGit(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("git status --porcelain in the main tree = %q", got)
+	}
+	cmFsck(t, dir)
+}
+
+func TestCommitPackedRefs(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	cmGit(t, dir, "pack-refs", "--all")
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	res := cmCommit(t, tr, fcs, cmOptions(recs))
+	if got := strings.TrimSpace(cmGit(t, dir, "rev-parse", "main")); got != res.Hash {
+		t.Errorf("main = %s, want %s", got, res.Hash)
+	}
+	if got := cmGit(t, dir, "rev-list", "--count", "main"); got != "2\n" {
+		t.Errorf("main has %s commits, want 2", strings.TrimSpace(got))
+	}
+	cmFsck(t, dir)
+}
+
+func TestCommitIndexLocked(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	lock := filepath.Join(dir, ".git", "index.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := cmHead(t, dir)
+	if _, err := tr.Commit(fcs, cmOptions(recs)); err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Errorf("Commit error = %v, want the index is locked", err)
+	}
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("someone else's index.lock was removed")
+	}
+	if cmHead(t, dir) != head {
+		t.Errorf("HEAD moved")
+	}
+}
