@@ -74,6 +74,9 @@ type preLine struct {
 	// edge is set for context lines at the outer ends of the hunk that are
 	// not next to a change: the only lines the fuzzy pass may drop.
 	edge bool
+	// nearAdd is set for context lines next to an added line: if the
+	// patch wrote an added line as context, it is one of these.
+	nearAdd bool
 }
 
 func preLines(lines []Line) []preLine {
@@ -92,7 +95,8 @@ func preLines(lines []Line) []preLine {
 			continue
 		}
 		edge := l.Kind == Context && first >= 0 && (i < first-1 || i > last+1)
-		pre = append(pre, preLine{text: l.Text, kind: l.Kind, at: i, edge: edge})
+		near := l.Kind == Context && ((i > 0 && lines[i-1].Kind == Add) || (i+1 < len(lines) && lines[i+1].Kind == Add))
+		pre = append(pre, preLine{text: l.Text, kind: l.Kind, at: i, edge: edge, nearAdd: near})
 	}
 	return pre
 }
@@ -364,7 +368,7 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 				continue
 			}
 			seen[sig] = true
-			al.distinct = pl.distinctive(pk, al.align)
+			al.distinct = pl.distinctive(pre, pk, al.align)
 			switch {
 			case al.cost < bestCost:
 				bestCost = al.cost
@@ -385,11 +389,12 @@ const distinctMaxOcc = 2
 
 // distinctive reports whether a fuzzy alignment is pinned to its place:
 // some run of its lines equal to consecutive file lines (at the loosest
-// level, not all blank) occurs nowhere else in the file, or a line it
+// level, not all blank, none next to an added line) occurs nowhere else
+// in the file, or a line it
 // takes as changed is similar to a line rare in the file while its own
 // text is nowhere in the file. Lines like "}" or "return nil" prove
 // nothing: in repetitive code a tolerant pass would find them anywhere.
-func (pl *placer) distinctive(pk []string, align []int) bool {
+func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 	idx := pl.indexAt(levelLookalike)
 	fk := pl.keysAt(levelLookalike)
 	for j := 0; j < len(align); {
@@ -398,16 +403,17 @@ func (pl *placer) distinctive(pk []string, align []int) bool {
 			j++
 			continue
 		}
-		if pk[j] != fk[fi] {
-			if pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
+		if pk[j] != fk[fi] || pre[j].nearAdd {
+			if pk[j] != fk[fi] && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
 				return true
 			}
 			j++
 			continue
 		}
-		// The run of equal lines from j.
+		// The run of equal lines from j. Lines next to added lines do not
+		// count: one of them may be an added line written as context.
 		e := j + 1
-		for e < len(align) && align[e] == align[e-1]+1 && pk[e] == fk[align[e]] {
+		for e < len(align) && align[e] == align[e-1]+1 && pk[e] == fk[align[e]] && !pre[e].nearAdd {
 			e++
 		}
 		run := pk[j:e]
