@@ -232,10 +232,7 @@ func TestLogListsPairCommitsNewestFirst(t *testing.T) {
 	}
 	// The records are what git itself reads as trailers.
 	trailers := h.git("log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)", first)
-	var fromGit []string
-	for _, l := range strings.Split(strings.TrimSpace(trailers), "\n") {
-		fromGit = append(fromGit, l)
-	}
+	fromGit := strings.Split(strings.TrimSpace(trailers), "\n")
 	var ours []string
 	for _, r := range e.Hunks {
 		ours = append(ours, r.String())

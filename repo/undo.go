@@ -285,7 +285,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if len(edited) > 0 {
 		return nil, &UndoRefusal{
 			Rule:   RuleEditedAfter,
-			Detail: fmt.Sprintf("%s %s uncommitted edits since HEAD %s: %s; commit, stash or discard them first", histPlural(len(edited), "file", "files"), histPlural(len(edited), "has", "have"), histShort(head), strings.Join(details, ", ")),
+			Detail: fmt.Sprintf("%d %s %s uncommitted edits since HEAD %s: %s; commit, stash or discard them first", len(edited), histPlural(len(edited), "file", "files"), histPlural(len(edited), "has", "have"), histShort(head), strings.Join(details, ", ")),
 			Files:  edited,
 		}
 	}
@@ -294,7 +294,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	for _, f := range files {
 		uf := UndoFile{Path: f.path, Action: "remove"}
 		if f.parent != nil {
-			uf.Action, uf.Mode = "restore", f.parent.mode.String()
+			uf.Action, uf.Mode = "restore", strings.TrimPrefix(f.parent.mode.String(), "0")
 		}
 		res.Files = append(res.Files, uf)
 	}
@@ -723,7 +723,7 @@ func histReflog(r *git.Repository, gitDir, commonDir string, p *undoPlanned) {
 	}
 }
 
-func histShort(h plumbing.Hash) string { return h.String()[:7] }
+func histShort(h plumbing.Hash) string { return h.String()[:12] }
 
 func histSubject(msg string) string {
 	s, _, _ := strings.Cut(strings.TrimLeft(msg, "\n"), "\n")

@@ -61,10 +61,10 @@ func TestUndo(t *testing.T) {
 			res.DryRun, res.Commit.Hash, res.Parent, res.Branch, f.head, f.base)
 	}
 	wantFiles := []repo.UndoFile{
-		{Path: "a.txt", Action: "restore", Mode: "0100644"},
-		{Path: "gone.txt", Action: "restore", Mode: "0100644"},
+		{Path: "a.txt", Action: "restore", Mode: "100644"},
+		{Path: "gone.txt", Action: "restore", Mode: "100644"},
 		{Path: "new/dir/n.txt", Action: "remove"},
-		{Path: "run.sh", Action: "restore", Mode: "0100755"},
+		{Path: "run.sh", Action: "restore", Mode: "100755"},
 	}
 	if !reflect.DeepEqual(res.Files, wantFiles) {
 		t.Errorf("files:\ngot  %+v\nwant %+v", res.Files, wantFiles)

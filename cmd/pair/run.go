@@ -110,6 +110,8 @@ func newApp(io stdio) *cli.App {
 		Commands: withUsageErrors(
 			applyCommand(io),
 			demoCommand(io),
+			undoCommand(io),
+			logCommand(io),
 		),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
