@@ -146,14 +146,16 @@ func (t *Tree) journalHome() (string, string) {
 	return filepath.Join(t.Dir, ".pair"), "journal"
 }
 
-// hasJournal reports whether a journal file exists.
+// hasJournal reports whether the journal directory's parent exists: it
+// is removed after each write set, so it holds a journal to recover, or
+// files that a write killed early or late left.
 func (t *Tree) hasJournal() bool {
-	home, name := t.journalHome()
 	if !t.Git {
-		_, err := t.root.Lstat(path.Join(".pair", name, journalFile))
+		_, err := t.root.Lstat(".pair")
 		return err == nil
 	}
-	_, err := os.Lstat(filepath.Join(home, name, journalFile))
+	home, _ := t.journalHome()
+	_, err := os.Lstat(home)
 	return err == nil
 }
 
@@ -354,7 +356,7 @@ func clearJournal(dir *os.Root) error {
 		return err
 	}
 	for _, n := range names {
-		if n != lockFile && !strings.HasPrefix(n, lockFile+".stale-") {
+		if n != lockFile {
 			_ = dir.Remove(n)
 		}
 	}
@@ -426,8 +428,13 @@ func (t *Tree) Recover() (RecoveryReport, error) {
 // recoverLocked is Recover, with the lock held.
 func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	j, err := readJournal(dir)
-	if err != nil || j == nil {
+	if err != nil {
 		return RecoveryReport{}, err
+	}
+	if j == nil {
+		// Killed before the journal was written, or as it was being
+		// removed: only its own files may be left.
+		return RecoveryReport{}, clearJournal(dir)
 	}
 	switch j.State {
 	case statePrepared:
