@@ -371,3 +371,51 @@ func TestUndoNotGit(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotGitRepository", err)
 	}
 }
+
+func TestUndoPackedRefAndWorktree(t *testing.T) {
+	// The branch is only in packed-refs: the loose ref written by undo
+	// takes precedence, as git's own would.
+	f := newUndoFixture(t)
+	f.git("pack-refs", "--all", "--prune")
+	if _, err := f.tree().Undo(false); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.rev("main"); got != f.base {
+		t.Errorf("main = %s, want %s", got, f.base)
+	}
+	f.git("fsck", "--no-progress", "--strict")
+
+	// In a linked worktree, the index and HEAD are the worktree's own and
+	// the branch is in the common directory.
+	g := newUndoFixture(t)
+	wt := filepath.Join(g.home, "wt")
+	g.git("worktree", "add", "-q", "-b", "other", wt)
+	g.write(map[string]string{"a.txt": "main's own edit\n"}) // not the worktree's business
+	writeFiles(t, wt, texts(map[string]string{"w.txt": "w\n"}))
+	g.gitIn(wt, "add", "w.txt")
+	mf := filepath.Join(g.home, "wt-msg.txt")
+	if err := os.WriteFile(mf, []byte(record("in the worktree", "m", hunks("w.txt", ap)...).Message()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.gitIn(wt, "commit", "-q", "-F", mf)
+	res, err := openTree(t, wt).Undo(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Branch != "refs/heads/other" || res.Parent != g.head {
+		t.Errorf("branch %q, parent %s; want refs/heads/other, %s", res.Branch, res.Parent, g.head)
+	}
+	if got := strings.TrimSpace(g.gitIn(wt, "rev-parse", "other")); got != g.head {
+		t.Errorf("other = %s, want %s", got, g.head)
+	}
+	if got := g.rev("main"); got != g.head {
+		t.Errorf("main moved to %s", got)
+	}
+	if got := g.gitIn(wt, "status", "--porcelain"); got != "" {
+		t.Errorf("git status in the worktree: %q", got)
+	}
+	if got := g.git("status", "--porcelain"); got != " M a.txt\n" {
+		t.Errorf("git status in the main tree: %q", got)
+	}
+	g.git("fsck", "--no-progress", "--strict")
+}
