@@ -363,15 +363,7 @@ func TestCrashRecover(t *testing.T) {
 		{step: "write: rename 2", lose: true, wantSet: "old"},
 		{step: "write: done", wantSet: "new"},
 	}
-	// Where each step is, counted from 1.
-	points := map[string]int{}
-	for at := 1; ; at++ {
-		step := runChild(t, "write", crashTree(t, true), at)
-		if step == "" || at > 100 {
-			break
-		}
-		points[step] = at
-	}
+	points := writePoints(t)
 	for _, tt := range tests {
 		writeAt, ok := points[tt.step]
 		if !ok {
@@ -409,6 +401,19 @@ func TestCrashRecover(t *testing.T) {
 				t.Fatal("recovery never ran to its end")
 			}
 		}
+	}
+}
+
+// writePoints returns where each step of Write is, counted from 1.
+func writePoints(t *testing.T) map[string]int {
+	t.Helper()
+	points := map[string]int{}
+	for at := 1; ; at++ {
+		step := runChild(t, "write", crashTree(t, true), at)
+		if step == "" || at > 100 {
+			return points
+		}
+		points[step] = at
 	}
 }
 

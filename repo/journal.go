@@ -521,16 +521,16 @@ func (t *Tree) tempReady(e journalEntry) bool {
 	return err == nil && s.regular && s.hash == e.NewHash && s.mode == e.NewMode
 }
 
-// canRollForward reports whether every new content of the set is at hand.
+// canRollForward reports whether every new content of the set is at
+// hand: in place, or in its temporary file. A file that someone changed
+// since the crash (neither old nor new) is left alone either way.
 func (t *Tree) canRollForward(j *journal) bool {
 	for _, e := range j.Changes {
-		if e.Delete {
+		if e.Delete || t.tempReady(e) {
 			continue
 		}
-		if t.tempReady(e) {
-			continue
-		}
-		if s, err := t.stateOf(e.Path); err != nil || !s.isNew(e) {
+		s, err := t.stateOf(e.Path)
+		if err != nil || s.isOld(e) && !s.isNew(e) {
 			return false
 		}
 	}
@@ -550,7 +550,8 @@ func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
 			if err := t.root.Remove(e.Path); err != nil {
 				return conflicts, wrapEscape(e.Path, err)
 			}
-		case !e.Delete && t.tempReady(e):
+		case !e.Delete && s.isOld(e) && t.tempReady(e):
+			// Not over a file someone changed since the crash.
 			if err := t.root.Rename(e.Temp, e.Path); err != nil {
 				return conflicts, wrapEscape(e.Path, err)
 			}
