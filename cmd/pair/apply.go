@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -92,6 +94,15 @@ type applyReport struct {
 	Errors  []hunkFailure  `json:"errors"`
 	Error   string         `json:"error,omitempty"`
 	Summary map[string]int `json:"summary"`
+	// Commit is the pair commit made, if any; Uncommitted lists files
+	// written but left out of it, with why.
+	Commit      string            `json:"commit,omitempty"`
+	Uncommitted []uncommittedFile `json:"uncommitted,omitempty"`
+}
+
+type uncommittedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 type fileReport struct {
@@ -190,6 +201,13 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return nil
 	}
 
+	commit := tree.Git && !o.NoCommit
+	if commit {
+		// Know who commits before writing anything.
+		if _, _, err := tree.Identity(); err != nil {
+			return fail(fmt.Errorf("%w (or use --no-commit)", err))
+		}
+	}
 	// The files may have changed while the hunks were placed (or, later,
 	// reviewed): place them again, or refuse.
 	changed, err := tree.Refresh(plans)
@@ -210,13 +228,104 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return fail(err)
 	}
 	report.Status, report.Applied = "ok", true
+	var commitErr error
+	if commit {
+		res, err := tree.Commit(commitsOf(plans, changes), repo.CommitOptions{
+			Record:     recordOf(plans, o),
+			NoVerify:   o.NoVerify,
+			HookOutput: o.IO.Err,
+		})
+		if err != nil {
+			report.Status = "failed"
+			report.Error = "the files are written but not committed: " + err.Error()
+			commitErr = fmt.Errorf("apply: the files are written but not committed: %w", err)
+		} else {
+			report.Commit = res.Hash
+			for _, u := range res.Uncommitted {
+				report.Uncommitted = append(report.Uncommitted, uncommittedFile{Path: u.Path, Reason: u.Reason})
+			}
+		}
+	}
 	if o.JSON {
 		writeJSON(o.IO.Out, report)
 	} else {
 		printPlacements(o.IO.Out, report)
 		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s\n", placed, plural(placed, "hunk"), len(plans), plural(len(plans), "file"))
+		if report.Commit != "" {
+			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
+		}
+		for _, u := range report.Uncommitted {
+			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", u.Path, u.Reason)
+		}
+	}
+	if commitErr != nil {
+		return &exitError{code: exitFailure, msg: commitErr.Error()}
 	}
 	return nil
+}
+
+// commitsOf describes the written plans for the commit.
+func commitsOf(plans []*edit.FilePlan, changes []repo.Change) []repo.FileCommit {
+	content := map[string]repo.Change{}
+	for _, c := range changes {
+		content[c.Path] = c
+	}
+	var out []repo.FileCommit
+	for _, p := range plans {
+		fc := repo.FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks}
+		switch {
+		case p.NewPath == "":
+			fc.Delete = true
+		case p.OldPath == "":
+			fc.Create = true
+		case p.OldPath != p.NewPath:
+			fc.OldPath = p.OldPath
+		}
+		if c, ok := content[p.NewPath]; ok && !fc.Delete {
+			fc.After, fc.Mode = string(c.Content), c.Mode
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// recordOf writes the commit record of a plain pair apply: every hunk
+// approved (apply writes all or nothing), no model.
+func recordOf(plans []*edit.FilePlan, o applyOptions) repo.Record {
+	r := repo.Record{Subject: o.Message, Session: newSessionID("apply"), Model: "none"}
+	var paths []string
+	for _, p := range plans {
+		paths = append(paths, p.Path())
+		for _, h := range p.Hunks {
+			r.Hunks = append(r.Hunks, repo.HunkRecord{Path: p.Path(), Start: h.Start + 1, Hash: repo.HunkHash(h), Decision: repo.Approved})
+		}
+	}
+	if r.Subject == "" {
+		r.Subject = "pair apply: " + summarizePaths(paths)
+	}
+	src := o.Patch
+	if src == "" || src == "-" {
+		src = "standard input"
+	}
+	r.Body = fmt.Sprintf("Applied with pair apply from %s: %d %s in %d %s, all approved.",
+		src, len(r.Hunks), plural(len(r.Hunks), "hunk"), len(plans), plural(len(plans), "file"))
+	return r
+}
+
+// summarizePaths names up to three paths and counts the rest.
+func summarizePaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more files", strings.Join(paths[:2], ", "), len(paths)-2)
+}
+
+// newSessionID returns a fresh session name: the kind, the time and random
+// digits ("apply-20261129-212730-1a2b3c").
+func newSessionID(kind string) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%s-%x", kind, time.Now().UTC().Format("20060102-150405"), b)
 }
 
 func plural(n int, word string) string {

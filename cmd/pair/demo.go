@@ -38,7 +38,8 @@ func demoCommand(io stdio) *cli.Command {
 		Usage: "review and apply a bundled example diff in a scratch repository",
 		Description: `Makes a scratch git repository holding a small Go project, commits it, and
 runs pair apply --check and then pair apply --yes on a model's reply whose
-diff is damaged in the ways model diffs usually are. Then it shows git diff.
+diff is damaged in the ways model diffs usually are, which commits the
+result with pair's audit trailer. Then it shows the commit with git show.
 
 No model, network or configuration is needed; only git. The repository is
 kept for you to look at, in a new temporary directory (or in --dir).`,
@@ -87,6 +88,13 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 	if err := g.run(nil, "-c", "init.defaultBranch=main", "init", "-q"); err != nil {
 		return err
 	}
+	// The scratch repository's own identity, so that pair's commit works
+	// whether or not the user configured git.
+	for _, kv := range [][2]string{{"user.name", "pair demo"}, {"user.email", "demo@pair.invalid"}, {"commit.gpgsign", "false"}} {
+		if err := g.run(nil, "config", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
 	if err := g.run(nil, "add", "-A"); err != nil {
 		return err
 	}
@@ -110,7 +118,7 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		explanation string
 	}{
 		{"--check", true, false, "where each hunk goes, and how it was placed; nothing is written"},
-		{"--yes", false, true, "approve every hunk and write the files, all or nothing"},
+		{"--yes", false, true, "approve every hunk, write the files (all or nothing) and commit them"},
 	} {
 		fmt.Fprintf(out, "\n$ pair apply %s ../reply.md    # %s\n", step.flag, step.explanation)
 		err := runApply(c, applyOptions{
@@ -122,11 +130,8 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		}
 	}
 
-	fmt.Fprintf(out, "\n$ git add --intent-to-add . && git diff    # -N so the new file shows too\n")
-	if err := g.run(nil, "add", "--intent-to-add", "."); err != nil {
-		return err
-	}
-	if err := g.run(out, "--no-pager", "diff"); err != nil {
+	fmt.Fprintf(out, "\n$ git show HEAD    # the pair commit: exactly the approved hunks, and the audit trailer\n")
+	if err := g.run(out, "--no-pager", "show", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", "HEAD"); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
