@@ -162,18 +162,6 @@ func (t *Tree) Write(changes []Change) (err error) {
 	if err := clearJournal(l.dir); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	for i, e := range j.Changes {
-		if e.Existed {
-			if err := syncedWrite(l.dir, e.OldCopy, olds[i]); err != nil {
-				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
-			}
-		}
-	}
-	j.State = statePrepared
-	if err := saveJournal(l.dir, j); err != nil {
-		return err
-	}
-	crash("write: prepared")
 	defer func() {
 		if err == nil {
 			return
@@ -186,6 +174,18 @@ func (t *Tree) Write(changes []Change) (err error) {
 		}
 		// Otherwise left for the next Open to recover.
 	}()
+	for i, e := range j.Changes {
+		if e.Existed {
+			if err := syncedWrite(l.dir, e.OldCopy, olds[i]); err != nil {
+				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
+			}
+		}
+	}
+	j.State = statePrepared
+	if err := saveJournal(l.dir, j); err != nil {
+		return err
+	}
+	crash("write: prepared")
 
 	for _, d := range j.Dirs {
 		if err := t.root.Mkdir(d, 0o755); err != nil {
