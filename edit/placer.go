@@ -404,7 +404,7 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 			continue
 		}
 		if pk[j] != fk[fi] || pre[j].nearAdd {
-			if pk[j] != fk[fi] && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
+			if pk[j] != fk[fi] && !pre[j].nearAdd && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
 				return true
 			}
 			j++
