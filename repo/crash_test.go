@@ -4,7 +4,7 @@ package repo
 
 // The crash tests run this test binary again as a child process that
 // writes a set of files and is killed with SIGKILL on the way: at each
-// step of Write in turn (crashPoint), at each step of the recovery that
+// step of Write in turn (the crash hook), at each step of the recovery that
 // follows, and at random times. After each kill, Open in the parent
 // recovers, and the tree must hold exactly the old set or exactly the new
 // one: every file entirely old or entirely new, all of them alike, modes
@@ -30,7 +30,7 @@ import (
 const (
 	envChild = "PAIR_CRASH_CHILD" // write, recover or loop
 	envDir   = "PAIR_CRASH_DIR"
-	envAt    = "PAIR_CRASH_AT" // kill at this call of crashPoint (from 1)
+	envAt    = "PAIR_CRASH_AT" // kill at this call of the crash hook (from 1)
 )
 
 // crashFile is a file of a crash test's set.
@@ -105,7 +105,7 @@ func TestCrashChild(t *testing.T) {
 	dir := os.Getenv(envDir)
 	at, _ := strconv.Atoi(os.Getenv(envAt))
 	calls := 0
-	crashPoint = func(step string) {
+	hook := func(step string) {
 		calls++
 		if calls == at {
 			fmt.Fprintf(os.Stderr, "killed at %q\n", step)
@@ -113,7 +113,7 @@ func TestCrashChild(t *testing.T) {
 			time.Sleep(time.Hour)
 		}
 	}
-	tr, err := Open(dir) // recovers, when a journal is there
+	tr, err := openTree(dir, hook) // recovers, when a journal is there
 	if err != nil {
 		t.Fatal(err)
 	}

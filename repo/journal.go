@@ -61,13 +61,12 @@ const (
 // tree for longer than pair waits.
 var ErrBusy = errors.New("another pair process is writing this tree")
 
-// crashPoint, when set, is called at each step of Write and Recover that
-// a crash could interrupt. Only tests set it, to kill the process there.
-var crashPoint func(step string)
-
-func crash(step string) {
-	if crashPoint != nil {
-		crashPoint(step)
+// crash calls the tree's crash hook, if any, at a step of Write or
+// Recover that a crash could interrupt. Only the crash tests set one, to
+// kill the process there.
+func (t *Tree) crash(step string) {
+	if t.crashPoint != nil {
+		t.crashPoint(step)
 	}
 }
 
@@ -447,7 +446,7 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 		if err := saveJournal(dir, j); err != nil {
 			return RecoveryReport{}, err
 		}
-		crash("recover: decided")
+		t.crash("recover: decided")
 	case stateRollingBack, stateRollingForward:
 	default:
 		return RecoveryReport{}, fmt.Errorf("journal %s: unknown state %q", journalFile, j.State)
@@ -465,7 +464,7 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("recover interrupted write (%s): %w", j.State, err)
 	}
-	crash("recover: done")
+	t.crash("recover: done")
 	return rep, clearJournal(dir)
 }
 
@@ -558,7 +557,7 @@ func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
 		default:
 			conflicts = append(conflicts, e.Path)
 		}
-		crash("recover: forward " + strconv.Itoa(i))
+		t.crash("recover: forward " + strconv.Itoa(i))
 	}
 	for _, e := range j.Changes {
 		t.removeTemp(e.Temp)
@@ -599,7 +598,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 			}
 		}
 		t.removeTemp(e.Restore)
-		crash("recover: back " + strconv.Itoa(i))
+		t.crash("recover: back " + strconv.Itoa(i))
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
 		_ = t.root.Remove(j.Dirs[i]) // fails unless empty

@@ -33,10 +33,20 @@ type Tree struct {
 	// interrupted (see Recover).
 	Recovery RecoveryReport
 	gitDir   string
+	// crashPoint is the crash tests' hook (see crash).
+	crashPoint func(step string)
 }
 
-// Open finds the tree that holds dir and opens it.
+// Open finds the tree that holds dir and opens it. If a write that pair
+// was making there was interrupted, Open finishes it or rolls it back
+// first, and says what it did in Tree.Recovery.
 func Open(dir string) (*Tree, error) {
+	return openTree(dir, nil)
+}
+
+// openTree is Open with a hook called at each step of a write or a
+// recovery that a crash could interrupt (for the crash tests).
+func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -55,7 +65,7 @@ func Open(dir string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Dir: top, Git: git, root: r}
+	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint}
 	if git {
 		t.gitDir = resolveGitDir(top)
 	}
@@ -185,7 +195,7 @@ func (t *Tree) Write(changes []Change) (err error) {
 	if err := saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	crash("write: prepared")
+	t.crash("write: prepared")
 
 	for _, d := range j.Dirs {
 		if err := t.root.Mkdir(d, 0o755); err != nil {
@@ -203,13 +213,13 @@ func (t *Tree) Write(changes []Change) (err error) {
 		if err := t.writeFile(e.Temp, news[i], e.NewMode); err != nil {
 			return err
 		}
-		crash("write: temp " + strconv.Itoa(i))
+		t.crash("write: temp " + strconv.Itoa(i))
 	}
 	j.State = stateCommitting
 	if err := saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	crash("write: committing")
+	t.crash("write: committing")
 	for i, e := range j.Changes {
 		if e.Delete {
 			err = t.root.Remove(e.Path)
@@ -219,7 +229,7 @@ func (t *Tree) Write(changes []Change) (err error) {
 		if err != nil {
 			return wrapEscape(e.Path, err)
 		}
-		crash("write: rename " + strconv.Itoa(i))
+		t.crash("write: rename " + strconv.Itoa(i))
 	}
 	for _, e := range j.Changes {
 		if e.Delete {
@@ -227,7 +237,7 @@ func (t *Tree) Write(changes []Change) (err error) {
 		}
 	}
 	t.syncDirs(j)
-	crash("write: done")
+	t.crash("write: done")
 	// The set is written. Should the journal stay, the next Open finds
 	// every file new and rolls forward, changing nothing.
 	_ = clearJournal(l.dir)
