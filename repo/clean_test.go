@@ -105,3 +105,23 @@ func TestCleanThenRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanRefusesPairState: outside a repository .pair at the root holds
+// pair's write journal, and no patch may name it; in a repository it is
+// an ordinary directory (pair's state is under .git).
+func TestCleanRefusesPairState(t *testing.T) {
+	plain := openTree(t, t.TempDir())
+	for _, p := range []string{".pair/journal/journal.json", ".PAIR/lock", ".pair"} {
+		if _, err := plain.Clean(p); !errors.Is(err, repo.ErrPairInternal) {
+			t.Errorf("Clean(%q) outside git: got %v, want ErrPairInternal", p, err)
+		}
+	}
+	if got, err := plain.Clean("docs/.pair/x"); err != nil || got != "docs/.pair/x" {
+		t.Errorf("Clean(docs/.pair/x): got %q, %v, want it accepted", got, err)
+	}
+	dir := t.TempDir()
+	gitInit(t, dir)
+	if got, err := openTree(t, dir).Clean(".pair/notes.md"); err != nil || got != ".pair/notes.md" {
+		t.Errorf("Clean(.pair/notes.md) in a repository: got %q, %v, want it accepted", got, err)
+	}
+}

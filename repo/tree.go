@@ -18,6 +18,10 @@ var ErrOutsideRepo = errors.New("path outside repository")
 // ErrGitInternal is returned for a path inside the .git directory.
 var ErrGitInternal = errors.New("path inside .git")
 
+// ErrPairInternal is returned for a path inside pair's own state
+// directory (.pair at the root of a tree that is not a git repository).
+var ErrPairInternal = errors.New("path inside pair's own .pair directory")
+
 // Tree is the working tree pair works in: the top of the git repository
 // that holds the starting directory, or that directory itself when it is
 // not in a repository.
@@ -107,6 +111,11 @@ func (t *Tree) Clean(p string) (string, error) {
 		if strings.EqualFold(part, ".git") {
 			return "", fmt.Errorf("%s: %w", p, ErrGitInternal)
 		}
+	}
+	// Outside a repository, pair keeps its state (the write journal) in
+	// .pair at the root: that is pair's, not the patch's.
+	if first, _, _ := strings.Cut(c, "/"); !t.Git && strings.EqualFold(first, ".pair") {
+		return "", fmt.Errorf("%s: %w", p, ErrPairInternal)
 	}
 	return c, nil
 }

@@ -141,11 +141,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := o.Dir
-	if dir == "" {
-		dir = "."
-	}
-	tree, err := repo.Open(dir)
+	tree, err := openTree(o.Dir, o.IO.Err)
 	if err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}

@@ -4,13 +4,32 @@
 //
 // Usage:
 //
-//	pair apply [--check] [--yes] [--json] [PATCH|-]
+//	pair apply [--check] [--yes] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
+//	pair undo [--dry-run] [--json] [-C DIR]
+//	pair log [--json] [--stats] [-n N] [-C DIR]
 //	pair demo [--dir DIR] [--keep=false]
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail, tolerating the mistakes models make in diffs and refusing any
-// hunk whose place is not certain. pair demo runs pair apply on a bundled,
-// deliberately imperfect diff in a scratch repository.
+// hunk whose place is not certain. In a git repository it commits exactly
+// the approved hunks, as the user, with an audit trailer (Pair-Session,
+// Pair-Model, Pair-Reviewed-By, one Pair-Hunk per hunk); the user's own
+// uncommitted edits stay uncommitted. pair demo runs pair apply on a
+// bundled, deliberately imperfect diff in a scratch repository.
+//
+// pair undo takes back the last pair commit: the branch moves to its
+// parent, and only the commit's files go back to the parent's version in
+// the index and the working tree; the user's other edits stay. It refuses,
+// naming the rule, when a git operation is in progress (in-progress), HEAD
+// is not a pair commit (head-not-pair), has no parent (root) or several
+// (merge), is on the upstream or any remote-tracking branch (pushed),
+// changes anything but regular files (file-type), or when a file of the
+// commit has uncommitted edits (edited-after). pair log lists the pair
+// commits on the branch, newest first, with model, session and hunk
+// decisions; --stats prints the acceptance rate per model.
+//
+// Writes are all or nothing, even across a crash: a journal under the git
+// directory lets the next pair finish or roll back an interrupted write.
 //
 // Exit status: 0 success, 1 failure, 2 usage error, 3 paused for review,
 // 130 interrupted. Errors are printed as "pair: <what failed>: <why>".

@@ -126,11 +126,7 @@ func runLog(o logOptions) error {
 		}
 		return fmt.Errorf("log: %w", err)
 	}
-	dir := o.Dir
-	if dir == "" {
-		dir = "."
-	}
-	tree, err := repo.Open(dir)
+	tree, err := openTree(o.Dir, o.IO.Err)
 	if err != nil {
 		return fail(err)
 	}

@@ -103,11 +103,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		}
 		return &exitError{code: exitFailure, msg: "undo: " + err.Error()}
 	}
-	dir := o.Dir
-	if dir == "" {
-		dir = "."
-	}
-	tree, err := repo.Open(dir)
+	tree, err := openTree(o.Dir, o.IO.Err)
 	if err != nil {
 		return fail(err)
 	}
