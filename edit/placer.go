@@ -519,16 +519,13 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 		switch {
 		case body[j].text == file[a+i]:
 			return 0
-		case body[j].kind == Delete:
-			// A deleted line may differ only in trailing whitespace: with
-			// context missing or changed around it, a line that differs in
-			// indentation may well be another line.
-			if key(levelTrailing, body[j].text) == key(levelTrailing, file[a+i]) {
-				return 1
-			}
-		case bk[j] == fk[a+i]:
+		case key(levelTrailing, body[j].text) == key(levelTrailing, file[a+i]):
+			// Equal but for trailing whitespace. Nothing looser counts as
+			// equal here: with context missing or changed around it, a line
+			// indented otherwise may well be another line (adjacent lines
+			// that differ only in indentation could trade places).
 			return 1
-		case similar(body[j].text, file[a+i]):
+		case body[j].kind == Context && similar(body[j].text, file[a+i]):
 			return unit
 		}
 		return inf
