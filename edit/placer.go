@@ -74,8 +74,8 @@ type preLine struct {
 	// edge is set for context lines at the outer ends of the hunk that are
 	// not next to a change: the only lines the fuzzy pass may drop.
 	edge bool
-	// nearAdd is set for context lines next to an added line: if the
-	// patch wrote an added line as context, it is one of these.
+	// nearAdd is set for context lines next to an added or deleted line:
+	// if the patch wrote an added line as context, it is one of these.
 	nearAdd bool
 }
 
@@ -95,7 +95,7 @@ func preLines(lines []Line) []preLine {
 			continue
 		}
 		edge := l.Kind == Context && first >= 0 && (i < first-1 || i > last+1)
-		near := l.Kind == Context && ((i > 0 && lines[i-1].Kind == Add) || (i+1 < len(lines) && lines[i+1].Kind == Add))
+		near := l.Kind == Context && ((i > 0 && lines[i-1].Kind != Context) || (i+1 < len(lines) && lines[i+1].Kind != Context))
 		pre = append(pre, preLine{text: l.Text, kind: l.Kind, at: i, edge: edge, nearAdd: near})
 	}
 	return pre
@@ -389,7 +389,7 @@ const distinctMaxOcc = 2
 
 // distinctive reports whether a fuzzy alignment is pinned to its place:
 // some run of its lines equal to consecutive file lines (at the loosest
-// level, not all blank, none next to an added line) occurs nowhere else
+// level, not all blank, none next to a changed line) occurs nowhere else
 // in the file, or a line it
 // takes as changed is similar to a line rare in the file while its own
 // text is nowhere in the file. Lines like "}" or "return nil" prove
@@ -410,8 +410,8 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 			j++
 			continue
 		}
-		// The run of equal lines from j. Lines next to added lines do not
-		// count: one of them may be an added line written as context.
+		// The run of equal lines from j. Lines next to changed lines do
+		// not count: one of them may be an added line written as context.
 		e := j + 1
 		for e < len(align) && align[e] == align[e-1]+1 && pk[e] == fk[align[e]] && !pre[e].nearAdd {
 			e++
