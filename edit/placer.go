@@ -417,7 +417,7 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 			e++
 		}
 		run := pk[j:e]
-		if slices.ContainsFunc(run, func(k string) bool { return k != "" }) && len(pl.exact(run, levelLookalike)) == 1 {
+		if slices.ContainsFunc(run, func(k string) bool { return k != "" }) && len(pl.exact(run, levelLookalike)) == 1 && pl.informative(pk, align) >= 2 {
 			return true
 		}
 		j = e
@@ -631,6 +631,22 @@ func skippable(bk, skipped []string, j int) bool {
 		}
 	}
 	return true
+}
+
+// informative counts the lines of an alignment that are equal to their
+// file line and rare in the file (see distinctMaxOcc): a hunk of braces
+// and blank lines pinned by one rare line may be pinned by an added line
+// that the patch wrote as context.
+func (pl *placer) informative(pk []string, align []int) int {
+	idx := pl.indexAt(levelLookalike)
+	fk := pl.keysAt(levelLookalike)
+	n := 0
+	for j, fi := range align {
+		if fi >= 0 && pk[j] != "" && pk[j] == fk[fi] && len(idx[pk[j]]) <= distinctMaxOcc {
+			n++
+		}
+	}
+	return n
 }
 
 // fused places a hunk that is really two hunks run together, with the
