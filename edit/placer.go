@@ -18,7 +18,7 @@ const (
 	// line written as context (appending at the end of a file), and
 	// dropping it would lose the line; the fuzzer found exactly that.
 	maxEdgeDrop  = 1
-	fuzzyWindows = 16 // candidate regions examined per hunk
+	fuzzyRegions = 64 // candidate regions examined per hunk; more and the hunk is too common to place loosely
 	fuzzySlack   = 4  // lines examined beyond each end of a region
 	voterMaxOcc  = 64 // lines more common than this do not vote for regions
 )
@@ -185,7 +185,11 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 	if pl.alreadyApplied(h) {
 		return nil, ErrAlreadyApplied
 	}
-	if cs := pl.sameEffect(h.Lines, pl.fuzzy(pre)); len(cs) > 0 {
+	fz, err := pl.fuzzy(pre)
+	if err != nil {
+		return nil, err
+	}
+	if cs := pl.sameEffect(h.Lines, fz); len(cs) > 0 {
 		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
 			return nil, errLoose
 		}
@@ -325,9 +329,9 @@ func used(align []int) int {
 // patch, changed slightly, or (at the hunk's outer ends) absent from the
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
-func (pl *placer) fuzzy(pre []preLine) []candidate {
+func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 	if len(pre) < fuzzyMinLines {
-		return nil
+		return nil, nil
 	}
 	v := pl.votes(pre)
 	nonBlank := 0
@@ -343,23 +347,34 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 			starts = append(starts, s)
 		}
 	}
-	slices.SortFunc(starts, func(a, b int) int {
-		if v[a] != v[b] {
-			return v[b] - v[a]
+	// Regions: starts within the slack of a region's first start are one
+	// region, examined from its best-voted start (a window reaches the
+	// slack either way).
+	slices.Sort(starts)
+	var regions []int
+	first := 0 // the first start of the current region
+	for i, s := range starts {
+		if i > 0 && s-first <= fuzzySlack {
+			if r := regions[len(regions)-1]; v[s] > v[r] {
+				regions[len(regions)-1] = s
+			}
+			continue
 		}
-		return a - b
-	})
+		first = s
+		regions = append(regions, s)
+	}
+	if len(regions) > fuzzyRegions {
+		// The hunk's lines are too common to be placed loosely: the best
+		// place could be any of many, and some would go unexamined.
+		return nil, errLoose
+	}
+	starts = regions
 	pk := preKeys(pre, levelLookalike)
 	fk := pl.keysAt(levelLookalike)
 	seen := map[string]bool{}
 	var out []candidate
 	bestCost := (fuzzyMaxCost + 1) * unit
-	windows := 0
 	for _, s := range starts {
-		if windows == fuzzyWindows {
-			break
-		}
-		windows++
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
 		for _, al := range pl.alignWindow(pre, pk, pl.file, fk, a, b) {
@@ -378,7 +393,7 @@ func (pl *placer) fuzzy(pre []preLine) []candidate {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 const inf = 1 << 30
