@@ -693,6 +693,11 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		}
 		as, alv := pl.firstLevel(pre[:k])
 		bs, blv := pl.firstLevel(pre[k:])
+		if len(as) > 1 || len(bs) > 1 {
+			// Each part must fit one place on its own: a part that fits
+			// two is not pinned by the other part's place.
+			return nil
+		}
 		for _, sa := range as {
 			for _, sb := range bs {
 				// Between the parts lie at least two lines (git keeps hunks
