@@ -141,7 +141,7 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 	fp := choosePlaces(old, fd)
-	fp.pl.style = fp.style.style
+	fp.pl.style = fp.style.usable()
 	return fp.finish()
 }
 
@@ -151,23 +151,23 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 // own hunks show none.
 func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementError) {
 	fps := make([]*filePlaces, len(fds))
-	var patch *indentStyle
-	agree := true
+	var patch styleSeen // what all the files show together
 	for i, fd := range fds {
 		fps[i] = choosePlaces(olds[i], fd)
 		if st := fps[i].style; st.seen {
-			if st.conflict || (patch != nil && *patch != st.style) {
-				agree = false
+			if st.conflict || (patch.seen && patch.style != st.style) {
+				patch.conflict = true
 			}
-			patch = &st.style
+			patch.style, patch.seen = st.style, true
+			patch.converted += st.converted
 		}
 	}
 	rs := make([][]Resolved, len(fds))
 	errs := make([][]*PlacementError, len(fds))
 	for i, fp := range fps {
-		fp.pl.style = fp.style.style
-		if !fp.style.seen && agree && patch != nil {
-			fp.pl.style = *patch
+		fp.pl.style = fp.style.usable()
+		if !fp.style.seen {
+			fp.pl.style = patch.usable()
 		}
 		rs[i], errs[i] = fp.finish()
 	}
@@ -311,6 +311,22 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 type styleSeen struct {
 	style          indentStyle
 	seen, conflict bool
+	// converted counts the lines whose indentation the style converts:
+	// the evidence for applying it to hunks that show none.
+	converted int
+}
+
+// styleEvidence is how many converted lines a style needs before it
+// re-indents hunks that show no indentation of their own.
+const styleEvidence = 3
+
+// usable returns the style to lend hunks without indentation of their
+// own: the one seen, if there is enough evidence for it.
+func (st styleSeen) usable() indentStyle {
+	if st.conflict || st.converted < styleEvidence {
+		return indentStyle{}
+	}
+	return st.style
 }
 
 // fileStyle returns the change of indentation style (say, tabs written as
@@ -322,7 +338,7 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 			continue
 		}
 		var m reindent
-		ok := true
+		ok, converted := true, 0
 		if c.level == levelExact {
 			// Placed letter for letter: an identity witness, if indented.
 			if !slices.ContainsFunc(hunks[i].Lines, func(l Line) bool { return l.Kind != Add && indentOf(l.Text) != "" }) {
@@ -334,6 +350,11 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 				continue
 			}
 			m, ok = ev.reindent(indentStyle{})
+			for _, p := range append(ev.del, ev.ctx...) {
+				if p[0] != p[1] && m.style.apply(p[0]) != p[0] {
+					converted++
+				}
+			}
 		}
 		if !ok {
 			continue // too little to tell: neither evidence nor conflict
@@ -342,6 +363,7 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 			return styleSeen{seen: true, conflict: true}
 		}
 		st.style, st.seen = m.style, true
+		st.converted += converted
 	}
 	return st
 }
