@@ -636,8 +636,13 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 // and j may be context lines missing from the patch. A left-out line equal
 // to a hunk line next to the gap is refused: in repetitive code, skipping
 // it is how an extra line of the hunk (an added line written as context)
-// would be made to fit one block further on.
+// would be made to fit one block further on. So is a gap inside a run of
+// equal hunk lines: the patch's run may just be longer than the file's by
+// an added line written as context.
 func skippable(bk, skipped []string, j int) bool {
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] {
+		return false
+	}
 	for _, s := range skipped {
 		for _, n := range []int{j - 1, j, j + 1} {
 			if n >= 0 && n < len(bk) && bk[n] == s {
