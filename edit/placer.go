@@ -615,6 +615,14 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 					if bk[jj] != fk[al[jj]] && len(idx[bk[jj]]) > 0 {
 						suspect = true
 					}
+					// A line taken as changed next to a change, and like a
+					// line the hunk deletes, may be the added variant of
+					// that line written as context.
+					if bk[jj] != fk[al[jj]] && body[jj].nearAdd && slices.ContainsFunc(body, func(p preLine) bool {
+						return p.kind == Delete && similar(p.text, body[jj].text)
+					}) {
+						suspect = true
+					}
 				}
 				out = append(out, alignment{align: al, cost: opt, suspect: suspect})
 			}
