@@ -288,17 +288,28 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 	// Two hunks may share context lines, but not change the same lines,
 	// and one may not delete a line the other keeps as context: they
 	// would disagree about the file.
+	// Which of two disagreeing hunks is wrong is unknown: both fail, with
+	// every part of a fused hunk.
+	bad := map[int]int{} // hunk -> start line of the clash
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			a, b := out[i], out[j]
+			if a.Hunk == b.Hunk {
+				continue
+			}
+			if conflict(a.edits(), b.edits()) || deletesContext(a, b) || deletesContext(b, a) {
+				bad[a.Hunk], bad[b.Hunk] = b.Start, a.Start
+			}
+		}
+	}
 	kept := out[:0]
-	var prev []edit
-	var prevKept []Resolved
 	for _, r := range out {
-		es := r.edits()
-		if conflict(prev, es) || slices.ContainsFunc(prevKept, func(p Resolved) bool { return deletesContext(p, r) || deletesContext(r, p) }) {
-			fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes or keeps", r.Start+1), nil)
+		if at, ok := bad[r.Hunk]; ok {
+			if r.Part == 0 || !slices.ContainsFunc(fp.errs, func(e *PlacementError) bool { return e.Hunk == r.Hunk }) {
+				fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes or keeps", at+1), nil)
+			}
 			continue
 		}
-		prev = append(prev, es...)
-		prevKept = append(prevKept, r)
 		kept = append(kept, r)
 	}
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })

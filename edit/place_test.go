@@ -741,13 +741,13 @@ func TestPlaceOverlap(t *testing.T) {
 	)
 	old := text("a", "b", "c", "d")
 	fd := onlyFile(t, patch)
+	// Which of the two is wrong is unknown: both are refused.
 	rs, errs := edit.Place(old, fd)
-	if len(errs) != 1 || !errors.Is(errs[0], edit.ErrOverlap) || errs[0].Hunk != 1 {
-		t.Fatalf("Place: got errors %v, want ErrOverlap for hunk 2", errs)
+	if len(errs) != 2 || !errors.Is(errs[0], edit.ErrOverlap) || !errors.Is(errs[1], edit.ErrOverlap) || errs[0].Hunk != 0 || errs[1].Hunk != 1 {
+		t.Fatalf("Place: got errors %v, want ErrOverlap for both hunks", errs)
 	}
-	checkResolved(t, old, rs, []wantHunk{{start: 0, pass: edit.PassExact, label: "exact", hinted: true, lines: []string{" a", "-b", "+B", " c"}}})
-	if got, want := mustApply(t, old, rs), text("a", "B", "c", "d"); got != want {
-		t.Errorf("Apply: got %q, want %q", got, want)
+	if len(rs) != 0 {
+		t.Errorf("Place: got resolved hunks\n%s want none", describe(rs))
 	}
 }
 
@@ -767,8 +767,8 @@ func TestPlaceTwoInsertionsAtOnePlace(t *testing.T) {
 	)
 	old := text("a", "b", "c", "d")
 	_, errs := edit.Place(old, onlyFile(t, patch))
-	if len(errs) != 1 || !errors.Is(errs[0], edit.ErrOverlap) {
-		t.Fatalf("Place: got errors %v, want one ErrOverlap", errs)
+	if len(errs) != 2 || !errors.Is(errs[0], edit.ErrOverlap) || !errors.Is(errs[1], edit.ErrOverlap) {
+		t.Fatalf("Place: got errors %v, want ErrOverlap for both hunks", errs)
 	}
 }
 
@@ -1027,9 +1027,9 @@ func TestPlaceContextDeletedByAnotherHunk(t *testing.T) {
 		"@@ -1,3 +1,2 @@", " a", "-foo()", " b",
 		"@@ -2,2 +2,3 @@", " foo()", "+bar()", " b")
 	rs, errs := edit.Place(old, onlyFile(t, patch))
-	if len(errs) != 1 || !errors.Is(errs[0], edit.ErrOverlap) {
+	if len(errs) != 2 || !errors.Is(errs[0], edit.ErrOverlap) || !errors.Is(errs[1], edit.ErrOverlap) {
 		got, _ := edit.Apply(old, rs)
-		t.Errorf("Place: got errors %v and result %q, want ErrOverlap for one hunk\nresolved:\n%s", errs, got, describe(rs))
+		t.Errorf("Place: got errors %v and result %q, want ErrOverlap for both hunks\nresolved:\n%s", errs, got, describe(rs))
 	}
 }
 

@@ -410,6 +410,10 @@ const distinctMaxOcc = 2
 // text is nowhere in the file. Lines like "}" or "return nil" prove
 // nothing: in repetitive code a tolerant pass would find them anywhere.
 func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
+	// Equality as the fuzzy pass counts it: up to trailing whitespace.
+	tk := preKeys(pre, levelTrailing)
+	tidx := pl.indexAt(levelTrailing)
+	tfk := pl.keysAt(levelTrailing)
 	idx := pl.indexAt(levelLookalike)
 	fk := pl.keysAt(levelLookalike)
 	for j := 0; j < len(align); {
@@ -418,8 +422,8 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 			j++
 			continue
 		}
-		if pk[j] != fk[fi] || pre[j].nearAdd {
-			if pk[j] != fk[fi] && !pre[j].nearAdd && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
+		if tk[j] != tfk[fi] || pre[j].nearAdd {
+			if tk[j] != tfk[fi] && !pre[j].nearAdd && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
 				return true
 			}
 			j++
@@ -428,11 +432,12 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 		// The run of equal lines from j. Lines next to changed lines do
 		// not count: one of them may be an added line written as context.
 		e := j + 1
-		for e < len(align) && align[e] == align[e-1]+1 && pk[e] == fk[align[e]] && !pre[e].nearAdd {
+		for e < len(align) && align[e] == align[e-1]+1 && tk[e] == tfk[align[e]] && !pre[e].nearAdd {
 			e++
 		}
-		run := pk[j:e]
-		if slices.ContainsFunc(run, func(k string) bool { return k != "" }) && len(pl.exact(run, levelLookalike)) == 1 && pl.informative(pk, align) >= 2 {
+		run := tk[j:e]
+		if slices.ContainsFunc(run, func(k string) bool { return strings.TrimSpace(k) != "" }) &&
+			len(pl.exact(run, levelTrailing)) == 1 && pl.informative(tk, tidx, tfk, align) >= 2 {
 			return true
 		}
 		j = e
@@ -665,12 +670,10 @@ func skippable(bk, skipped []string, j int) bool {
 // file line and rare in the file (see distinctMaxOcc): a hunk of braces
 // and blank lines pinned by one rare line may be pinned by an added line
 // that the patch wrote as context.
-func (pl *placer) informative(pk []string, align []int) int {
-	idx := pl.indexAt(levelLookalike)
-	fk := pl.keysAt(levelLookalike)
+func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, align []int) int {
 	n := 0
 	for j, fi := range align {
-		if fi >= 0 && pk[j] != "" && pk[j] == fk[fi] && len(idx[pk[j]]) <= distinctMaxOcc {
+		if fi >= 0 && strings.TrimSpace(tk[j]) != "" && tk[j] == tfk[fi] && len(tidx[tk[j]]) <= distinctMaxOcc {
 			n++
 		}
 	}
