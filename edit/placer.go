@@ -628,6 +628,13 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 					}) {
 						suspect = true
 					}
+					// So is one like a hunk line next to it: in a run of
+					// like lines, the patch's may be one longer than the
+					// file's by an added line written as context.
+					if bk[jj] != fk[al[jj]] && ((jj > 0 && similar(body[jj-1].text, body[jj].text)) ||
+						(jj+1 < m && similar(body[jj+1].text, body[jj].text))) {
+						suspect = true
+					}
 				}
 				out = append(out, alignment{align: al, cost: opt, suspect: suspect})
 			}
