@@ -88,7 +88,12 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 
 	// Learn how the patch's indentation maps to the file's, and which
 	// look-alike characters the patch used for ASCII ones.
-	ev := pl.evidence(pre, align)
+	var ev evidence
+	if c.level > levelExact || pl.style.kind != 0 {
+		// A hunk placed letter for letter shows no difference; its
+		// indentation matters only if another hunk's style may be lent.
+		ev = pl.evidence(pre, align)
+	}
 	folded := map[rune]bool{}
 	if c.level >= levelLookalike {
 		for j, p := range pre {
