@@ -213,6 +213,12 @@ func runApply(c *cli.Context, o applyOptions) error {
 	for _, p := range changed {
 		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
 	}
+	if len(changed) > 0 { // report where the hunks go now
+		report.Files = report.Files[:0]
+		for _, p := range plans {
+			report.Files = append(report.Files, fileReportOf(p))
+		}
+	}
 	changes, err := changesOf(plans)
 	if err != nil {
 		return fail(err)
