@@ -570,15 +570,7 @@ func writeIndex(f *os.File, idx *index.Index) error {
 		f.Close()
 		return err
 	}
-	if _, err := f.Write(b.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeDurably(f, b.Bytes(), nil)
 }
 
 // nextIndex returns the index after the commit: idx with the committed

@@ -377,15 +377,23 @@ func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
 	if err != nil {
 		return wrapEscape(p, err)
 	}
+	// OpenFile's mode is filtered by the umask and ignored for an existing
+	// file: set it exactly, before the sync that makes it durable.
+	return writeDurably(f, content, &mode)
+}
+
+// writeDurably writes content to f, sets its mode when mode is not nil,
+// syncs it to disk and closes it; f is closed whatever happens.
+func writeDurably(f *os.File, content []byte, mode *fs.FileMode) error {
 	if _, err := f.Write(content); err != nil {
 		f.Close()
 		return err
 	}
-	// OpenFile's mode is filtered by the umask and ignored for an existing
-	// file: set it exactly, before the sync that makes it durable.
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
+	if mode != nil {
+		if err := f.Chmod(*mode); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
