@@ -1,7 +1,9 @@
-// Package review is the decision model for a proposal and its front ends:
-// it will keep, for each hunk of a proposal, whether a person approved,
-// rejected, split or edited it (the keys of git add -p), and drive that
-// from a terminal or from a local web page, which must produce the same
-// decisions. It imports edit only, never agent. It is empty until the
-// issue that builds it; DESIGN.md describes it.
+// Package review is the decision model for a proposal and its front ends.
+// A Review keeps, for each placed hunk of a proposal, whether the person
+// approved, rejected, split or edited it (the keys of git add -p, plus A
+// for a session-wide grant of one file), with a cursor, and is plain JSON
+// so that a review can be saved half-way and finished later. Its methods
+// are the keys' effects and do no input or output; Terminal drives them
+// from single key presses, and Play from answers given ahead (--decisions
+// or one per line on standard input). It imports edit only, never agent.
 package review

@@ -1,0 +1,133 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// FileSummary counts the decisions of one file's items, and its hunks
+// that could not be placed.
+type FileSummary struct {
+	Path                                          string
+	Approved, Edited, Rejected, Undecided, Failed int
+}
+
+// Applies reports whether anything of the file will be written.
+func (s FileSummary) Applies() bool { return s.Approved+s.Edited > 0 }
+
+// Summary counts the decisions per file, in the proposal's order.
+func (r *Review) Summary() []FileSummary {
+	out := make([]FileSummary, len(r.Proposal.Files))
+	for i := range r.Proposal.Files {
+		out[i].Path = r.Proposal.Files[i].Path()
+		out[i].Failed = len(r.Proposal.Files[i].Failed)
+	}
+	for _, it := range r.Items {
+		s := &out[it.File]
+		switch it.Decision {
+		case Approved:
+			s.Approved++
+		case Edited:
+			s.Edited++
+		case Rejected:
+			s.Rejected++
+		default:
+			s.Undecided++
+		}
+	}
+	return out
+}
+
+// Totals adds the summary up over the files.
+func (r *Review) Totals() FileSummary {
+	var t FileSummary
+	for _, s := range r.Summary() {
+		t.Approved += s.Approved
+		t.Edited += s.Edited
+		t.Rejected += s.Rejected
+		t.Undecided += s.Undecided
+		t.Failed += s.Failed
+	}
+	return t
+}
+
+// Accepted returns the hunks of file fi that will be written (approved
+// and edited ones), in file order.
+func (r *Review) Accepted(fi int) []edit.Resolved {
+	var out []edit.Resolved
+	for _, it := range r.Items {
+		if it.File == fi && !it.Whole && it.Decision.Applies() {
+			out = append(out, it.Hunk)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b edit.Resolved) int { return a.Start - b.Start })
+	return out
+}
+
+// fileApplies reports whether any item of file fi is approved. A file's
+// rename, mode change, creation or deletion goes with its hunks: it is
+// done when at least one of them is approved.
+func (r *Review) fileApplies(fi int) bool {
+	for _, it := range r.Items {
+		if it.File == fi && it.Decision.Applies() {
+			return true
+		}
+	}
+	return false
+}
+
+// Plans returns what to write: for each file with an approved item, a
+// plan holding exactly its approved and edited hunks, placed against the
+// content the proposal was placed against. A plan whose hunks were split
+// or edited in review carries a diff rendered from them, so that the file
+// can be placed again if it changes before it is written.
+func (r *Review) Plans() ([]*edit.FilePlan, error) {
+	var out []*edit.FilePlan
+	for fi := range r.Proposal.Files {
+		if !r.fileApplies(fi) {
+			continue
+		}
+		f := &r.Proposal.Files[fi]
+		hunks := r.Accepted(fi)
+		if len(f.Failed) == 0 && slices.EqualFunc(hunks, f.Hunks, sameHunk) {
+			out = append(out, &edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff, Old: f.Old, Hunks: f.Hunks})
+			continue
+		}
+		if f.NewPath == "" {
+			return nil, fmt.Errorf("%s: a deletion is all or nothing, but only some of its hunks were approved", f.OldPath)
+		}
+		text, err := edit.Render(f.OldPath, f.NewPath, f.Diff.NewMode, f.Old, hunks)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path(), err)
+		}
+		p, err := edit.Parse(text)
+		if err != nil || len(p.Files) != 1 {
+			if err == nil {
+				err = fmt.Errorf("%d files", len(p.Files))
+			}
+			return nil, fmt.Errorf("%s: the reviewed hunks do not render as one file's diff: %v", f.Path(), err)
+		}
+		fd := p.Files[0]
+		fd.OldMode, fd.NewMode = f.Diff.OldMode, f.Diff.NewMode
+		fd.Renamed, fd.Copied = f.Diff.Renamed, f.Diff.Copied
+		// Placed again on the same content, the rendered diff must give
+		// exactly what the reviewed hunks give; it is what gets written,
+		// and what is placed again if the file changes before that.
+		np := edit.PlanFile(f.OldPath, f.NewPath, f.Old, fd)
+		want, err := edit.Apply(f.Old, hunks)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path(), err)
+		}
+		if got, err := np.Result(nil); err != nil || len(np.Errors) > 0 || got != want {
+			return nil, fmt.Errorf("%s: the reviewed hunks do not place again as reviewed; nothing was written", f.Path())
+		}
+		out = append(out, np)
+	}
+	return out, nil
+}
+
+func sameHunk(a, b edit.Resolved) bool {
+	return a.Start == b.Start && a.FinalNewline == b.FinalNewline && slices.Equal(a.Lines, b.Lines)
+}
