@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
 )
 
 func applyCommand(io stdio) *cli.Command {
@@ -41,6 +43,7 @@ not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
+			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
@@ -58,8 +61,10 @@ not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
 				Dir:   c.String("directory"),
 				Check: c.Bool("check"),
 				Yes:   c.Bool("yes"),
-				JSON:  c.Bool("json"),
-				IO:    io,
+
+				Decisions: c.String("decisions"),
+				JSON:      c.Bool("json"),
+				IO:        io,
 
 				NoCommit: c.Bool("no-commit"),
 				Message:  c.String("message"),
@@ -76,8 +81,10 @@ type applyOptions struct {
 	Dir   string
 	Check bool
 	Yes   bool
-	JSON  bool
-	IO    stdio
+	// Decisions are the answers given ahead, one letter per hunk.
+	Decisions string
+	JSON      bool
+	IO        stdio
 
 	NoCommit bool   // write but do not commit
 	Message  string // commit subject
@@ -123,6 +130,11 @@ type hunkReport struct {
 	Placement string   `json:"placement"`
 	Offset    int      `json:"offset"`
 	Notes     []string `json:"notes,omitempty"`
+	// ID, Decision and Note are the review's: the item's id ("3", or
+	// "3.2" for a piece of a split hunk), approved, edited or rejected.
+	ID       string `json:"id,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Note     string `json:"note,omitempty"`
 }
 
 type hunkFailure struct {
@@ -133,9 +145,65 @@ type hunkFailure struct {
 	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
 }
 
+// howDecided is where a review's decisions come from.
+type howDecided int
+
+const (
+	decideCheck    howDecided = iota // --check: nothing is decided
+	decideYes                        // --yes: every hunk approved
+	decideLetters                    // --decisions yny
+	decideTerminal                   // single keys on the terminal
+	decideLines                      // one per line on standard input
+)
+
+func (h howDecided) String() string {
+	switch h {
+	case decideYes:
+		return "--yes"
+	case decideLetters:
+		return "--decisions"
+	case decideTerminal:
+		return "review in the terminal"
+	case decideLines:
+		return "decisions on standard input"
+	}
+	return "--check"
+}
+
+// howToDecide works out, before anything is read, where the decisions
+// will come from, or fails with the flags to use.
+func howToDecide(o applyOptions) (howDecided, *os.File, error) {
+	switch {
+	case o.Yes && o.Decisions != "":
+		return 0, nil, usagef("apply: --yes and --decisions cannot be used together")
+	case o.Check:
+		return decideCheck, nil, nil
+	case o.Yes:
+		return decideYes, nil, nil
+	case o.Decisions != "":
+		return decideLetters, nil, nil
+	}
+	fromStdin := o.Patch == "" || o.Patch == "-"
+	if kb := keyboard(o.IO); kb != nil && !fromStdin {
+		return decideTerminal, kb, nil
+	}
+	if !fromStdin {
+		return decideLines, nil, nil
+	}
+	return 0, nil, usagef("apply: the patch comes from standard input, so no one can be asked about its hunks: " +
+		"give --decisions (one letter per hunk, e.g. yny), --yes to approve every hunk, or the patch as a file to review it in the terminal; --check shows the placements without changing anything")
+}
+
 func runApply(c *cli.Context, o applyOptions) error {
-	if !o.Check && !o.Yes {
-		return usagef("apply: approving hunks needs --yes (interactive review is not available yet); --check shows the placements without changing anything")
+	how, kb, err := howToDecide(o)
+	if err != nil {
+		return err
+	}
+	var letters []review.Answer
+	if how == decideLetters {
+		if letters, err = review.ParseLetters(o.Decisions); err != nil {
+			return usagef("apply: --decisions: %v", err)
+		}
 	}
 	text, err := readPatch(o)
 	if err != nil {
@@ -177,7 +245,11 @@ func runApply(c *cli.Context, o applyOptions) error {
 	}
 	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
 
-	if failed > 0 || o.Check {
+	// Unplaceable hunks stop everything, except in a review in the
+	// terminal, where the person sees them and may still apply the others.
+	// Decisions given ahead were meant for the patch's hunks in order: with
+	// one missing they would fall on the wrong hunks.
+	if failed > 0 && (how != decideTerminal || placed == 0) || o.Check {
 		report.Status = "ok"
 		if failed > 0 {
 			report.Status = "failed"
@@ -199,13 +271,76 @@ func runApply(c *cli.Context, o applyOptions) error {
 
 	commit := tree.Git && !o.NoCommit
 	if commit {
-		// Know who commits before writing anything.
+		// Know who commits before anyone reviews or anything is written.
 		if _, _, err := tree.Identity(); err != nil {
 			return fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
-	// The files may have changed while the hunks were placed (or, later,
-	// reviewed): place them again, or refuse.
+
+	rev := review.New(review.FromPlans(plans), nil)
+	switch how {
+	case decideYes:
+		for !rev.Done() {
+			if err := rev.Approve(); err != nil {
+				return fail(err)
+			}
+		}
+	case decideLetters:
+		if err := rev.Play(review.Letters(letters)); err != nil {
+			return answersError(err, "--decisions", len(rev.Items))
+		}
+	case decideLines:
+		if err := rev.Play(review.LineAnswers(o.IO.In)); err != nil {
+			return answersError(err, "standard input", len(rev.Items))
+		}
+	case decideTerminal:
+		screen := o.IO
+		if o.JSON {
+			screen.Out = o.IO.Err // standard output stays one JSON object
+		}
+		if failed > 0 {
+			printPlacements(screen.Out, applyReport{Errors: report.Errors})
+			fmt.Fprintf(screen.Out, "%d of %d %s could not be placed and will not be offered.\n", failed, failed+placed, plural(failed+placed, "hunk"))
+		}
+		verb := "write"
+		if commit {
+			verb = "write and commit"
+		}
+		switch err := reviewInTerminal(c.Context, kb, screen, rev, verb); {
+		case errors.Is(err, review.ErrInterrupted):
+			return &exitError{code: exitInterrupted, msg: "apply: review interrupted; nothing was written"}
+		case errors.Is(err, review.ErrAbandoned):
+			fmt.Fprintln(o.IO.Err, "pair: apply: nothing was written")
+			rev.QuitReview()
+			for i := range rev.Items {
+				rev.Items[i].Decision = review.Rejected
+			}
+		case err != nil:
+			return fail(err)
+		}
+	}
+	report.Files = fileReportsOf(rev)
+	totals := rev.Totals()
+	report.Summary["approved"], report.Summary["edited"], report.Summary["rejected"] = totals.Approved, totals.Edited, totals.Rejected
+
+	plans, err = rev.Plans()
+	if err != nil {
+		return fail(err)
+	}
+	if len(plans) == 0 {
+		report.Status = "ok"
+		if o.JSON {
+			writeJSON(o.IO.Out, report)
+		} else {
+			if how != decideTerminal {
+				printPlacements(o.IO.Out, report)
+			}
+			fmt.Fprintln(o.IO.Out, "no hunk approved; nothing was written")
+		}
+		return nil
+	}
+	// The files may have changed while the hunks were placed or reviewed:
+	// place them again, or refuse.
 	changed, err := tree.Refresh(plans)
 	if err != nil {
 		return fail(err)
@@ -214,9 +349,14 @@ func runApply(c *cli.Context, o applyOptions) error {
 		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
 	}
 	if len(changed) > 0 { // report where the hunks go now
-		report.Files = report.Files[:0]
+		byPath := map[string]*edit.FilePlan{}
 		for _, p := range plans {
-			report.Files = append(report.Files, fileReportOf(p))
+			byPath[p.Path()] = p
+		}
+		for i, f := range report.Files {
+			if p := byPath[f.Path]; p != nil && slices.Contains(changed, f.Path) {
+				report.Files[i] = fileReportOf(p)
+			}
 		}
 	}
 	changes, err := changesOf(plans)
@@ -233,7 +373,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	var commitErr error
 	if commit {
 		res, err := tree.Commit(commitsOf(plans, changes), repo.CommitOptions{
-			Record:     recordOf(plans, o),
+			Record:     recordOf(rev, o, how),
 			NoVerify:   o.NoVerify,
 			HookOutput: o.IO.Err,
 		})
@@ -251,8 +391,23 @@ func runApply(c *cli.Context, o applyOptions) error {
 	if o.JSON {
 		writeJSON(o.IO.Out, report)
 	} else {
-		printPlacements(o.IO.Out, report)
-		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s\n", placed, plural(placed, "hunk"), len(plans), plural(len(plans), "file"))
+		switch how {
+		case decideYes: // every hunk approved: no need to say so on each
+			printPlacements(o.IO.Out, withoutDecisions(report))
+		case decideLetters, decideLines:
+			printPlacements(o.IO.Out, report)
+		}
+		n := 0 // hunks, not file changes without lines
+		for _, it := range rev.Items {
+			if !it.Whole && it.Decision.Applies() {
+				n++
+			}
+		}
+		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s", n, plural(n, "hunk"), len(plans), plural(len(plans), "file"))
+		if totals.Rejected > 0 {
+			fmt.Fprintf(o.IO.Out, " (%d rejected)", totals.Rejected)
+		}
+		fmt.Fprintln(o.IO.Out)
 		if report.Commit != "" {
 			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
 		}
@@ -264,6 +419,20 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return &exitError{code: exitFailure, msg: commitErr.Error()}
 	}
 	return nil
+}
+
+// answersError explains decisions given ahead that do not fit the hunks.
+func answersError(err error, from string, items int) error {
+	if errors.Is(err, review.ErrNoAnswers) {
+		var ae *review.AnswersError
+		if errors.As(err, &ae) && ae.Used == 0 && from == "standard input" {
+			return usagef("apply: standard input is not a terminal and gave no decisions: give --decisions (one letter per hunk, e.g. %s), one decision per line on standard input, or --yes to approve every hunk; nothing was written",
+				strings.Repeat("y", min(items, 3)))
+		}
+		return usagef("apply: %s: %v; the patch has %d %s to decide: give one decision per hunk with --decisions (e.g. %s), one per line on standard input, or --yes to approve every hunk; nothing was written",
+			from, err, items, plural(items, "hunk"), strings.Repeat("y", min(items, 3)))
+	}
+	return usagef("apply: %s: %v; nothing was written", from, err)
 }
 
 // commitsOf describes the written plans for the commit.
@@ -291,15 +460,32 @@ func commitsOf(plans []*edit.FilePlan, changes []repo.Change) []repo.FileCommit 
 	return out
 }
 
-// recordOf writes the commit record of a plain pair apply: every hunk
-// approved (apply writes all or nothing), no model.
-func recordOf(plans []*edit.FilePlan, o applyOptions) repo.Record {
+// recordOf writes the commit record of a review: every item of the
+// proposal with its decision, and the notes that went with rejections.
+func recordOf(rev *review.Review, o applyOptions, how howDecided) repo.Record {
 	r := repo.Record{Subject: o.Message, Session: newSessionID("apply"), Model: "none"}
-	var paths []string
-	for _, p := range plans {
-		paths = append(paths, p.Path())
-		for _, h := range p.Hunks {
-			r.Hunks = append(r.Hunks, repo.HunkRecord{Path: p.Path(), Start: h.Start + 1, Hash: repo.HunkHash(h), Decision: repo.Approved})
+	var paths, notes []string
+	for _, s := range rev.Summary() {
+		if s.Applies() {
+			paths = append(paths, s.Path)
+		}
+	}
+	for _, it := range rev.Items {
+		path := rev.FileOf(&it).Path()
+		start := it.Hunk.Start + 1
+		if it.Whole {
+			start = 0
+		}
+		d := repo.Rejected
+		switch it.Decision {
+		case review.Approved:
+			d = repo.Approved
+		case review.Edited:
+			d = repo.Edited
+		}
+		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: path, Start: start, Hash: repo.HunkHash(it.Hunk), Decision: d})
+		if it.Note != "" {
+			notes = append(notes, fmt.Sprintf("- %s:%d: %s", path, start, it.Note))
 		}
 	}
 	if r.Subject == "" {
@@ -309,8 +495,29 @@ func recordOf(plans []*edit.FilePlan, o applyOptions) repo.Record {
 	if src == "" || src == "-" {
 		src = "standard input"
 	}
-	r.Body = fmt.Sprintf("Applied with pair apply from %s: %d %s in %d %s, all approved.",
-		src, len(r.Hunks), plural(len(r.Hunks), "hunk"), len(plans), plural(len(plans), "file"))
+	t := rev.Totals()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Applied with pair apply from %s (%s): %d of %d %s",
+		src, how, t.Approved+t.Edited, len(rev.Items), plural(len(rev.Items), "hunk"))
+	var parts []string
+	if t.Approved > 0 {
+		parts = append(parts, fmt.Sprintf("%d approved", t.Approved))
+	}
+	if t.Edited > 0 {
+		parts = append(parts, fmt.Sprintf("%d edited", t.Edited))
+	}
+	if t.Rejected > 0 {
+		parts = append(parts, fmt.Sprintf("%d rejected", t.Rejected))
+	}
+	fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+	fmt.Fprintf(&b, " in %d %s.", len(paths), plural(len(paths), "file"))
+	if t.Failed > 0 {
+		fmt.Fprintf(&b, " %d %s could not be placed and %s not offered.", t.Failed, plural(t.Failed, "hunk"), map[bool]string{true: "was", false: "were"}[t.Failed == 1])
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n\nRejected with a note:\n" + strings.Join(notes, "\n"))
+	}
+	r.Body = b.String()
 	return r
 }
 
@@ -384,6 +591,32 @@ func fileReportOf(p *edit.FilePlan) fileReport {
 	return fr
 }
 
+// fileReportsOf reports a finished review: each file with its items as
+// decided (pieces of split hunks and edits included).
+func fileReportsOf(rev *review.Review) []fileReport {
+	out := make([]fileReport, 0, len(rev.Proposal.Files))
+	for fi := range rev.Proposal.Files {
+		f := &rev.Proposal.Files[fi]
+		fr := fileReportOf(&edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff})
+		for _, it := range rev.Items {
+			if it.File != fi {
+				continue
+			}
+			h := hunkReport{ID: it.ID, Decision: it.Decision.String(), Note: it.Note}
+			if !it.Whole {
+				oc := it.Hunk.OldCount()
+				h.Hunk, h.Part = it.Hunk.Hunk+1, it.Hunk.Part
+				h.Start, h.End = it.Hunk.Start+1, it.Hunk.Start+max(oc, 1)
+				h.OldLines, h.NewLines = oc, it.Hunk.NewCount()
+				h.Placement, h.Offset, h.Notes = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes
+			}
+			fr.Hunks = append(fr.Hunks, h)
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
 // changesOf computes the write set of fully placed plans.
 func changesOf(plans []*edit.FilePlan) ([]repo.Change, error) {
 	var out []repo.Change
@@ -445,12 +678,28 @@ func printPlacements(w io.Writer, r applyReport) {
 			fmt.Fprintf(w, "mode %s %s\n", f.Mode, f.Path)
 		}
 		if f.Action == "create" || f.Action == "delete" {
-			continue // the whole file is the hunk
+			// The whole file is the hunk.
+			if len(f.Hunks) == 1 && f.Hunks[0].Decision == "rejected" {
+				fmt.Fprintf(w, "%s\trejected\n", f.Path)
+			}
+			continue
 		}
 		for _, h := range f.Hunks {
+			if h.Placement == "" { // the file change itself (a pure rename)
+				if h.Decision != "" {
+					fmt.Fprintf(w, "%s\t%s\n", f.Path, h.Decision)
+				}
+				continue
+			}
 			label := h.Placement
 			if h.Offset != 0 {
 				label += fmt.Sprintf(" (%+d %s)", h.Offset, plural(abs(h.Offset), "line"))
+			}
+			if h.Decision != "" {
+				label += "\t" + h.Decision
+				if h.Note != "" {
+					label += ": " + h.Note
+				}
 			}
 			fmt.Fprintf(w, "%s:%d-%d\t%s\n", f.Path, h.Start, h.End, label)
 			for _, n := range h.Notes {
@@ -476,6 +725,20 @@ func printPlacements(w io.Writer, r applyReport) {
 			}
 		}
 	}
+}
+
+// withoutDecisions copies a report without the review's decisions.
+func withoutDecisions(r applyReport) applyReport {
+	files := make([]fileReport, len(r.Files))
+	for i, f := range r.Files {
+		f.Hunks = slices.Clone(f.Hunks)
+		for j := range f.Hunks {
+			f.Hunks[j].Decision, f.Hunks[j].Note = "", ""
+		}
+		files[i] = f
+	}
+	r.Files = files
+	return r
 }
 
 func abs(n int) int {
