@@ -291,7 +291,9 @@ func (t *Terminal) show(r *Review) {
 	case "rename":
 		t.printf("%s\n", t.paint(cBold, "renamed from "+f.OldPath))
 	}
-	t.printf("%s\n", t.placement(it))
+	if f.Action() != "create" { // a new file has nowhere else to go
+		t.printf("%s\n", t.placement(it))
+	}
 	t.printf("%s\n", t.paint(cCyan, r.Header(it)))
 	for _, l := range it.Hunk.Lines {
 		text := string(l.Kind) + visible(l.Text)

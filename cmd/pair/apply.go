@@ -23,7 +23,7 @@ import (
 func applyCommand(io stdio) *cli.Command {
 	return &cli.Command{
 		Name:      "apply",
-		Usage:     "place and apply a unified diff, all or nothing",
+		Usage:     "review a unified diff hunk by hunk and apply (and commit) the approved hunks",
 		ArgsUsage: "[PATCH|-]",
 		Description: `Reads a unified diff from PATCH, or from standard input when PATCH is "-"
 or missing, and applies it to the working tree (the top of the git repository
@@ -35,11 +35,37 @@ numbers and counts, trailing whitespace, indentation, curly quotes, a missing
 or slightly changed context line, two hunks run together. A hunk that matches
 two places equally well is refused, never guessed.
 
-If any hunk cannot be placed, nothing is written and each failure is explained
-with the nearest lines of the real file.
+Then each placed hunk is reviewed, as with git add -p. On a terminal,
+single keys decide:
 
-Exit status: 0 applied (or, with --check, every hunk placed); 1 a hunk could
-not be placed or a file could not be written; 2 usage error; 130 interrupted.`,
+  y  approve this hunk              n  reject this hunk
+  r  reject with a note             q  reject the rest, go to the summary
+  a  approve the rest of the file   d  reject the rest of the file
+  A  approve this file's hunks for the rest of the session
+  s  split the hunk at the context lines between its changes
+  e  edit the hunk in $EDITOR (else $VISUAL, else vi)
+  j  next undecided hunk            k  previous undecided hunk
+  J  next hunk (down arrow)         K  previous hunk (up arrow)
+  g  go to a hunk by number         /  search hunks by regular expression
+  p  show the hunk again            ?  help
+
+A summary per file comes before anything is written; Ctrl-C writes
+nothing. Hunks that cannot be placed are listed and not offered.
+
+Without a terminal, decisions come from --decisions (one letter per hunk:
+y, n, a, d, A or q), or from standard input when the patch is a file (one
+per line; "n REASON" rejects with a note); --yes approves every hunk.
+Decisions given ahead, and --yes, refuse a patch with a hunk that cannot
+be placed: nothing is written and each failure is explained with the
+nearest lines of the real file. With no way to decide, apply fails at
+once naming these flags.
+
+In a git repository the approved and edited hunks are committed with a
+Pair-Hunk trailer recording every hunk's decision.
+
+Exit status: 0 applied, or nothing approved (with --check: every hunk
+placed); 1 a hunk could not be placed or a file could not be written;
+2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},

@@ -37,9 +37,11 @@ func demoCommand(io stdio) *cli.Command {
 		Name:  "demo",
 		Usage: "review and apply a bundled example diff in a scratch repository",
 		Description: `Makes a scratch git repository holding a small Go project, commits it, and
-runs pair apply --check and then pair apply --yes on a model's reply whose
-diff is damaged in the ways model diffs usually are, which commits the
-result with pair's audit trailer. Then it shows the commit with git show.
+runs pair apply --check and then pair apply on a model's reply whose diff
+is damaged in the ways model diffs usually are. On a terminal you review
+its hunks one by one (y, n, s, e, ... as in git add -p); otherwise every
+hunk is approved (--yes). The approved hunks are committed with pair's
+audit trailer, and the commit is shown with git show.
 
 No model, network or configuration is needed; only git. The repository is
 kept for you to look at, in a new temporary directory (or in --dir).`,
@@ -112,29 +114,63 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		fmt.Fprintf(out, "             - %s\n", d)
 	}
 
+	// On a terminal the person reviews the hunks; otherwise --yes.
+	kb := keyboard(o.IO)
+	review := struct {
+		flag        string
+		check, yes  bool
+		explanation string
+	}{"--yes", false, true, "approve every hunk, write the files (all or nothing) and commit them"}
+	if kb != nil {
+		review.flag, review.yes = "", false
+		review.explanation = "review each hunk: y approve, n reject, s split, e edit, ? for every key"
+	}
+	var head bytes.Buffer
+	if err := g.run(&head, "rev-parse", "HEAD"); err != nil {
+		return err
+	}
 	for _, step := range []struct {
 		flag        string
 		check, yes  bool
 		explanation string
 	}{
 		{"--check", true, false, "where each hunk goes, and how it was placed; nothing is written"},
-		{"--yes", false, true, "approve every hunk, write the files (all or nothing) and commit them"},
+		review,
 	} {
-		fmt.Fprintf(out, "\n$ pair apply %s ../reply.md    # %s\n", step.flag, step.explanation)
+		flag := step.flag
+		if flag != "" {
+			flag += " "
+		}
+		fmt.Fprintf(out, "\n$ pair apply %s../reply.md    # %s\n", flag, step.explanation)
+		in := io.Reader(strings.NewReader(""))
+		if !step.check && !step.yes {
+			in = kb
+		}
 		err := runApply(c, applyOptions{
 			Patch: replyPath, Dir: repoDir, Check: step.check, Yes: step.yes,
-			IO: stdio{In: strings.NewReader(""), Out: out, Err: o.IO.Err},
+			IO: stdio{In: in, Out: out, Err: o.IO.Err},
 		})
+		var ee *exitError
+		if errors.As(err, &ee) && ee.code == exitInterrupted {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("demo: the bundled diff should apply, but: %w", err)
 		}
 	}
-
-	fmt.Fprintf(out, "\n$ git show HEAD    # the pair commit: exactly the approved hunks, and the audit trailer\n")
-	if err := g.run(out, "--no-pager", "show", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", "HEAD"); err != nil {
+	var after bytes.Buffer
+	if err := g.run(&after, "rev-parse", "HEAD"); err != nil {
 		return err
 	}
-	fmt.Fprintln(out)
+	if after.String() == head.String() {
+		fmt.Fprintf(out, "\nNothing was approved, so nothing was committed.\n\n")
+	} else {
+		fmt.Fprintf(out, "\n$ git show HEAD    # the pair commit: exactly the approved hunks, and the audit trailer\n")
+		if err := g.run(out, "--no-pager", "show", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", "HEAD"); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+	}
 	if o.Keep {
 		fmt.Fprintf(out, "Look around:  cd %s\n", repoDir)
 		fmt.Fprintf(out, "Clean up:     rm -rf %s\n", base)

@@ -4,14 +4,19 @@
 //
 // Usage:
 //
-//	pair apply [--check] [--yes] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
+//	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
 //	pair undo [--dry-run] [--json] [-C DIR]
 //	pair log [--json] [--stats] [-n N] [-C DIR]
 //	pair demo [--dir DIR] [--keep=false]
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail, tolerating the mistakes models make in diffs and refusing any
-// hunk whose place is not certain. In a git repository it commits exactly
+// hunk whose place is not certain. Each placed hunk is then reviewed as
+// with git add -p: on a terminal by single keys (y n r a d A q s e j k J K
+// g / p ?, see --help), without one from --decisions (one letter per hunk)
+// or one answer per line on standard input, or all approved with --yes.
+// A summary comes before anything is written; Ctrl-C writes nothing. In a
+// git repository it commits exactly
 // the approved hunks, as the user, with an audit trailer (Pair-Session,
 // Pair-Model, Pair-Reviewed-By, one Pair-Hunk per hunk); the user's own
 // uncommitted edits stay uncommitted. pair demo runs pair apply on a
