@@ -3,6 +3,7 @@ module github.com/pair-cli/pair
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/rogpeppe/go-internal v1.16.0

@@ -119,7 +119,8 @@ func (e *EditError) Error() string {
 }
 
 // Edit replaces the current hunk with the person's edit of EditText and
-// approves it as Edited. The edit must keep the hunk's context and removed
+// approves it as Edited (a text saved unchanged approves the hunk as it
+// is). The edit must keep the hunk's context and removed
 // lines as they are (a removed line may become context) and must still
 // change something; anything else is refused with an *EditError and
 // changes nothing. An empty text cancels the edit (ErrEditCanceled).
@@ -198,6 +199,12 @@ func (r *Review) Edit(text string) error {
 	}
 	if !changes {
 		return &EditError{Reason: "the edit changes nothing; reject the hunk (n) instead"}
+	}
+	if slices.Equal(edited, it.Hunk.Lines) {
+		// Saved as it was: an approval, as in git add -p, not an edit.
+		r.set(r.Cursor, Approved, "")
+		r.advance()
+		return nil
 	}
 	h := it.Hunk
 	h.Lines = edited

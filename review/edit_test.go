@@ -93,11 +93,14 @@ func TestEdit(t *testing.T) {
 		file  string // the file edited, calc.go when empty
 		want  string // the file with only the edit approved
 		after string // state after the edit
+		// unchanged: the text is saved as it was, which approves the hunk.
+		unchanged bool
 	}{
 		{
-			name: "unchanged",
-			edit: func(t *testing.T, s string) string { return s },
-			want: with(t, calcOld, change1),
+			name:      "unchanged",
+			edit:      func(t *testing.T, s string) string { return s },
+			want:      with(t, calcOld, change1),
+			unchanged: true,
 		},
 		{
 			name: "a removed line kept as context",
@@ -136,9 +139,10 @@ func TestEdit(t *testing.T) {
 			want: with(t, calcOld, change{oldVar, "var ErrDivide = errors.New(\"calc: cannot divide by zero\")\n"}),
 		},
 		{
-			name: "blank lines the editor left at the end",
-			edit: func(t *testing.T, s string) string { return s + "\n\n\n" },
-			want: with(t, calcOld, change1),
+			name:      "blank lines the editor left at the end",
+			edit:      func(t *testing.T, s string) string { return s + "\n\n\n" },
+			want:      with(t, calcOld, change1),
+			unchanged: true,
 		},
 		{
 			name: "empty context lines that lost their space",
@@ -157,9 +161,9 @@ func TestEdit(t *testing.T) {
 						keep = append(keep, l)
 					}
 				}
-				return strings.Join(keep, "")
+				return strings.Replace(strings.Join(keep, ""), "calc: divide by zero", "calc: divide by 0", 1)
 			},
-			want: with(t, calcOld, change1),
+			want: with(t, calcOld, change{`errors.New("divide by zero")`, `errors.New("calc: divide by 0")`}),
 		},
 		{
 			name:  "a blank last line that lost its space is the file's",
@@ -169,10 +173,10 @@ func TestEdit(t *testing.T) {
 				if !strings.Contains(s, " ## License\n\n# ---") {
 					t.Fatalf("the hunk of README.md does not end with a blank line:\n%s", s)
 				}
-				return s + "\n"
+				return strings.Replace(s, "prints an error.", "prints an error!", 1) + "\n"
 			},
 			file:  "README.md",
-			want:  readmeNew,
+			want:  strings.Replace(readmeNew, "prints an error.", "prints an error!", 1),
 			after: "[1=.] 2=. 3=. 4=. 5=. 6=e",
 		},
 		{
@@ -212,17 +216,27 @@ func TestEdit(t *testing.T) {
 			if after == "" {
 				after = "1=e [2=.] 3=. 4=. 5=. 6=."
 			}
+			if tt.unchanged {
+				after = strings.Replace(after, "1=e", "1=y", 1)
+			}
 			if got := state(r); got != after {
 				t.Errorf("after the edit: got state %q, want %q", got, after)
 			}
 			it := item(t, r, id)
-			if it.Decision != review.Edited {
+			if tt.unchanged {
+				// Saved as it was: approved, not edited.
+				if it.Decision != review.Approved || it.Original != nil || !reflect.DeepEqual(it.Hunk, orig) {
+					t.Errorf("got decision %v, original %v, hunk changed %v; want approved as placed", it.Decision, it.Original, !reflect.DeepEqual(it.Hunk, orig))
+				}
+			} else if it.Decision != review.Edited {
 				t.Errorf("got decision %v, want edited", it.Decision)
 			}
-			if it.Original == nil || !reflect.DeepEqual(*it.Original, orig) {
+			if tt.unchanged {
+				// nothing more to check about the edit
+			} else if it.Original == nil || !reflect.DeepEqual(*it.Original, orig) {
 				t.Errorf("got Original %+v, want the hunk as placed %+v", it.Original, orig)
 			}
-			if got, want := it.Hunk.Notes, append(append([]string(nil), orig.Notes...), "edited in review"); !reflect.DeepEqual(got, want) {
+			if got, want := it.Hunk.Notes, append(append([]string(nil), orig.Notes...), "edited in review"); !tt.unchanged && !reflect.DeepEqual(got, want) {
 				t.Errorf("got notes %q, want %q", got, want)
 			}
 			if it.Hunk.Start != orig.Start || it.Hunk.Hunk != orig.Hunk {

@@ -69,7 +69,7 @@ func TestSummary(t *testing.T) {
 	}
 	mustDo(t, r, "g4")
 	text, _ := r.EditText()
-	if err := r.Edit(text); err != nil {
+	if err := r.Edit(strings.Replace(text, "\n+", "\n+ ", 1)); err != nil {
 		t.Fatalf("Edit: got error %v, want none", err)
 	}
 	mustDo(t, r, "y")

@@ -74,6 +74,7 @@ const (
 	cCyan   = "\x1b[36m"
 	cPrompt = "\x1b[1;34m"
 	cFaint  = "\x1b[2m"
+	cRedBg  = "\x1b[41m"
 )
 
 func (t *Terminal) paint(color, s string) string {
@@ -121,6 +122,7 @@ func (t *Terminal) Run(ctx context.Context, r *Review) error {
 		t.prompt(r)
 		k, err := t.key(ctx)
 		if err != nil {
+			t.printf("\n") // leave the prompt's line
 			return err
 		}
 		t.printf("%s\n", keyName(k))
@@ -258,14 +260,18 @@ func (t *Terminal) edit(ctx context.Context, r *Review) error {
 	if err != nil {
 		return fmt.Errorf("cannot read the edit: %w", err)
 	}
-	id := r.Current().ID
+	idx := r.Cursor
 	if err := r.Edit(string(b)); err != nil {
 		if errors.Is(err, ErrEditCanceled) {
 			return err
 		}
 		return fmt.Errorf("edit refused, the hunk is unchanged: %w", err)
 	}
-	t.printf("%s\n", t.paint(cGreen, "hunk "+id+" edited and approved"))
+	if r.Items[idx].Decision == Approved {
+		t.printf("%s\n", t.paint(cGreen, "the hunk was saved unchanged: approved as it is"))
+		return nil
+	}
+	t.printf("%s\n", t.paint(cGreen, "edited and approved"))
 	return nil
 }
 
@@ -300,6 +306,10 @@ func (t *Terminal) show(r *Review) {
 		switch l.Kind {
 		case edit.Add:
 			text = t.paint(cGreen, text)
+			if body := strings.TrimRight(l.Text, " \t"); t.Color && len(body) < len(l.Text) {
+				// Trailing whitespace an added line brings, as git shows it.
+				text = t.paint(cGreen, "+"+visible(body)) + t.paint(cRedBg, l.Text[len(body):])
+			}
 		case edit.Delete:
 			text = t.paint(cRed, text)
 		}
@@ -514,6 +524,7 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 		}
 		k, err := t.key(ctx)
 		if err != nil {
+			t.printf("\n")
 			return false, err
 		}
 		t.printf("%s\n", keyName(k))
@@ -535,6 +546,9 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 			return false, nil
 		case '?':
 			t.printf("%s\n", t.paint(cFaint, "y - go ahead\nn - write nothing\nK - go back to the last hunk\ng - go back to a hunk by number\nCtrl-C - stop and write nothing"))
+		case '\r', '\n', ' ':
+		default:
+			t.printf("%s\n", t.paint(cRed, fmt.Sprintf("unknown key %s; press ? for help", keyName(k))))
 		}
 	}
 }
@@ -719,8 +733,8 @@ func (t *Terminal) line(ctx context.Context, prompt string) (string, bool, error
 	}
 }
 
-// visible shows a line's trailing whitespace and carriage return, which a
-// reviewer would otherwise miss.
+// visible shows a carriage return left in a line, which a reviewer would
+// otherwise miss.
 func visible(s string) string {
 	return strings.ReplaceAll(s, "\r", `\r`)
 }

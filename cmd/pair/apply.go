@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -64,7 +62,8 @@ In a git repository the approved and edited hunks are committed with a
 Pair-Hunk trailer recording every hunk's decision.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
-placed); 1 a hunk could not be placed or a file could not be written;
+placed); 1 a hunk could not be placed (with --yes, --decisions or
+answers on standard input) or a file could not be written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
@@ -304,6 +303,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	}
 
 	rev := review.New(review.FromPlans(plans), nil)
+	abandoned := false // no at the summary
 	switch how {
 	case decideYes:
 		for !rev.Done() {
@@ -336,8 +336,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		case errors.Is(err, review.ErrInterrupted):
 			return &exitError{code: exitInterrupted, msg: "apply: review interrupted; nothing was written"}
 		case errors.Is(err, review.ErrAbandoned):
-			fmt.Fprintln(o.IO.Err, "pair: apply: nothing was written")
-			rev.QuitReview()
+			abandoned = true
 			for i := range rev.Items {
 				rev.Items[i].Decision = review.Rejected
 			}
@@ -361,55 +360,52 @@ func runApply(c *cli.Context, o applyOptions) error {
 			if how != decideTerminal {
 				printPlacements(o.IO.Out, report)
 			}
-			fmt.Fprintln(o.IO.Out, "no hunk approved; nothing was written")
+			if abandoned {
+				fmt.Fprintln(o.IO.Out, "review abandoned at the summary; nothing was written")
+			} else {
+				fmt.Fprintln(o.IO.Out, "no hunk approved; nothing was written")
+			}
 		}
 		return nil
 	}
-	// The files may have changed while the hunks were placed or reviewed:
-	// place them again, or refuse.
-	changed, err := tree.Refresh(plans)
-	if err != nil {
-		return fail(err)
+	if err := c.Context.Err(); err != nil {
+		return err
 	}
-	for _, p := range changed {
+	// The files may have changed while the hunks were placed or reviewed:
+	// ApplyPlans places them again, or refuses.
+	res, err := tree.ApplyPlans(plans, repo.ApplyOptions{
+		Commit:     commit,
+		Record:     recordOf(rev, o, how),
+		NoVerify:   o.NoVerify,
+		HookOutput: o.IO.Err,
+	})
+	for _, p := range res.Replaced {
 		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
 	}
-	if len(changed) > 0 { // report where the hunks go now
+	if len(res.Replaced) > 0 { // report where the hunks go now
 		byPath := map[string]*edit.FilePlan{}
 		for _, p := range plans {
 			byPath[p.Path()] = p
 		}
 		for i, f := range report.Files {
-			if p := byPath[f.Path]; p != nil && slices.Contains(changed, f.Path) {
+			if p := byPath[f.Path]; p != nil && slices.Contains(res.Replaced, f.Path) {
 				report.Files[i] = fileReportOf(p)
 			}
 		}
 	}
-	changes, err := changesOf(plans)
-	if err != nil {
-		return fail(err)
-	}
-	if err := c.Context.Err(); err != nil {
-		return err
-	}
-	if err := tree.Write(changes); err != nil {
-		return fail(err)
-	}
-	report.Status, report.Applied = "ok", true
 	var commitErr error
-	if commit {
-		res, err := tree.Commit(commitsOf(plans, changes), repo.CommitOptions{
-			Record:     recordOf(rev, o, how),
-			NoVerify:   o.NoVerify,
-			HookOutput: o.IO.Err,
-		})
-		if err != nil {
-			report.Status = "failed"
-			report.Error = "the files are written but not committed: " + err.Error()
-			commitErr = fmt.Errorf("apply: the files are written but not committed: %w", err)
-		} else {
-			report.Commit = res.Hash
-			for _, u := range res.Uncommitted {
+	switch {
+	case errors.Is(err, repo.ErrNotCommitted):
+		report.Status, report.Applied = "failed", true
+		report.Error = err.Error()
+		commitErr = fmt.Errorf("apply: %w", err)
+	case err != nil:
+		return fail(err)
+	default:
+		report.Status, report.Applied = "ok", true
+		if res.Commit != nil {
+			report.Commit = res.Commit.Hash
+			for _, u := range res.Commit.Uncommitted {
 				report.Uncommitted = append(report.Uncommitted, uncommittedFile{Path: u.Path, Reason: u.Reason})
 			}
 		}
@@ -459,31 +455,6 @@ func answersError(err error, from string, items int) error {
 			from, err, items, plural(items, "hunk"), strings.Repeat("y", min(items, 3)))
 	}
 	return usagef("apply: %s: %v; nothing was written", from, err)
-}
-
-// commitsOf describes the written plans for the commit.
-func commitsOf(plans []*edit.FilePlan, changes []repo.Change) []repo.FileCommit {
-	content := map[string]repo.Change{}
-	for _, c := range changes {
-		content[c.Path] = c
-	}
-	var out []repo.FileCommit
-	for _, p := range plans {
-		fc := repo.FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks}
-		switch {
-		case p.NewPath == "":
-			fc.Delete = true
-		case p.OldPath == "":
-			fc.Create = true
-		case p.OldPath != p.NewPath:
-			fc.OldPath = p.OldPath
-		}
-		if c, ok := content[p.NewPath]; ok && !fc.Delete {
-			fc.After, fc.Mode = string(c.Content), c.Mode
-		}
-		out = append(out, fc)
-	}
-	return out
 }
 
 // recordOf writes the commit record of a review: every item of the
@@ -641,49 +612,6 @@ func fileReportsOf(rev *review.Review) []fileReport {
 		out = append(out, fr)
 	}
 	return out
-}
-
-// changesOf computes the write set of fully placed plans.
-func changesOf(plans []*edit.FilePlan) ([]repo.Change, error) {
-	var out []repo.Change
-	for _, p := range plans {
-		content, err := p.Result(nil)
-		if err != nil {
-			return nil, err
-		}
-		mode, err := modeOf(p.Diff)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case p.NewPath == "":
-			out = append(out, repo.Change{Path: p.OldPath, Delete: true})
-		default:
-			out = append(out, repo.Change{Path: p.NewPath, Content: []byte(content), Mode: mode})
-			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
-				out = append(out, repo.Change{Path: p.OldPath, Delete: true})
-			}
-		}
-	}
-	return out, nil
-}
-
-// modeOf turns a git mode from the patch into permission bits to set, or
-// 0 to keep the file's own mode.
-func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
-	if !fd.ModeChange() && !(fd.New && fd.NewMode != "") {
-		return 0, nil
-	}
-	switch fd.NewMode {
-	case "100644":
-		return 0o644, nil
-	case "100755":
-		return 0o755, nil
-	}
-	if _, err := strconv.ParseUint(fd.NewMode, 8, 32); err != nil {
-		return 0, fmt.Errorf("%s: bad file mode %q", fd.Path(), fd.NewMode)
-	}
-	return 0, errors.New(fd.Path() + ": only regular files (mode 100644 or 100755) can be written, not mode " + fd.NewMode)
 }
 
 func printPlacements(w io.Writer, r applyReport) {

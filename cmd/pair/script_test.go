@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,7 +18,11 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"pair": func() {
-			os.Exit(run(context.Background(), os.Args, stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+			// As main does: Ctrl-C cancels the context.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			code := run(ctx, os.Args, stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+			stop()
+			os.Exit(code)
 		},
 	})
 }
