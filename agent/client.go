@@ -1,0 +1,549 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// ChatClient is the model client the agent needs: one streamed chat
+// completion. *openai.Client satisfies it, for any OpenAI-compatible
+// endpoint.
+type ChatClient interface {
+	CreateChatCompletionStream(ctx context.Context, req openai.ChatCompletionRequest) (*openai.ChatCompletionStream, error)
+}
+
+// ErrNoFinish reports a stream that ended without a finish reason: the
+// server or the connection cut the reply short, so it is not an answer.
+var ErrNoFinish = errors.New("model stream ended without a finish reason")
+
+// StatusError is an HTTP error answer of the model server.
+type StatusError struct {
+	Code int // HTTP status code
+	// RetryAfter is the wait the server asked for in its Retry-After
+	// header, or zero.
+	RetryAfter time.Duration
+	Message    string // the server's error message, if it gave one
+}
+
+func (e *StatusError) Error() string {
+	s := "model server: " + strconv.Itoa(e.Code)
+	if text := http.StatusText(e.Code); text != "" {
+		s += " " + text
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// Retryable reports whether the request may succeed when sent again:
+// 408 Request Timeout, 429 Too Many Requests and the 5xx errors.
+func (e *StatusError) Retryable() bool {
+	return e.Code == http.StatusRequestTimeout || e.Code == http.StatusTooManyRequests ||
+		e.Code >= 500 && e.Code <= 599
+}
+
+// Config says how to reach an OpenAI-compatible endpoint.
+type Config struct {
+	BaseURL string // e.g. http://localhost:11434/v1; empty means OpenAI's
+	APIKey  string // may be empty for local servers
+	Model   string
+	// HTTPClient is the HTTP client to use; nil means a new one. Its
+	// transport is wrapped, the client itself is not changed.
+	HTTPClient *http.Client
+}
+
+// Defaults of a Client's retry loop.
+const (
+	DefaultMaxAttempts = 4
+	DefaultBaseDelay   = time.Second
+	DefaultMaxDelay    = 60 * time.Second
+)
+
+// Client asks the model for one reply at a time: it streams the reply,
+// joins its pieces, and retries what is worth retrying. The zero values of
+// its optional fields mean their defaults.
+type Client struct {
+	Chat  ChatClient
+	Model string
+
+	// MaxAttempts is the number of requests tried for one reply
+	// (DefaultMaxAttempts when zero).
+	MaxAttempts int
+	// BaseDelay is the first wait before a retry; each further retry
+	// waits twice as long (DefaultBaseDelay when zero).
+	BaseDelay time.Duration
+	// MaxDelay caps every wait, also one asked for by Retry-After
+	// (DefaultMaxDelay when zero).
+	MaxDelay time.Duration
+
+	// Notice, if set, receives one line for the person at every retry.
+	Notice func(string)
+	// Sleep waits d or until ctx is done, then returns ctx.Err(); nil
+	// means a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock for Retry-After dates; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewClient returns a Client for the endpoint of cfg, through go-openai.
+// Its HTTP transport records the Retry-After header of each answer so
+// that the retry loop can honour it.
+func NewClient(cfg Config) *Client {
+	ocfg := openai.DefaultConfig(cfg.APIKey)
+	if cfg.BaseURL != "" {
+		ocfg.BaseURL = cfg.BaseURL
+	}
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		c := *cfg.HTTPClient
+		hc = &c
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &retryAfterTransport{base: base}
+	ocfg.HTTPClient = hc
+	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model}
+}
+
+// Complete sends the conversation msgs and the tools the model may call,
+// passes each piece of text to onToken (if not nil) as it arrives, and
+// returns the whole reply. A refusal counts as text; reasoning content
+// (deepseek's reasoning_content) is left out. A finish reason of "length"
+// is returned as it is: the caller decides. On an error, the Reply holds
+// what arrived of the last attempt.
+//
+// Errors of the server that may pass (408, 429, 5xx) and broken
+// connections are retried after a wait, as long as no text was shown for
+// the attempt; other errors are returned at once, a *StatusError for an
+// HTTP error. When ctx is done, Complete returns at once with an error
+// that wraps ctx.Err().
+func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, onToken func(string)) (Reply, error) {
+	if c.Chat == nil {
+		return Reply{}, errors.New("model client: not configured")
+	}
+	req := c.request(msgs, tools)
+	attempts := c.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return Reply{}, fmt.Errorf("model request: %w", err)
+		}
+		ra := &retryAfter{}
+		reply, shown, err := c.stream(context.WithValue(ctx, retryAfterKey{}, ra), req, onToken)
+		if err == nil {
+			return reply, nil
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return reply, fmt.Errorf("model request: %w", ctxErr)
+		}
+		var se *StatusError
+		if errors.As(err, &se) {
+			if d, ok := parseRetryAfter(ra.get(), c.now()); ok {
+				se.RetryAfter = d
+			}
+		}
+		why, ok := retryable(err)
+		if !ok || shown {
+			return reply, err
+		}
+		if attempt >= attempts {
+			return reply, fmt.Errorf("%w (gave up after %d attempts)", err, attempt)
+		}
+		delay := c.delay(attempt, se)
+		if c.Notice != nil {
+			c.Notice(fmt.Sprintf("pair: %s; retrying in %s (attempt %d of %d)", why, formatDelay(delay), attempt+1, attempts))
+		}
+		sleep := c.Sleep
+		if sleep == nil {
+			sleep = sleepTimer
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return Reply{}, fmt.Errorf("model request: %w", err)
+		}
+	}
+}
+
+// request converts pair's conversation and tools to go-openai's request.
+func (c *Client) request(msgs []Message, tools []ToolDef) openai.ChatCompletionRequest {
+	req := openai.ChatCompletionRequest{
+		Model:         c.Model,
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	}
+	for _, m := range msgs {
+		om := openai.ChatCompletionMessage{
+			Role:       string(m.Role),
+			Content:    m.Content,
+			ToolCallID: m.ToolCallID,
+		}
+		if m.Role == RoleTool && m.Content == "" {
+			// Some servers reject a tool message without content.
+			om.Content = EmptyToolResult
+		}
+		for _, tc := range m.ToolCalls {
+			args := tc.Arguments
+			if args == "" {
+				// The field is required; an empty string would be
+				// left out of the JSON.
+				args = "{}"
+			}
+			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
+				ID:       tc.ID,
+				Type:     openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: args},
+			})
+		}
+		req.Messages = append(req.Messages, om)
+	}
+	for _, t := range tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		req.Tools = append(req.Tools, openai.Tool{
+			Type: openai.ToolTypeFunction,
+			Function: &openai.FunctionDefinition{
+				Name:        t.Name,
+				Description: t.Description,
+				Parameters:  params,
+			},
+		})
+	}
+	return req
+}
+
+// EmptyToolResult is the content sent for a tool message whose content
+// is empty.
+const EmptyToolResult = "(no output)"
+
+// stream makes one attempt: it sends req and reads the streamed reply.
+// shown reports whether text was passed to onToken.
+func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, onToken func(string)) (reply Reply, shown bool, err error) {
+	stream, err := c.Chat.CreateChatCompletionStream(ctx, req)
+	if err != nil {
+		return Reply{}, false, requestError(err)
+	}
+	defer stream.Close()
+	// Close the stream when ctx is done, for transports that do not
+	// abort a body read themselves.
+	stop := context.AfterFunc(ctx, func() { stream.Close() })
+	defer stop()
+
+	var calls callJoiner
+	var content strings.Builder
+	defer func() {
+		reply.Content = content.String()
+		reply.ToolCalls = calls.calls
+	}()
+	for {
+		if ctx.Err() != nil {
+			return reply, shown, ctx.Err()
+		}
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			if reply.FinishReason == "" {
+				return reply, shown, ErrNoFinish
+			}
+			return reply, shown, nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return reply, shown, ctx.Err()
+			}
+			if reply.FinishReason != "" && isConnError(err) {
+				// The answer is complete; only the usage or the
+				// end marker is missing.
+				return reply, shown, nil
+			}
+			return reply, shown, streamError(err)
+		}
+		if chunk.Usage != nil {
+			reply.Usage = Usage{
+				PromptTokens:     chunk.Usage.PromptTokens,
+				CompletionTokens: chunk.Usage.CompletionTokens,
+				TotalTokens:      chunk.Usage.TotalTokens,
+			}
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue // only one choice is asked for
+			}
+			text := ch.Delta.Content + ch.Delta.Refusal
+			if text != "" {
+				content.WriteString(text)
+				if onToken != nil {
+					onToken(text)
+					shown = true
+				}
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				calls.add(tc)
+			}
+			if fr := ch.FinishReason; fr != "" && fr != openai.FinishReasonNull {
+				reply.FinishReason = string(fr)
+			}
+		}
+	}
+}
+
+// callJoiner joins the fragments of streamed tool calls: by their index,
+// or, for servers that send none, in order, a new id starting a new call.
+type callJoiner struct {
+	calls   []ToolCall
+	byIndex map[int]int // fragment index → position in calls
+}
+
+func (j *callJoiner) add(tc openai.ToolCall) {
+	pos := -1
+	if tc.Index != nil {
+		if p, ok := j.byIndex[*tc.Index]; ok {
+			pos = p
+		}
+	} else if n := len(j.calls); n > 0 {
+		pos = n - 1
+	}
+	if pos >= 0 && tc.ID != "" && j.calls[pos].ID != "" && tc.ID != j.calls[pos].ID {
+		pos = -1 // a new call, where a server reuses an index or sends none
+	}
+	if pos < 0 {
+		j.calls = append(j.calls, ToolCall{})
+		pos = len(j.calls) - 1
+		if tc.Index != nil {
+			if j.byIndex == nil {
+				j.byIndex = make(map[int]int)
+			}
+			j.byIndex[*tc.Index] = pos
+		}
+	}
+	call := &j.calls[pos]
+	if call.ID == "" {
+		call.ID = tc.ID
+	}
+	switch name := tc.Function.Name; {
+	case call.Name == "":
+		call.Name = name
+	case name != call.Name:
+		call.Name += name
+	}
+	call.Arguments += tc.Function.Arguments
+}
+
+// requestError converts an error of sending a request.
+func requestError(err error) error {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode > 0 {
+		return &StatusError{Code: apiErr.HTTPStatusCode, Message: apiErr.Message}
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) && reqErr.HTTPStatusCode > 0 {
+		return &StatusError{Code: reqErr.HTTPStatusCode, Message: bodyMessage(reqErr.Body)}
+	}
+	return fmt.Errorf("model server: %w", err)
+}
+
+// streamError converts an error of reading a stream.
+func streamError(err error) error {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		if apiErr.HTTPStatusCode > 0 {
+			return &StatusError{Code: apiErr.HTTPStatusCode, Message: apiErr.Message}
+		}
+		return fmt.Errorf("model server: error in stream: %s", apiErr.Message)
+	}
+	return fmt.Errorf("model server: read stream: %w", err)
+}
+
+// bodyMessage extracts the error message of an error body that go-openai
+// could not read: {"error": "…"} (Ollama), {"message": "…"} (vLLM),
+// {"detail": "…"}, or plain text.
+func bodyMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  string          `json:"detail"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var s string
+		var obj struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(v.Error, &s) == nil && s != "":
+			return s
+		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
+			return obj.Message
+		case v.Message != "":
+			return v.Message
+		case v.Detail != "":
+			return v.Detail
+		}
+	}
+	s := strings.TrimSpace(string(body))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// retryable reports whether err may pass when the request is sent again,
+// and says why it failed, for the notice.
+func retryable(err error) (why string, ok bool) {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return strings.TrimSpace(fmt.Sprintf("the model server answered %d %s", se.Code, http.StatusText(se.Code))), se.Retryable()
+	}
+	if !isConnError(err) {
+		return "", false
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return "cannot reach the model server: " + ue.Err.Error(), true
+	}
+	return "the model server's stream broke: " + errors.Unwrap(err).Error(), true
+}
+
+// isConnError reports whether err is a broken or refused connection.
+func isConnError(err error) bool {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // *url.Error is a net.Error itself
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+		return false
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE)
+}
+
+// delay returns the wait after the failed attempt: what the server asked
+// for, else BaseDelay doubled for each earlier retry; at most MaxDelay.
+func (c *Client) delay(attempt int, se *StatusError) time.Duration {
+	maxDelay := c.MaxDelay
+	if maxDelay <= 0 {
+		maxDelay = DefaultMaxDelay
+	}
+	var d time.Duration
+	if se != nil && se.RetryAfter > 0 {
+		d = se.RetryAfter
+	} else {
+		d = c.BaseDelay
+		if d <= 0 {
+			d = DefaultBaseDelay
+		}
+		for i := 1; i < attempt && d < maxDelay; i++ {
+			d *= 2
+		}
+	}
+	return min(d, maxDelay)
+}
+
+func (c *Client) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// sleepTimer waits d or until ctx is done.
+func sleepTimer(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// formatDelay writes whole seconds as "2s" (not "1m0s").
+func formatDelay(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+// parseRetryAfter reads a Retry-After value: seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs < 0 || secs > float64(24*time.Hour/time.Second) {
+			return 0, false
+		}
+		return time.Duration(secs * float64(time.Second)), true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
+// retryAfterKey is the context key of the *retryAfter of a request.
+type retryAfterKey struct{}
+
+// retryAfter holds the Retry-After header of the last answer to a request.
+type retryAfter struct {
+	mu    sync.Mutex
+	value string
+}
+
+func (r *retryAfter) set(v string) {
+	r.mu.Lock()
+	r.value = v
+	r.mu.Unlock()
+}
+
+func (r *retryAfter) get() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.value
+}
+
+// retryAfterTransport records the Retry-After header of each answer in the
+// *retryAfter of the request's context, because go-openai's errors do not
+// carry the headers.
+type retryAfterTransport struct {
+	base http.RoundTripper
+}
+
+func (t *retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err == nil {
+		if ra, ok := req.Context().Value(retryAfterKey{}).(*retryAfter); ok {
+			ra.set(resp.Header.Get("Retry-After"))
+		}
+	}
+	return resp, err
+}
