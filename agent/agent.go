@@ -1,0 +1,736 @@
+package agent
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo"
+)
+
+// Completer is what the loop needs from a model endpoint: one complete
+// reply, with its tokens passed to onToken as they arrive. *Client
+// satisfies it, over any ChatClient (go-openai's *openai.Client).
+type Completer interface {
+	Complete(ctx context.Context, msgs []Message, tools []ToolDef, onToken func(string)) (Reply, error)
+}
+
+// Reviewer decides for the person: the hunks of a proposal, and whether a
+// command may run. The terminal and scripted reviewers of the CLI (and
+// later the web page) satisfy it. A Reviewer that cannot ask anyone now
+// returns ErrNeedsReview, and the turn pauses.
+type Reviewer interface {
+	ReviewEdits(ctx context.Context, p *Proposal) (*Outcome, error)
+	ReviewCommand(ctx context.Context, c *CommandRequest) (CommandDecision, error)
+}
+
+// ErrNeedsReview is returned by a Reviewer that has no one to ask: no
+// terminal, and no decisions given ahead.
+var ErrNeedsReview = errors.New("a decision is needed, and no one can be asked here")
+
+// Errors that end a turn.
+var (
+	// ErrEmptyRequest means there was nothing to do.
+	ErrEmptyRequest = errors.New("the request is empty: say what you want done")
+	// ErrPaused means the turn stopped for a decision (status
+	// needs_review); the state holds the pending action.
+	ErrPaused = errors.New("paused: a decision is needed")
+	// ErrMaxSteps means the model was called --max-steps times without
+	// finishing.
+	ErrMaxSteps = errors.New("the model did not finish within the step limit")
+	// ErrMaxRetries means edits or tests kept failing.
+	ErrMaxRetries = errors.New("the model's edits still fail after the retry limit")
+)
+
+// Proposal is a set of edits for the person to review: placed file plans
+// (with the hunks that could not be placed), and the model's message.
+type Proposal struct {
+	ID      string
+	Plans   []*edit.FilePlan
+	Message string
+	// Grants are the session's always-approved paths so far.
+	Grants []string
+}
+
+// HunkDecision is what became of one hunk of a proposal.
+type HunkDecision struct {
+	Path string
+	// Start is the 1-based first line the hunk covers (0 for a change
+	// without lines, such as a pure rename).
+	Start    int
+	Hash     string
+	Decision string // approved, edited or rejected
+	Note     string
+	// Text is, for an edited hunk, the hunk as the person left it.
+	Text string
+}
+
+// Outcome is a finished review: each hunk's decision, the plans to write
+// (exactly the approved and edited hunks), and the session's grants now.
+type Outcome struct {
+	Hunks  []HunkDecision
+	Plans  []*edit.FilePlan
+	Grants []string
+}
+
+// CommandRequest asks whether a command may run.
+type CommandRequest struct {
+	ID, Command, Reason string
+}
+
+// CommandDecision is the person's answer about a command.
+type CommandDecision struct {
+	Approved bool
+	Note     string
+}
+
+// Settings bound and configure the loop.
+type Settings struct {
+	MaxSteps   int // model calls per request (default 20)
+	MaxRetries int // failed edits or tests sent back per request (default 3)
+	// TestCmd runs after edits are applied; its failure goes back to the
+	// model. AllowCommands run without asking ("go test ./..." exactly,
+	// or "go test *" for any arguments).
+	TestCmd       string
+	AllowCommands []string
+	// Commit makes a pair commit of each applied proposal.
+	Commit   bool
+	NoVerify bool
+	// CommandTimeout bounds run_command and the test command (default 10
+	// minutes).
+	CommandTimeout time.Duration
+}
+
+// Agent runs requests: the model, the repository and the reviewer.
+type Agent struct {
+	Model    Completer
+	Tree     *repo.Tree
+	Reviewer Reviewer
+	Access   repo.Access
+	Settings Settings
+	// Emit receives the loop's events (tokens, tool calls, results,
+	// proposals, the final answer); nil discards them.
+	Emit func(Event)
+	// Run runs a shell command in the repository root (nil: sh -c with
+	// Settings.CommandTimeout).
+	RunCommand func(ctx context.Context, command string) (CommandResult, error)
+	Now        func() time.Time
+
+	st *State
+}
+
+// EventKind says what an Event reports.
+type EventKind string
+
+// The events of the loop.
+const (
+	EventToken          EventKind = "token"
+	EventToolCall       EventKind = "tool_call"
+	EventToolResult     EventKind = "tool_result"
+	EventProposal       EventKind = "proposal"
+	EventNeedsDecision  EventKind = "needs_decision"
+	EventApplied        EventKind = "applied"
+	EventBlocked        EventKind = "blocked"
+	EventCommand        EventKind = "command"
+	EventSuggestion     EventKind = "suggestion"
+	EventUsage          EventKind = "usage"
+	EventFinal          EventKind = "final"
+	EventError          EventKind = "error"
+	EventNotice         EventKind = "notice"
+	EventReplyFinished  EventKind = "reply_finished"
+	EventRequestStarted EventKind = "request_started"
+)
+
+// Event is one thing the loop did, for a front end to show.
+type Event struct {
+	Kind   EventKind
+	Text   string
+	Tool   string
+	Detail string
+	Usage  Usage
+}
+
+// CommandResult is what a command did.
+type CommandResult struct {
+	ExitCode int
+	Output   string
+}
+
+func (a *Agent) emit(e Event) {
+	if a.Emit != nil {
+		a.Emit(e)
+	}
+}
+
+func (a *Agent) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+func (a *Agent) log(kind, tool, detail string) {
+	a.st.Log = append(a.st.Log, Action{Time: a.now().UTC(), Kind: kind, Tool: tool, Detail: clipText(detail, 2000)})
+}
+
+func (a *Agent) block(tool, target, reason string) {
+	a.st.Blocked = append(a.st.Blocked, Blocked{Tool: tool, Target: target, Reason: reason})
+	a.log("blocked", tool, strings.TrimSpace(target+": "+reason))
+	a.emit(Event{Kind: EventBlocked, Tool: tool, Text: target, Detail: reason})
+}
+
+func (a *Agent) noteFile(p string) {
+	if !slices.Contains(a.st.Turn.Paths, p) {
+		a.st.Turn.Paths = append(a.st.Turn.Paths, p)
+	}
+}
+
+func (a *Agent) settings() Settings {
+	s := a.Settings
+	if s.MaxSteps <= 0 {
+		s.MaxSteps = 20
+	}
+	if s.MaxRetries < 0 {
+		s.MaxRetries = 0
+	}
+	if s.CommandTimeout <= 0 {
+		s.CommandTimeout = 10 * time.Minute
+	}
+	return s
+}
+
+// Run works on one request until the model gives its final answer, the
+// turn pauses for a decision (ErrPaused), or it fails. Whatever happens,
+// st.Turn holds the status, the final output and the reason, and the
+// action log records every step.
+func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) {
+	a.st = st
+	if st.Sent == nil {
+		st.Sent = map[string]string{}
+	}
+	st.Turn = Turn{Request: strings.TrimSpace(request), Started: a.now().UTC()}
+	defer func() { a.endTurn(err) }()
+	if st.Turn.Request == "" {
+		return ErrEmptyRequest
+	}
+	st.Turn.TaskType = Classify(st.Turn.Request, st.Mode)
+	a.log("request", "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
+	a.emit(Event{Kind: EventRequestStarted, Text: st.Turn.Request, Detail: st.Turn.TaskType})
+	if st.Turn.TaskType == TaskUnsupported {
+		st.Turn.Final = "pair works on the code in this repository: reading it, answering questions about it, and proposing changes you review. " +
+			"It cannot do that request, which needs the world outside the repository."
+		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
+		return nil
+	}
+	if len(st.Messages) == 0 {
+		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode)})
+	}
+	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request)})
+	return a.loop(ctx)
+}
+
+func (a *Agent) endTurn(err error) {
+	t := &a.st.Turn
+	t.Ended = a.now().UTC()
+	switch {
+	case err == nil:
+		t.Status = "ok"
+		a.log("final", "", t.Final)
+	case errors.Is(err, ErrPaused):
+		t.Status = "needs_review"
+	default:
+		t.Status, t.Error = "failed", err.Error()
+		a.log("error", "", err.Error())
+	}
+}
+
+// loop calls the model until it answers without tools, within the limits.
+func (a *Agent) loop(ctx context.Context) error {
+	s := a.settings()
+	defs := toolDefs(offered(a.st.Mode == "ask"))
+	for {
+		if a.st.Turn.Steps >= s.MaxSteps {
+			return fmt.Errorf("%w (%d model calls)", ErrMaxSteps, s.MaxSteps)
+		}
+		a.st.Turn.Steps++
+		reply, err := a.Model.Complete(ctx, a.st.Messages, defs, func(tok string) {
+			a.emit(Event{Kind: EventToken, Text: tok})
+		})
+		if err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		a.st.Usage.Add(reply.Usage)
+		a.emit(Event{Kind: EventReplyFinished, Text: reply.FinishReason})
+		a.emit(Event{Kind: EventUsage, Usage: reply.Usage, Detail: "reply"})
+		a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		if len(reply.ToolCalls) > 0 {
+			for _, call := range reply.ToolCalls {
+				result, err := a.call(ctx, call)
+				if err != nil {
+					return err
+				}
+				a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: call.ID, Content: nonEmpty0(result)})
+			}
+			if a.st.Turn.Retries > s.MaxRetries {
+				return fmt.Errorf("%w (%d)", ErrMaxRetries, s.MaxRetries)
+			}
+			continue
+		}
+		if reply.FinishReason == "length" {
+			a.log("notice", "", "the reply was cut at the model's length limit")
+		}
+		// A reply without tool calls: fenced diffs in it are a proposal.
+		if hasDiff(reply.Content) && a.st.Mode != "ask" {
+			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content))
+			if err != nil {
+				return err
+			}
+			if !done {
+				a.st.Turn.Retries++
+				if a.st.Turn.Retries > s.MaxRetries {
+					return fmt.Errorf("%w (%d): %s", ErrMaxRetries, s.MaxRetries, firstLine(feedback))
+				}
+				a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: feedback})
+				continue
+			}
+			a.st.Turn.Final = strings.TrimSpace(reply.Content + "\n\n" + feedback)
+		} else {
+			a.st.Turn.Final = reply.Content
+		}
+		if a.st.Mode == "ask" && hasDiff(reply.Content) {
+			a.block("reply", "fenced diff", "pair ask is read-only: the diff in the answer was not applied")
+		}
+		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
+		return nil
+	}
+}
+
+func nonEmpty0(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return noOutput
+	}
+	return s
+}
+
+// call runs one tool call through the policy gate and returns the result
+// for the model. Only an error that ends the turn (a pause, Ctrl-C) is
+// returned as an error; every other failure is the tool's result.
+func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
+	t := findTool(call.Name)
+	risk := Risk("unknown")
+	if t != nil {
+		risk = t.risk
+	}
+	a.st.Plan = append(a.st.Plan, PlanEntry{ID: call.ID, Tool: call.Name, Arguments: call.Arguments, Risk: risk})
+	a.log("tool_call", call.Name, call.Arguments)
+	a.emit(Event{Kind: EventToolCall, Tool: call.Name, Text: call.Arguments})
+	result, ok, err := a.dispatch(ctx, t, call)
+	if err != nil {
+		return "", err
+	}
+	result = clipText(result, maxToolResult)
+	a.st.Results = append(a.st.Results, ToolResult{ID: call.ID, Tool: call.Name, OK: ok, Result: result})
+	a.log("tool_result", call.Name, result)
+	a.emit(Event{Kind: EventToolResult, Tool: call.Name, Text: result, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
+	return result, nil
+}
+
+func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result string, ok bool, err error) {
+	readOnly := a.st.Mode == "ask"
+	if t == nil {
+		a.block(call.Name, "", "unknown tool")
+		return fmt.Sprintf("error: there is no tool %q; the tools are: %s", call.Name, strings.Join(toolNames(offered(readOnly)), ", ")), false, nil
+	}
+	if readOnly && t.risk != RiskRead {
+		a.block(call.Name, "", "pair ask is read-only: edits and commands are not allowed")
+		return "error: this session is read-only (pair ask); " + call.Name + " is not allowed. Answer the question instead.", false, nil
+	}
+	args, verr := t.schema.validate(t.name, call.Arguments)
+	if verr != nil {
+		return "error: " + verr.Error(), false, nil
+	}
+	switch t.risk {
+	case RiskRead:
+		out, rerr := t.run(ctx, a, args)
+		if rerr != nil {
+			if blockedPath(rerr) {
+				a.block(t.name, pathArg(args), rerr.Error())
+			}
+			return "error: " + rerr.Error(), false, nil
+		}
+		return out, true, nil
+	case RiskEdit:
+		return a.edit(ctx, t.name, call, args)
+	case RiskCommand:
+		return a.command(ctx, call, argString(args, "command"), "")
+	}
+	return "error: unknown risk", false, nil
+}
+
+func pathArg(args map[string]any) string {
+	if p := argString(args, "path"); p != "" {
+		return p
+	}
+	return argString(args, "glob")
+}
+
+// edit turns propose_diff or write_file into a proposal for review.
+func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[string]any) (string, bool, error) {
+	diff, msg := argString(args, "diff"), argString(args, "message")
+	if name == "write_file" {
+		d, err := a.fileDiff(argString(args, "path"), argString(args, "content"))
+		if err != nil {
+			if blockedPath(err) {
+				a.block(name, argString(args, "path"), err.Error())
+			}
+			return "error: " + err.Error(), false, nil
+		}
+		if d == "" {
+			return "the file already has exactly this content; nothing to change", true, nil
+		}
+		diff = d
+	}
+	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg)
+	if err != nil {
+		return "", false, err
+	}
+	if !done {
+		a.st.Turn.Retries++
+	}
+	return feedback, done, nil
+}
+
+// fileDiff is the diff that turns the file at p into content.
+func (a *Agent) fileDiff(p, content string) (string, error) {
+	clean, err := a.Tree.Clean(p)
+	if err != nil {
+		return "", err
+	}
+	if err := a.Tree.Guard(clean, a.Access); err != nil {
+		return "", err
+	}
+	old, oldPath := "", clean
+	if b, err := a.Tree.ReadFile(clean); err == nil {
+		old = string(b)
+	} else {
+		oldPath = ""
+	}
+	hunks := edit.Diff(old, content)
+	if len(hunks) == 0 && oldPath != "" {
+		return "", nil
+	}
+	return edit.Render(oldPath, clean, "", old, hunks)
+}
+
+// propose places a diff, has it reviewed, applies and commits what was
+// approved, and returns the feedback for the model. done reports whether
+// every hunk was placed (and, with a test command, the tests pass): when
+// not, the model is asked to try again.
+func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string) (feedback string, done bool, err error) {
+	patch, perr := edit.Parse(diff)
+	if perr != nil {
+		return "error: the diff does not parse: " + perr.Error() + ". Send a unified diff with ---/+++ headers and @@ hunks.", false, nil
+	}
+	plans, perr := a.Tree.PlaceWith(patch, a.Access)
+	if perr != nil {
+		if blockedPath(perr) {
+			a.block(tool, "", perr.Error())
+		}
+		return "error: " + perr.Error(), false, nil
+	}
+	placed, failed := 0, 0
+	for _, p := range plans {
+		placed += len(p.Hunks)
+		failed += len(p.Errors)
+		a.noteFile(p.Path())
+	}
+	var b strings.Builder
+	if placed == 0 && !onlyFileOps(plans) {
+		b.WriteString("None of the hunks could be placed; nothing was shown to the person.\n")
+		writeFailures(&b, plans)
+		b.WriteString("Read the file again and send a diff whose context lines are copied exactly from it.\n")
+		return b.String(), false, nil
+	}
+	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants}
+	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, plural(placed, "hunk"), failed)})
+	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
+	if errors.Is(rerr, ErrNeedsReview) {
+		a.st.Turn.Pending = &Pending{ID: prop.ID, Kind: "edit", Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message}
+		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s await review", placed, plural(placed, "hunk"), summarize(plans))
+		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
+		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
+		return "", false, ErrPaused
+	}
+	if rerr != nil {
+		return "", false, rerr
+	}
+	a.st.Grants = out.Grants
+	counts := map[string]int{}
+	for _, h := range out.Hunks {
+		counts[h.Decision]++
+	}
+	a.log("review", tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts["approved"], counts["edited"], counts["rejected"], failed))
+
+	b.WriteString("Review of your edit:\n")
+	for _, h := range out.Hunks {
+		where := fmt.Sprintf("%s:%d", h.Path, h.Start)
+		if h.Start == 0 {
+			where = h.Path
+		}
+		switch h.Decision {
+		case "approved":
+			fmt.Fprintf(&b, "- %s: applied\n", where)
+		case "edited":
+			fmt.Fprintf(&b, "- %s: applied after the person edited it; it now reads:\n%s", where, indent(h.Text))
+		default:
+			fmt.Fprintf(&b, "- %s: rejected by the person", where)
+			if h.Note != "" {
+				fmt.Fprintf(&b, ", who said: %q", h.Note)
+			}
+			b.WriteString("\n")
+		}
+	}
+	writeFailures(&b, plans)
+	applied := counts["approved"] + counts["edited"]
+	if len(out.Plans) > 0 {
+		res, aerr := a.Tree.ApplyPlans(out.Plans, repo.ApplyOptions{
+			Commit: a.Settings.Commit, NoVerify: a.Settings.NoVerify,
+			Record: a.record(out, message),
+		})
+		switch {
+		case errors.Is(aerr, repo.ErrNotCommitted):
+			fmt.Fprintf(&b, "The approved hunks were written but not committed: %v\n", aerr)
+			a.log("apply", tool, "written, not committed: "+aerr.Error())
+		case aerr != nil:
+			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
+			a.log("apply", tool, "failed: "+aerr.Error())
+			return b.String(), false, nil
+		default:
+			a.st.Turn.Applied += applied
+			if res.Commit != nil && res.Commit.Hash != "" {
+				a.st.Turn.Commits = append(a.st.Turn.Commits, res.Commit.Hash)
+				fmt.Fprintf(&b, "Committed as %s.\n", shortHash(res.Commit.Hash))
+				a.log("commit", tool, res.Commit.Hash)
+				for _, u := range res.Commit.Uncommitted {
+					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
+				}
+			} else {
+				b.WriteString("Written to the working tree (not committed).\n")
+			}
+			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, plural(applied, "hunk")))
+			a.emit(Event{Kind: EventApplied, Tool: tool, Text: fmt.Sprintf("%d %s applied", applied, plural(applied, "hunk"))})
+		}
+	} else {
+		b.WriteString("Nothing was written.\n")
+	}
+	if counts["rejected"] > 0 {
+		b.WriteString("Respect the person's decisions: do not propose a rejected hunk again unless asked; follow their notes.\n")
+	}
+	done = failed == 0
+	if applied > 0 && a.Settings.TestCmd != "" {
+		res, terr := a.runCommand(ctx, a.Settings.TestCmd)
+		if terr != nil {
+			return "", false, terr
+		}
+		a.log("test", "", fmt.Sprintf("%s: exit %d", a.Settings.TestCmd, res.ExitCode))
+		if res.ExitCode == 0 {
+			fmt.Fprintf(&b, "The tests pass (%s).\n", a.Settings.TestCmd)
+		} else {
+			fmt.Fprintf(&b, "The tests fail (%s, exit code %d). Output:\n%s\nFix the code so that they pass.\n", a.Settings.TestCmd, res.ExitCode, tail(res.Output, 4000))
+			done = false
+		}
+	}
+	return b.String(), done, nil
+}
+
+func onlyFileOps(plans []*edit.FilePlan) bool {
+	for _, p := range plans {
+		if len(p.Diff.Hunks) > 0 {
+			return false
+		}
+	}
+	return len(plans) > 0
+}
+
+// writeFailures explains the hunks that could not be placed, with the
+// nearest lines of the file, so that the next attempt can succeed.
+func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
+	for _, p := range plans {
+		for _, e := range p.Errors {
+			fmt.Fprintf(b, "- %s hunk %d: not placed: %v", p.Path(), e.Hunk+1, e.Err)
+			if e.Detail != "" {
+				fmt.Fprintf(b, " (%s)", e.Detail)
+			}
+			b.WriteString("\n")
+			if len(e.Nearest) > 0 {
+				fmt.Fprintf(b, "  The nearest lines of %s are:\n", p.Path())
+				for _, l := range e.Nearest {
+					fmt.Fprintf(b, "  %5d | %s\n", l.N, l.Text)
+				}
+			}
+		}
+	}
+}
+
+// record is the commit record of a reviewed proposal.
+func (a *Agent) record(out *Outcome, message string) repo.Record {
+	r := repo.Record{Subject: strings.TrimSpace(firstLine(message)), Session: a.st.Session, Model: a.st.Model}
+	if r.Subject == "" {
+		r.Subject = clipText(firstLine(a.st.Turn.Request), 72)
+	}
+	n := 0
+	for _, h := range out.Hunks {
+		d := repo.Decision(h.Decision)
+		if d.Applies() {
+			n++
+		}
+		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: d})
+	}
+	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, n, len(out.Hunks), plural(len(out.Hunks), "hunk"))
+	return r
+}
+
+// command runs a command through the policy gate.
+func (a *Agent) command(ctx context.Context, call ToolCall, command, reason string) (string, bool, error) {
+	s := a.settings()
+	if !allowed(command, s) {
+		req := &CommandRequest{ID: call.ID, Command: command, Reason: reason}
+		d, err := a.Reviewer.ReviewCommand(ctx, req)
+		if errors.Is(err, ErrNeedsReview) {
+			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command}
+			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
+			a.log("review", "run_command", "paused: "+command)
+			a.emit(Event{Kind: EventNeedsDecision, Tool: "run_command", Text: a.st.Turn.ReviewReason})
+			return "", false, ErrPaused
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if !d.Approved {
+			a.log("review", "run_command", "rejected: "+command)
+			msg := "the person declined to run it"
+			if d.Note != "" {
+				msg += ", saying: " + d.Note
+			}
+			return msg, false, nil
+		}
+		a.log("review", "run_command", "approved: "+command)
+	} else {
+		a.log("review", "run_command", "allowed by the configuration: "+command)
+	}
+	res, err := a.runCommand(ctx, command)
+	if err != nil {
+		return "", false, err
+	}
+	return fmt.Sprintf("exit code %d\n%s", res.ExitCode, tail(res.Output, 8000)), res.ExitCode == 0, nil
+}
+
+func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, error) {
+	a.emit(Event{Kind: EventCommand, Text: command})
+	run := a.RunCommand
+	if run == nil {
+		run = func(ctx context.Context, c string) (CommandResult, error) {
+			return Shell(ctx, a.Tree.Dir, c, a.settings().CommandTimeout)
+		}
+	}
+	res, err := run(ctx, command)
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if err != nil {
+		res = CommandResult{ExitCode: -1, Output: err.Error()}
+	}
+	a.log("command", "run_command", fmt.Sprintf("%s: exit %d", command, res.ExitCode))
+	return res, nil
+}
+
+// allowed reports whether the configuration lets a command run without
+// asking: the test command, or an allowlist entry (exact, or with a
+// trailing " *" for any arguments).
+func allowed(command string, s Settings) bool {
+	c := strings.TrimSpace(command)
+	if c == "" {
+		return false
+	}
+	if strings.ContainsAny(c, ";&|`$<>\n") {
+		return false // one plain command, nothing chained or redirected
+	}
+	if s.TestCmd != "" && c == strings.TrimSpace(s.TestCmd) {
+		return true
+	}
+	for _, p := range s.AllowCommands {
+		p = strings.TrimSpace(p)
+		if p == c {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(p, " *"); ok && (c == prefix || strings.HasPrefix(c, prefix+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+func hashOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+func hasDiff(s string) bool {
+	return strings.Contains(s, "```diff") || strings.Contains(s, "```patch") ||
+		(strings.Contains(s, "\n+++ ") && strings.Contains(s, "\n@@"))
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func summarize(plans []*edit.FilePlan) string {
+	var paths []string
+	for _, p := range plans {
+		paths = append(paths, p.Path())
+	}
+	if len(paths) > 3 {
+		return fmt.Sprintf("%s and %d more files", strings.Join(paths[:2], ", "), len(paths)-2)
+	}
+	return strings.Join(paths, ", ")
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	return b.String()
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n(truncated)"
+}
+
+func tail(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	if len(s) <= n {
+		return s
+	}
+	return "(earlier output cut)\n" + s[len(s)-n:]
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}

@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The task types of a request (DESIGN.md, "The flow of one request").
+const (
+	TaskRepoQnA     = "repo_qna"
+	TaskDocs        = "doc_generation"
+	TaskRefactor    = "refactor_plan"
+	TaskCommandHelp = "command_help"
+	TaskTests       = "test_workflow"
+	TaskCodeChange  = "code_change"
+	TaskUnsupported = "unsupported"
+)
+
+var (
+	// Things outside a repository that pair cannot do at all.
+	unsupportedRE = regexp.MustCompile(`(?i)\b(weather|stock prices?|send (an? )?(e-?mail|text|sms)|book (a|an|me)|buy|purchase|order (a|me)|tweet|post (it )?(on|to) (twitter|facebook|linkedin|slack)|credit card|bank account|phone number of|lottery)\b`)
+	testsRE       = regexp.MustCompile(`(?i)\b(tests?|testing|unit tests?|test suite|failing test|coverage|go test|pytest|jest|ci is (red|failing))\b`)
+	docsRE        = regexp.MustCompile(`(?i)\b(document(ation)?|docs?|docstrings?|doc comments?|godoc|readme|changelog|comments? (for|to|on)|jsdoc|javadoc)\b`)
+	refactorRE    = regexp.MustCompile(`(?i)\b(refactor(ing)? plan|plan (a|the|for)|migration plan|how (should|would|could) (i|we) (refactor|restructure|split|organi[sz]e)|propose a (plan|design)|design (a|the) )`)
+	commandRE     = regexp.MustCompile("(?i)(\\bhow (do|can|to) (i|we|you)? ?(run|build|install|start|deploy|lint|format|compile|debug|release|use)\\b|\\bwhich (command|flag|option)\\b|\\bwhat (command|flag)\\b|\\bcommand (to|for|line)\\b|\\bgit (rebase|bisect|stash|cherry-pick|reset|revert)\\b|`[a-z-]+ [^`]*`\\?)")
+	changeRE      = regexp.MustCompile(`(?i)^\s*(please\s+)?(add|fix|change|implement|rename|remove|delete|update|replace|refactor|rewrite|make|create|convert|extract|move|use|support|handle|return|log|bump|upgrade|port|write|generate|improve|optimi[sz]e|clean up|simplify)\b`)
+)
+
+// Classify decides a request's task type from its words alone, without
+// a model call. mode is "edit" or "ask": an edit defaults to a code
+// change, a question to repo_qna.
+func Classify(request, mode string) string {
+	r := strings.TrimSpace(request)
+	switch {
+	case unsupportedRE.MatchString(r):
+		return TaskUnsupported
+	case refactorRE.MatchString(r):
+		return TaskRefactor
+	case commandRE.MatchString(r):
+		return TaskCommandHelp
+	case docsRE.MatchString(r) && !testsRE.MatchString(r):
+		return TaskDocs
+	case testsRE.MatchString(r):
+		return TaskTests
+	case changeRE.MatchString(r):
+		if mode == "ask" {
+			return TaskRepoQnA
+		}
+		return TaskCodeChange
+	}
+	if mode == "ask" || strings.HasSuffix(r, "?") {
+		return TaskRepoQnA
+	}
+	return TaskCodeChange
+}

@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// systemPrompt tells the model how pair works: its tools, how edits are
+// reviewed, and how to write diffs that place.
+func systemPrompt(mode string) string {
+	var b strings.Builder
+	b.WriteString(`You are pair, a pair programmer working in a git repository with a person who reviews every change.
+
+Read the repository with the read-only tools (read_file, list_files, search_files, repo_map, git_status, git_diff, git_log) before you change anything. Never guess a file's content: read it.
+`)
+	if mode == "ask" {
+		b.WriteString(`
+This session is read-only: answer the question; do not propose changes or run commands. End the answer with the files you relied on, as "Files: path, path".
+`)
+		return b.String()
+	}
+	b.WriteString(`
+To change files, call propose_diff with a unified diff against the current files:
+- "--- a/path" and "+++ b/path" headers, "--- /dev/null" for a new file;
+- "@@ -start,count +start,count @@" hunks with three unchanged context lines around each change, copied exactly from the file (same indentation, tabs kept);
+- one diff may change several files.
+Or call write_file with a whole file's new content (best for new or small files). A reply may also carry a diff in a fenced block marked diff.
+The person reviews each hunk: they may apply it, edit it, reject it with a note, or it may not place. The tool result says which, per hunk, with the nearest real lines for a hunk that did not place. Respect rejections and notes; fix what did not place.
+run_command runs a shell command only after the person approves it (or when the configuration allows it); suggest_command only shows one.
+When you are done, answer briefly: what changed and why, naming the files.
+`)
+	return b.String()
+}
+
+// userMessage is the request, with the files in context whose content
+// the model has not seen as it is now. Files it may not read are refused
+// and recorded as blocked.
+func (a *Agent) userMessage(request string) string {
+	var b strings.Builder
+	for _, p := range a.st.Files {
+		text, truncated, err := a.Tree.ReadText(p, a.Access, 4*defaultMaxChars)
+		if err != nil {
+			if blockedPath(err) {
+				a.block("context", p, err.Error())
+			}
+			fmt.Fprintf(&b, "(%s is in context but cannot be read: %v)\n\n", p, err)
+			continue
+		}
+		h := hashOf(text)
+		if a.st.Sent[p] == h {
+			continue
+		}
+		a.st.Sent[p] = h
+		a.noteFile(p)
+		fence := "```"
+		for strings.Contains(text, fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "%s:\n%s\n%s", p, fence, text)
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString(fence + "\n")
+		if truncated {
+			b.WriteString("(truncated; use read_file for the rest)\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(request)
+	return b.String()
+}

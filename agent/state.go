@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"time"
+)
+
+// StateVersion is the version of State's JSON form.
+const StateVersion = 1
+
+// State is the whole state of a session: the conversation in pair's own
+// types, the files in context, the grants, the action log and the counts.
+// It is plain JSON so that a paused session can be saved and resumed by
+// another process.
+type State struct {
+	Version int    `json:"version"`
+	Session string `json:"session"`
+	Model   string `json:"model"`
+	// Mode is "edit" or "ask"; ask offers read-only tools only.
+	Mode     string    `json:"mode"`
+	Messages []Message `json:"messages"`
+	// Files are the paths in context; Sent maps each to the hash of the
+	// content last sent to the model, so that a file is sent again only
+	// when it changed.
+	Files []string          `json:"files,omitempty"`
+	Sent  map[string]string `json:"sent,omitempty"`
+	// Grants are the paths whose hunks the person approved for the rest of
+	// the session.
+	Grants  []string     `json:"grants,omitempty"`
+	Log     []Action     `json:"action_log"`
+	Blocked []Blocked    `json:"blocked_actions"`
+	Plan    []PlanEntry  `json:"plan"`
+	Results []ToolResult `json:"tool_results"`
+	Usage   Usage        `json:"usage"`
+	// Turn is the request being worked on (or the last one).
+	Turn Turn `json:"turn"`
+}
+
+// Turn is one request and its progress.
+type Turn struct {
+	Request  string `json:"request"`
+	TaskType string `json:"task_type"`
+	Steps    int    `json:"steps"`   // model calls so far
+	Retries  int    `json:"retries"` // failed edits or tests sent back
+	// Status is ok, needs_review or failed once the turn ends.
+	Status       string `json:"status,omitempty"`
+	Final        string `json:"final_output,omitempty"`
+	ReviewReason string `json:"review_reason,omitempty"`
+	Error        string `json:"error,omitempty"`
+	// Pending is the action waiting for a decision when the turn paused.
+	Pending *Pending `json:"pending,omitempty"`
+	// Applied counts hunks written in this turn; Commits the commits made.
+	Applied int      `json:"applied"`
+	Commits []string `json:"commits,omitempty"`
+	// Paths are the files the turn read or changed, for the answer.
+	Paths   []string  `json:"paths,omitempty"`
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended,omitempty"`
+}
+
+// Pending is an action that needs the person's decision.
+type Pending struct {
+	ID     string `json:"id"`
+	Kind   string `json:"kind"` // edit | command
+	Tool   string `json:"tool"` // the tool, or "reply" for fenced diffs
+	CallID string `json:"call_id,omitempty"`
+	// ArgsHash identifies the arguments, so that a resumed decision
+	// applies to exactly this action.
+	ArgsHash string `json:"args_hash"`
+	// Diff is the proposal's diff text, Command the command.
+	Diff    string `json:"diff,omitempty"`
+	Message string `json:"message,omitempty"`
+	Command string `json:"command,omitempty"`
+}
+
+// Action is one entry of the action log: every tool call, decision,
+// execution and refusal of the session.
+type Action struct {
+	Time   time.Time `json:"time"`
+	Kind   string    `json:"kind"` // request, tool_call, tool_result, blocked, review, apply, commit, command, test, final, error
+	Tool   string    `json:"tool,omitempty"`
+	Detail string    `json:"detail"`
+}
+
+// Blocked is a refused action: a path outside the sandbox, a secret, an
+// unknown tool, an edit or command in a read-only session.
+type Blocked struct {
+	Tool   string `json:"tool"`
+	Target string `json:"target,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// PlanEntry is one tool call of the model, with its risk.
+type PlanEntry struct {
+	ID        string `json:"id"`
+	Tool      string `json:"tool"`
+	Arguments string `json:"arguments"`
+	Risk      Risk   `json:"risk"`
+}
+
+// ToolResult is the outcome of one tool call as the model saw it.
+type ToolResult struct {
+	ID     string `json:"id"`
+	Tool   string `json:"tool"`
+	OK     bool   `json:"ok"`
+	Result string `json:"result"`
+}
+
+// NewState starts a session.
+func NewState(session, model, mode string, files []string) *State {
+	return &State{
+		Version: StateVersion, Session: session, Model: model, Mode: mode,
+		Files: files, Sent: map[string]string{},
+		Log: []Action{}, Blocked: []Blocked{}, Plan: []PlanEntry{}, Results: []ToolResult{},
+	}
+}

@@ -1,0 +1,321 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pair-cli/pair/repo"
+)
+
+// Risk is how the policy gate treats a tool.
+type Risk string
+
+// The risks of tools. Read-only tools run at once; edits go to review;
+// commands run only after approval or when allowlisted.
+const (
+	RiskRead    Risk = "read"
+	RiskEdit    Risk = "edit"
+	RiskCommand Risk = "command"
+)
+
+// Defaults of the read-only tools.
+const (
+	defaultMaxChars  = 20000
+	maxListed        = 500
+	maxMatches       = 200
+	defaultLogN      = 10
+	repoMapBudget    = 2000 // tokens
+	maxToolResult    = 60000
+	noOutput         = "(no output)"
+	defaultDiffLimit = 40000
+)
+
+// tool is one tool offered to the model.
+type tool struct {
+	name, description string
+	schema            *schema
+	risk              Risk
+	// run executes a read-only tool; edit and command tools are handled
+	// by the loop, through review.
+	run func(ctx context.Context, a *Agent, args map[string]any) (string, error)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func obj(required []string, props map[string]*schema) *schema {
+	return &schema{Type: "object", Properties: props, Required: required, AdditionalProperties: ptr(false)}
+}
+
+func str(desc string) *schema { return &schema{Type: "string", Description: desc} }
+
+func nonEmpty(desc string) *schema {
+	return &schema{Type: "string", Description: desc, MinLength: ptr(1)}
+}
+
+// tools is every tool pair knows, in the order they are offered.
+var tools = []*tool{
+	{
+		name:        "read_file",
+		description: "Read a text file of the repository. Returns its content, or the first max_chars characters with truncated set.",
+		schema: obj([]string{"path"}, map[string]*schema{
+			"path":      nonEmpty("path relative to the repository root"),
+			"max_chars": {Type: "integer", Description: "at most this many characters (default 20000)", Minimum: ptr(1.0)},
+		}),
+		risk: RiskRead,
+		run:  readFile,
+	},
+	{
+		name:        "list_files",
+		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\").",
+		schema:      obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
+		risk:        RiskRead,
+		run:         listFiles,
+	},
+	{
+		name:        "search_files",
+		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns path:line: text for each match.",
+		schema: obj([]string{"pattern"}, map[string]*schema{
+			"pattern": nonEmpty("regular expression"),
+			"glob":    str("only files matching this glob"),
+		}),
+		risk: RiskRead,
+		run:  searchFiles,
+	},
+	{
+		name:        "repo_map",
+		description: "A map of the repository: each file with its top-level declarations (functions, types, classes).",
+		schema:      obj(nil, map[string]*schema{}),
+		risk:        RiskRead,
+		run:         repoMap,
+	},
+	{
+		name:        "git_status",
+		description: "The working tree's status, as git status --porcelain shows it.",
+		schema:      obj(nil, map[string]*schema{}),
+		risk:        RiskRead,
+		run:         gitStatus,
+	},
+	{
+		name:        "git_diff",
+		description: "The uncommitted changes of the working tree against HEAD, as a unified diff.",
+		schema:      obj(nil, map[string]*schema{}),
+		risk:        RiskRead,
+		run:         gitDiff,
+	},
+	{
+		name:        "git_log",
+		description: "The last n commits (default 10): hash, author, date and subject.",
+		schema:      obj(nil, map[string]*schema{"n": {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(200.0)}}),
+		risk:        RiskRead,
+		run:         gitLog,
+	},
+	{
+		name:        "suggest_command",
+		description: "Suggest a shell command for the person to run themselves. It is shown, never run.",
+		schema: obj([]string{"command", "reason"}, map[string]*schema{
+			"command": nonEmpty("the command"),
+			"reason":  str("why the person should run it"),
+		}),
+		risk: RiskRead,
+		run: func(_ context.Context, a *Agent, args map[string]any) (string, error) {
+			a.emit(Event{Kind: EventSuggestion, Text: argString(args, "command"), Detail: argString(args, "reason")})
+			return "shown to the person; it was not run", nil
+		},
+	},
+	{
+		name: "propose_diff",
+		description: "Propose changes as a unified diff against the current files (---/+++ headers, @@ hunks with 3 lines of context). " +
+			"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or could not be placed (with the nearest real lines).",
+		schema: obj([]string{"diff"}, map[string]*schema{
+			"diff":    nonEmpty("the unified diff"),
+			"message": str("a one-line commit message for the change"),
+		}),
+		risk: RiskEdit,
+	},
+	{
+		name:        "write_file",
+		description: "Write a whole file (new, or replacing the current content). It is turned into a diff and reviewed hunk by hunk like propose_diff.",
+		schema: obj([]string{"path", "content"}, map[string]*schema{
+			"path":    nonEmpty("path relative to the repository root"),
+			"content": str("the complete new content"),
+			"message": str("a one-line commit message for the change"),
+		}),
+		risk: RiskEdit,
+	},
+	{
+		name:        "run_command",
+		description: "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. Returns its exit code and output.",
+		schema:      obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
+		risk:        RiskCommand,
+	},
+}
+
+func findTool(name string) *tool {
+	for _, t := range tools {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// offered returns the tools offered in this mode: ask offers read-only
+// tools only.
+func offered(readOnly bool) []*tool {
+	var out []*tool
+	for _, t := range tools {
+		if readOnly && t.risk != RiskRead {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// toolDefs returns the definitions sent to the model.
+func toolDefs(ts []*tool) []ToolDef {
+	defs := make([]ToolDef, len(ts))
+	for i, t := range ts {
+		defs[i] = ToolDef{Name: t.name, Description: t.description, Parameters: t.schema.raw()}
+	}
+	return defs
+}
+
+// toolNames lists the names of ts.
+func toolNames(ts []*tool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.name
+	}
+	return out
+}
+
+func jsonResult(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprintf(`{"error": %q}`, err.Error())
+	}
+	return string(b)
+}
+
+func readFile(_ context.Context, a *Agent, args map[string]any) (string, error) {
+	p := argString(args, "path")
+	max := argInt(args, "max_chars", defaultMaxChars)
+	text, truncated, err := a.Tree.ReadText(p, a.Access, max)
+	if err != nil {
+		return "", err
+	}
+	a.noteFile(p)
+	return jsonResult(map[string]any{"path": p, "content": text, "truncated": truncated}), nil
+}
+
+func listFiles(_ context.Context, a *Agent, args map[string]any) (string, error) {
+	files, truncated, err := a.Tree.ListFiles(argString(args, "glob"), a.Access, maxListed)
+	if err != nil {
+		return "", err
+	}
+	if files == nil {
+		files = []string{}
+	}
+	return jsonResult(map[string]any{"files": files, "truncated": truncated}), nil
+}
+
+func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, error) {
+	ms, truncated, err := a.Tree.SearchFiles(argString(args, "pattern"), argString(args, "glob"), a.Access, maxMatches)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+	}
+	if len(ms) == 0 {
+		b.WriteString("no matches\n")
+	}
+	if truncated {
+		fmt.Fprintf(&b, "(truncated at %d matches)\n", len(ms))
+	}
+	return b.String(), nil
+}
+
+func repoMap(_ context.Context, a *Agent, _ map[string]any) (string, error) {
+	text, truncated, err := a.Tree.RepoMap(a.Access, repoMapBudget)
+	if err != nil {
+		return "", err
+	}
+	if truncated {
+		text += "\n(truncated: use list_files and read_file for more)\n"
+	}
+	return text, nil
+}
+
+func gitStatus(_ context.Context, a *Agent, _ map[string]any) (string, error) {
+	if !a.Tree.Git {
+		return "", fmt.Errorf("not a git repository")
+	}
+	st, err := a.Tree.Status()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, e := range st {
+		fmt.Fprintf(&b, "%c%c %s\n", e.Staged, e.Worktree, e.Path)
+	}
+	if len(st) == 0 {
+		b.WriteString("clean: nothing to commit\n")
+	}
+	return b.String(), nil
+}
+
+func gitDiff(_ context.Context, a *Agent, _ map[string]any) (string, error) {
+	if !a.Tree.Git {
+		return "", fmt.Errorf("not a git repository")
+	}
+	d, err := a.Tree.WorkDiff(a.Access)
+	if err != nil {
+		return "", err
+	}
+	if d == "" {
+		return "no uncommitted changes\n", nil
+	}
+	if len(d) > defaultDiffLimit {
+		d = d[:defaultDiffLimit] + "\n(truncated)\n"
+	}
+	return d, nil
+}
+
+func gitLog(_ context.Context, a *Agent, args map[string]any) (string, error) {
+	if !a.Tree.Git {
+		return "", fmt.Errorf("not a git repository")
+	}
+	cs, err := a.Tree.History(argInt(args, "n", defaultLogN))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%s %s %s %s\n", shortHash(c.Hash), c.Date.UTC().Format("2006-01-02"), c.Author, c.Subject)
+	}
+	if len(cs) == 0 {
+		b.WriteString("no commits yet\n")
+	}
+	return b.String(), nil
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// blockedPath reports whether err is a sandbox refusal, which goes into
+// blocked_actions.
+func blockedPath(err error) bool {
+	return slices.ContainsFunc([]error{repo.ErrOutsideRepo, repo.ErrSecret, repo.ErrIgnored, repo.ErrGitInternal, repo.ErrPairInternal},
+		func(e error) bool { return errors.Is(err, e) })
+}
