@@ -47,7 +47,7 @@ func (e *exitError) Error() string { return e.msg }
 // code. It is the only place that prints errors.
 func run(ctx context.Context, args []string, io stdio) int {
 	app := newApp(io)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, flagsFirst(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -108,6 +108,8 @@ func newApp(io stdio) *cli.App {
 			return usagef("%v", err)
 		},
 		Commands: withUsageErrors(
+			editCommand(io),
+			askCommand(io),
 			applyCommand(io),
 			demoCommand(io),
 			undoCommand(io),
@@ -120,4 +122,45 @@ func newApp(io stdio) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+}
+
+// flagsFirst moves a command's flags before its arguments, so that
+// "pair edit app.go -m TEXT" works as "pair edit -m TEXT app.go" (the
+// flag package stops at the first argument). A flag's value goes with it;
+// "--" ends the flags.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, rest []string
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		flags = append(flags, a)
+		if takesValue[name] && !hasValue && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, rest...)
 }

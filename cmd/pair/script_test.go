@@ -51,6 +51,7 @@ func TestScript(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
 				return err
 			}
+			setupModel(env)
 			for k, v := range map[string]string{
 				"HOME":                home,
 				"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
@@ -77,6 +78,7 @@ func TestScript(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,
+			"model":    cmdModel,
 		},
 	})
 }

@@ -64,6 +64,17 @@ func reviewInTerminal(ctx context.Context, in *os.File, io stdio, r *review.Revi
 	return t.Run(ctx, r)
 }
 
+// withRaw runs f with the terminal kb in raw mode.
+func withRaw(kb *os.File, f func() error) error {
+	fd := int(kb.Fd())
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return fmt.Errorf("cannot read single keys from the terminal: %w", err)
+	}
+	defer term.Restore(fd, state)
+	return f()
+}
+
 // editorCommand is the person's editor: $EDITOR, else $VISUAL, else vi.
 func editorCommand() string {
 	for _, v := range []string{"EDITOR", "VISUAL"} {

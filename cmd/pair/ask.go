@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/repo"
+)
+
+func askCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:      "ask",
+		Usage:     "ask a read-only question about the repository",
+		ArgsUsage: "QUESTION...",
+		Description: `Asks the model (configured as for pair edit) a question about the
+repository. It may read files through read-only tools, and only those:
+edits and commands are not offered, and any attempt is blocked. The answer
+names the files it relied on. Secret-looking and git-ignored files are not
+read unless allowed.
+
+Exit status: 0 answered; 1 failed; 2 usage error; 130 interrupted.`,
+		Flags: append(configFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object; tokens go to standard error"},
+			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read files git ignores"},
+			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read files that look like secrets"},
+		),
+		Action: func(c *cli.Context) error {
+			q := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+			if q == "" {
+				return usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
+			}
+			return runAgent(c, agentOptions{
+				Mode: "ask", Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"),
+				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				IO:     io,
+			})
+		},
+	}
+}

@@ -1,0 +1,488 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
+)
+
+func editCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:      "edit",
+		Usage:     "chat with a model about FILES; review and commit the changes it proposes",
+		ArgsUsage: "[FILES...]",
+		Description: `Starts a session with a model (any OpenAI-compatible endpoint: set
+OPENAI_BASE_URL and OPENAI_API_KEY, or --api-base and --api-key; PAIR_MODEL
+or --model names the model) with FILES in context. The model reads the
+repository through read-only tools and proposes changes as diffs; you
+review every hunk as with git add -p (see pair apply --help for the keys),
+and the approved hunks are written and committed with the audit trailer.
+Commands the model wants to run need your approval, unless .pair.yml
+allows them (test_cmd, allow_commands).
+
+On a terminal, pair edit is a chat; lines starting with / are commands:
+  /add FILE...   put files in context        /drop [FILE...]  take them out
+  /ls            list the files in context   /ask QUESTION    a read-only question
+  /diff          the uncommitted changes     /undo            take back the last pair commit
+  /run COMMAND   run a command, keep its output for the next request
+  /test          run the test command        /tokens          tokens used so far
+  /clear         forget the conversation     /help, /quit
+
+-m TEXT runs one request and exits, also without a terminal. Without a
+terminal a proposal needs --yes (approve every hunk; never commands) or
+--decisions (one letter per hunk or command, in order); otherwise pair
+stops with exit status 3 (needs_review) and writes nothing.
+
+.pair.yml (in the repository, then in the home directory) may set: model,
+api_base, api_key_env (the variable that holds the key), test_cmd,
+allow_commands (a list; "go test *" allows any arguments), max_steps,
+max_retries.
+
+Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
+130 interrupted.`,
+		Flags: append(configFlags(),
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands)"},
+			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object (with -m); tokens go to standard error"},
+			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
+			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read and write files that look like secrets"},
+		),
+		Action: func(c *cli.Context) error {
+			o := agentOptions{
+				Mode: "edit", Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
+				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
+				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
+				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				IO:     io,
+			}
+			return runAgent(c, o)
+		},
+	}
+}
+
+// agentOptions are the options of pair edit and pair ask.
+type agentOptions struct {
+	Mode      string // edit | ask
+	Files     []string
+	Request   string
+	OneShot   bool
+	Yes       bool
+	Decisions string
+	JSON      bool
+	Dir       string
+	NoCommit  bool
+	NoVerify  bool
+	Access    repo.Access
+	IO        stdio
+}
+
+// agentReport is the --json output of pair edit -m and pair ask, as
+// DESIGN.md's output contract sets it.
+type agentReport struct {
+	Status              string             `json:"status"` // ok | needs_review | failed
+	TaskType            string             `json:"task_type"`
+	FinalOutput         string             `json:"final_output"`
+	Plan                []agent.PlanEntry  `json:"plan"`
+	ToolResults         []agent.ToolResult `json:"tool_results"`
+	BlockedActions      []agent.Blocked    `json:"blocked_actions"`
+	RequiresHumanReview bool               `json:"requires_human_review"`
+	ReviewReason        string             `json:"review_reason"`
+	ActionLog           []agent.Action     `json:"action_log"`
+	Metadata            agentMetadata      `json:"metadata"`
+	Error               string             `json:"error,omitempty"`
+}
+
+type agentMetadata struct {
+	Model      string      `json:"model"`
+	Session    string      `json:"session"`
+	Started    time.Time   `json:"started"`
+	Ended      time.Time   `json:"ended"`
+	DurationMS int64       `json:"duration_ms"`
+	Tokens     agent.Usage `json:"tokens"`
+	Steps      int         `json:"steps"`
+	Commits    []string    `json:"commits"`
+	Paths      []string    `json:"paths"`
+}
+
+func runAgent(c *cli.Context, o agentOptions) error {
+	cmd := o.Mode
+	if o.Yes && o.Decisions != "" {
+		return usagef("%s: --yes and --decisions cannot be used together", cmd)
+	}
+	kb := keyboard(o.IO)
+	if !o.OneShot && kb == nil {
+		return usagef("%s: standard input is not a terminal: give the request with -m TEXT", cmd)
+	}
+	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit"}
+	switch {
+	case o.Yes:
+		rv.how = decideYes
+	case o.Decisions != "":
+		letters, err := review.ParseLetters(o.Decisions)
+		if err != nil {
+			return usagef("%s: --decisions: %v", cmd, err)
+		}
+		rv.how, rv.letters = decideLetters, letters
+	case kb != nil:
+		rv.how = decideTerminal
+	}
+	if o.JSON {
+		rv.screen.Out = o.IO.Err // standard output stays one JSON object
+	}
+	tree, err := openTree(o.Dir, o.IO.Err)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	defer tree.Close()
+	if o.NoCommit || !tree.Git {
+		rv.verb = "write"
+	}
+	cfg, err := loadConfig(c, tree.Dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if cfg.APIBase == "" && cfg.APIKey == "" {
+		return usagef("%s: no model is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or give --api-base; PAIR_MODEL or --model names the model. 'pair demo' works without a model", cmd)
+	}
+	commit := tree.Git && !o.NoCommit
+	if commit && o.Mode == "edit" {
+		if _, _, err := tree.Identity(); err != nil {
+			return fmt.Errorf("%s: %w (or use --no-commit)", cmd, err)
+		}
+	}
+	files, err := contextFiles(tree, o.Files)
+	if err != nil {
+		return usagef("%s: %v", cmd, err)
+	}
+	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model})
+	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
+	st := agent.NewState(newSessionID(o.Mode), cfg.Model, o.Mode, files)
+	show := &eventPrinter{io: o.IO, json: o.JSON, color: useColor(o.IO.Err), st: st}
+	a := &agent.Agent{
+		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
+		Settings: agent.Settings{
+			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
+			Commit: commit, NoVerify: o.NoVerify,
+		},
+	}
+	if o.OneShot {
+		err := a.Run(c.Context, st, o.Request)
+		return finishTurn(c, o, st, err, show)
+	}
+	return chat(c, o, a, st, show)
+}
+
+// finishTurn prints a turn's outcome and maps it to the exit status.
+func finishTurn(c *cli.Context, o agentOptions, st *agent.State, err error, show *eventPrinter) error {
+	cmd := o.Mode
+	t := &st.Turn
+	if o.JSON {
+		writeJSON(o.IO.Out, reportOf(st))
+	} else {
+		show.endLine()
+		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
+			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(t.Paths, ", "))
+		}
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, agent.ErrPaused):
+		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; nothing was written. Run it on a terminal to review, or give --decisions or --yes", cmd, t.ReviewReason)}
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || c.Context.Err() != nil:
+		return &exitError{code: exitInterrupted, msg: cmd + ": interrupted"}
+	case errors.Is(err, agent.ErrEmptyRequest):
+		return usagef("%s: %v", cmd, err)
+	}
+	return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v", cmd, err)}
+}
+
+func reportOf(st *agent.State) agentReport {
+	t := &st.Turn
+	r := agentReport{
+		Status: t.Status, TaskType: t.TaskType, FinalOutput: t.Final,
+		Plan: st.Plan, ToolResults: st.Results, BlockedActions: st.Blocked,
+		RequiresHumanReview: t.Status == "needs_review", ReviewReason: t.ReviewReason,
+		ActionLog: st.Log, Error: t.Error,
+		Metadata: agentMetadata{
+			Model: st.Model, Session: st.Session, Started: t.Started, Ended: t.Ended,
+			DurationMS: t.Ended.Sub(t.Started).Milliseconds(), Tokens: st.Usage, Steps: t.Steps,
+			Commits: t.Commits, Paths: t.Paths,
+		},
+	}
+	if r.Metadata.Commits == nil {
+		r.Metadata.Commits = []string{}
+	}
+	if r.Metadata.Paths == nil {
+		r.Metadata.Paths = []string{}
+	}
+	return r
+}
+
+// contextFiles checks the files named on the command line: each must be
+// a path inside the repository. A file that does not exist yet is fine
+// (the model may create it).
+func contextFiles(tree *repo.Tree, names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		p, err := tree.Clean(n)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// eventPrinter shows the loop's events: streamed tokens on standard
+// output (standard error with --json), everything else on standard error.
+type eventPrinter struct {
+	io     stdio
+	json   bool
+	color  bool
+	st     *agent.State
+	midway bool // a token line is open
+}
+
+func (p *eventPrinter) tokens() io.Writer {
+	if p.json {
+		return p.io.Err
+	}
+	return p.io.Out
+}
+
+func (p *eventPrinter) endLine() {
+	if p.midway {
+		fmt.Fprintln(p.tokens())
+		p.midway = false
+	}
+}
+
+func (p *eventPrinter) dim(s string) string {
+	if !p.color {
+		return s
+	}
+	return "\x1b[2m" + s + "\x1b[m"
+}
+
+func (p *eventPrinter) event(e agent.Event) {
+	switch e.Kind {
+	case agent.EventToken:
+		fmt.Fprint(p.tokens(), e.Text)
+		p.midway = !strings.HasSuffix(e.Text, "\n")
+	case agent.EventRequestStarted:
+		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", p.st.Model, e.Detail)))
+	case agent.EventToolCall:
+		p.endLine()
+		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("→ %s %s", e.Tool, clipOneLine(e.Text, 100))))
+	case agent.EventToolResult:
+		if e.Detail != "ok" {
+			fmt.Fprintln(p.io.Err, p.dim("  "+clipOneLine(e.Text, 160)))
+		}
+	case agent.EventBlocked:
+		p.endLine()
+		fmt.Fprintf(p.io.Err, "pair: blocked %s %s: %s\n", e.Tool, e.Text, e.Detail)
+	case agent.EventSuggestion:
+		p.endLine()
+		fmt.Fprintf(p.io.Err, "suggested command (not run): %s\n", e.Text)
+		if e.Detail != "" {
+			fmt.Fprintf(p.io.Err, "  %s\n", e.Detail)
+		}
+	case agent.EventCommand:
+		p.endLine()
+		fmt.Fprintln(p.io.Err, p.dim("$ "+e.Text))
+	case agent.EventApplied:
+		p.endLine()
+		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
+	case agent.EventNeedsDecision:
+		p.endLine()
+		fmt.Fprintln(p.io.Err, "pair: needs a decision: "+e.Text)
+	case agent.EventUsage:
+		p.endLine()
+		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("(tokens: %d in, %d out; session %d)", e.Usage.PromptTokens, e.Usage.CompletionTokens, p.st.Usage.TotalTokens)))
+	case agent.EventFinal:
+		p.endLine()
+	}
+}
+
+func clipOneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// chat is pair edit on a terminal: requests and slash commands, one line
+// each, until /quit or the end of input.
+func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show *eventPrinter) error {
+	in := bufio.NewReader(o.IO.In)
+	out := o.IO.Out
+	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help.\n", st.Model, a.Tree.Dir)
+	if len(st.Files) > 0 {
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+	}
+	for {
+		fmt.Fprint(out, "pair> ")
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			fmt.Fprintln(out)
+			return nil // end of input: done
+		}
+		if c.Context.Err() != nil {
+			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "/") {
+			quit, err := slash(c, o, a, st, line)
+			if err != nil {
+				fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+			}
+			if quit {
+				return nil
+			}
+			continue
+		}
+		err = a.Run(c.Context, st, line)
+		show.endLine()
+		switch {
+		case errors.Is(err, errInterrupted), c.Context.Err() != nil:
+			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
+		case err != nil:
+			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+		}
+	}
+}
+
+// slash runs a chat command; quit reports /quit.
+func slash(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, line string) (quit bool, err error) {
+	name, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	out := o.IO.Out
+	switch name {
+	case "/quit", "/exit", "/q":
+		return true, nil
+	case "/help":
+		fmt.Fprint(out, chatHelp)
+	case "/add":
+		for _, f := range strings.Fields(rest) {
+			p, err := a.Tree.Clean(f)
+			if err != nil {
+				return false, err
+			}
+			if err := a.Tree.Guard(p, a.Access); err != nil {
+				return false, err
+			}
+			if !slices.Contains(st.Files, p) {
+				st.Files = append(st.Files, p)
+			}
+		}
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+	case "/drop":
+		if rest == "" {
+			st.Files = nil
+		}
+		for _, f := range strings.Fields(rest) {
+			p, _ := a.Tree.Clean(f)
+			st.Files = slices.DeleteFunc(st.Files, func(x string) bool { return x == p })
+			delete(st.Sent, p)
+		}
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+	case "/ls":
+		if len(st.Files) == 0 {
+			fmt.Fprintln(out, "no files in context; /add FILE")
+		}
+		for _, f := range st.Files {
+			fmt.Fprintln(out, f)
+		}
+	case "/ask":
+		if rest == "" {
+			return false, errors.New("/ask QUESTION")
+		}
+		st.Mode = "ask"
+		err := a.Run(c.Context, st, rest)
+		st.Mode = "edit"
+		return false, err
+	case "/diff":
+		d, err := a.Tree.WorkDiff(a.Access)
+		if err != nil {
+			return false, err
+		}
+		if d == "" {
+			d = "no uncommitted changes\n"
+		}
+		fmt.Fprint(out, d)
+	case "/undo":
+		return false, runUndo(c, undoOptions{Dir: a.Tree.Dir, IO: o.IO})
+	case "/run", "/test":
+		cmdline := rest
+		if name == "/test" {
+			cmdline = a.Settings.TestCmd
+			if cmdline == "" {
+				return false, errors.New("no test command: set test_cmd in .pair.yml or use --test-cmd")
+			}
+		}
+		if cmdline == "" {
+			return false, errors.New("/run COMMAND")
+		}
+		res, err := agent.Shell(c.Context, a.Tree.Dir, cmdline, 10*time.Minute)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprint(out, res.Output)
+		fmt.Fprintf(out, "(exit code %d; the output goes with your next request)\n", res.ExitCode)
+		st.Messages = append(st.Messages, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("I ran `%s` (exit code %d). Output:\n%s", cmdline, res.ExitCode, tailText(res.Output, 8000))})
+	case "/tokens":
+		fmt.Fprintf(out, "tokens this session: %d in, %d out, %d in all\n", st.Usage.PromptTokens, st.Usage.CompletionTokens, st.Usage.TotalTokens)
+	case "/clear":
+		st.Messages, st.Sent = nil, map[string]string{}
+		fmt.Fprintln(out, "conversation cleared; the files stay in context")
+	default:
+		return false, fmt.Errorf("unknown command %s; /help lists them", name)
+	}
+	return false, nil
+}
+
+const chatHelp = `/add FILE...     put files in context
+/drop [FILE...]  take files out of context (all without arguments)
+/ls              list the files in context
+/ask QUESTION    a read-only question
+/diff            the uncommitted changes
+/undo            take back the last pair commit
+/run COMMAND     run a command; its output goes with your next request
+/test            run the test command
+/tokens          tokens used in this session
+/clear           forget the conversation
+/quit            leave (also Ctrl-D)
+Anything else is a request for the model.
+`
+
+func tailText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "(earlier output cut)\n" + s[len(s)-n:]
+}
+
+// decideNone means no way to decide: proposals pause.
+const decideNone howDecided = -1

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/pair-cli/pair/agent/agenttest"
+)
+
+// modelKey finds a script's model server among its values.
+type modelKey struct{}
+
+// scriptModel is the scripted model server of one script.
+type scriptModel struct {
+	tb  *scriptTB
+	srv *agenttest.Server
+}
+
+// scriptTB lets agenttest report to a script. Only the methods agenttest
+// calls are implemented; the embedded nil interface is never used.
+type scriptTB struct {
+	testing.TB
+	mu       sync.Mutex
+	errs     []string
+	cleanups []func()
+}
+
+func (s *scriptTB) Helper() {}
+
+func (s *scriptTB) Errorf(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errs = append(s.errs, fmt.Sprintf(format, args...))
+}
+
+func (s *scriptTB) Failed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.errs) > 0
+}
+
+func (s *scriptTB) Cleanup(f func()) { s.cleanups = append(s.cleanups, f) }
+
+// cmdModel drives a scripted OpenAI-compatible server over a real socket:
+//
+//	model start REPLIES.json   serve these replies (a JSON array of
+//	                           agenttest.Reply) in order; set OPENAI_BASE_URL,
+//	                           OPENAI_API_KEY and PAIR_MODEL for what follows
+//	model verify               fail if a reply is unused or a request was
+//	                           unexpected
+//	model requests FILE        write the requests' bodies to FILE, one per line
+func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! model")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: model start FILE | verify | requests FILE")
+	}
+	m, _ := ts.Value(modelKey{}).(*scriptModel)
+	switch args[0] {
+	case "start":
+		if len(args) != 2 {
+			ts.Fatalf("usage: model start REPLIES.json")
+		}
+		var replies []agenttest.Reply
+		if err := json.Unmarshal([]byte(ts.ReadFile(args[1])), &replies); err != nil {
+			ts.Fatalf("model: %s: %v", args[1], err)
+		}
+		m.tb = &scriptTB{}
+		m.srv = agenttest.NewServer(m.tb, replies...)
+		ts.Setenv("OPENAI_BASE_URL", m.srv.URL())
+		ts.Setenv("OPENAI_API_KEY", "test-key")
+		ts.Setenv("PAIR_MODEL", "test-model")
+	case "verify":
+		if m.srv == nil {
+			ts.Fatalf("model verify: no model started")
+		}
+		m.srv.Verify()
+		if m.tb.Failed() {
+			ts.Fatalf("model: %s", strings.Join(m.tb.errs, "\n"))
+		}
+	case "requests":
+		if m.srv == nil || len(args) != 2 {
+			ts.Fatalf("usage: model requests FILE (after model start)")
+		}
+		var b strings.Builder
+		for _, r := range m.srv.Requests() {
+			b.Write(r.Raw)
+			b.WriteByte('\n')
+		}
+		if err := os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644); err != nil {
+			ts.Fatalf("model requests: %v", err)
+		}
+	default:
+		ts.Fatalf("model: unknown subcommand %q", args[0])
+	}
+}
+
+// setupModel gives each script a place for its model server, closed when
+// the script ends.
+func setupModel(env *testscript.Env) {
+	m := &scriptModel{}
+	env.Values[modelKey{}] = m
+	env.Defer(func() {
+		if m.tb != nil {
+			for _, f := range m.tb.cleanups {
+				f()
+			}
+		}
+	})
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
+)
+
+// cliReviewer decides the agent's proposals and commands for the person:
+// on the terminal, from --decisions letters (shared by every proposal of
+// the request, in order), or with --yes (edits only; never commands).
+// With none of these it answers agent.ErrNeedsReview and the turn pauses.
+type cliReviewer struct {
+	how     howDecided
+	kb      *os.File
+	screen  stdio
+	letters []review.Answer
+	verb    string
+}
+
+// errInterrupted ends a request at Ctrl-C during a review.
+var errInterrupted = errors.New("review interrupted; nothing was written")
+
+func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
+	rev := review.New(review.FromPlans(p.Plans), p.Grants)
+	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {
+		printPlacements(c.screen.Out, rep)
+	}
+	switch c.how {
+	case decideYes:
+		for !rev.Done() {
+			if err := rev.Approve(); err != nil {
+				return nil, err
+			}
+		}
+	case decideLetters:
+		for !rev.Done() {
+			if len(c.letters) == 0 {
+				return nil, agent.ErrNeedsReview
+			}
+			a := c.letters[0]
+			c.letters = c.letters[1:]
+			if err := rev.Answer(a); err != nil {
+				return nil, err
+			}
+		}
+	case decideTerminal:
+		if len(rev.Items) == 0 {
+			break
+		}
+		fmt.Fprintln(c.screen.Out)
+		switch err := reviewInTerminal(ctx, c.kb, c.screen, rev, c.verb); {
+		case errors.Is(err, review.ErrInterrupted):
+			return nil, errInterrupted
+		case errors.Is(err, review.ErrAbandoned):
+			for i := range rev.Items {
+				rev.Items[i].Decision = review.Rejected
+			}
+		case err != nil:
+			return nil, err
+		}
+	default:
+		if !rev.Done() {
+			return nil, agent.ErrNeedsReview
+		}
+	}
+	plans, err := rev.Plans()
+	if err != nil {
+		return nil, err
+	}
+	out := &agent.Outcome{Plans: plans, Grants: rev.Grants}
+	for i := range rev.Items {
+		it := &rev.Items[i]
+		h := agent.HunkDecision{Path: rev.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: repo.HunkHash(it.Hunk), Decision: string(it.Decision), Note: it.Note}
+		if it.Whole {
+			h.Start = 0
+		}
+		if it.Decision == review.Edited {
+			h.Text = hunkText(it.Hunk)
+		}
+		out.Hunks = append(out.Hunks, h)
+	}
+	return out, nil
+}
+
+func hunkText(h edit.Resolved) string {
+	var b strings.Builder
+	for _, l := range h.Lines {
+		b.WriteByte(byte(l.Kind))
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// failuresOf reports the hunks of plans that could not be placed.
+func failuresOf(plans []*edit.FilePlan) applyReport {
+	var r applyReport
+	for _, p := range plans {
+		for _, e := range p.Errors {
+			r.Errors = append(r.Errors, hunkFailure{Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest})
+		}
+	}
+	return r
+}
+
+func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
+	switch c.how {
+	case decideLetters:
+		if len(c.letters) == 0 {
+			return agent.CommandDecision{}, agent.ErrNeedsReview
+		}
+		a := c.letters[0]
+		c.letters = c.letters[1:]
+		return agent.CommandDecision{Approved: a.Key == 'y', Note: a.Note}, nil
+	case decideTerminal:
+		return askToRun(ctx, c.kb, c.screen, req)
+	}
+	// --yes approves edits, never commands.
+	return agent.CommandDecision{}, agent.ErrNeedsReview
+}
+
+// askToRun asks on the terminal whether a command may run.
+func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.CommandRequest) (agent.CommandDecision, error) {
+	color := useColor(screen.Out)
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + "\x1b[m"
+	}
+	fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", req.Command))
+	if req.Reason != "" {
+		fmt.Fprintf(screen.Out, "  (%s)\n", req.Reason)
+	}
+	for {
+		fmt.Fprint(screen.Out, paint("\x1b[1;34m", "Run it [y,n]?")+" ")
+		k, err := readKey(ctx, kb)
+		if err != nil {
+			return agent.CommandDecision{}, err
+		}
+		switch k {
+		case 'y':
+			fmt.Fprintln(screen.Out, "y")
+			return agent.CommandDecision{Approved: true}, nil
+		case 'n':
+			fmt.Fprintln(screen.Out, "n")
+			return agent.CommandDecision{Approved: false}, nil
+		case 3:
+			fmt.Fprintln(screen.Out)
+			return agent.CommandDecision{}, errInterrupted
+		}
+		fmt.Fprintln(screen.Out)
+	}
+}
+
+// readKey reads one key press from the terminal in raw mode.
+func readKey(ctx context.Context, kb *os.File) (byte, error) {
+	var got byte
+	err := withRaw(kb, func() error {
+		var b [1]byte
+		done := make(chan error, 1)
+		go func() {
+			_, err := kb.Read(b[:])
+			done <- err
+		}()
+		select {
+		case <-ctx.Done():
+			return errInterrupted
+		case err := <-done:
+			if err == io.EOF {
+				return errors.New("the terminal closed")
+			}
+			got = b[0]
+			return err
+		}
+	})
+	return got, err
+}
