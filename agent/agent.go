@@ -144,6 +144,7 @@ const (
 	EventError          EventKind = "error"
 	EventNotice         EventKind = "notice"
 	EventReplyFinished  EventKind = "reply_finished"
+	EventFeedback       EventKind = "feedback" // what the model is told after a review
 	EventRequestStarted EventKind = "request_started"
 )
 
@@ -455,6 +456,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string)
 		b.WriteString("None of the hunks could be placed; nothing was shown to the person.\n")
 		writeFailures(&b, plans)
 		b.WriteString("Read the file again and send a diff whose context lines are copied exactly from it.\n")
+		a.emit(Event{Kind: EventFeedback, Tool: tool, Text: b.String()})
 		return b.String(), false, nil
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants}
@@ -546,6 +548,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string)
 			done = false
 		}
 	}
+	a.emit(Event{Kind: EventFeedback, Tool: tool, Text: b.String()})
 	return b.String(), done, nil
 }
 

@@ -44,16 +44,24 @@ hunk is approved (--yes). The approved hunks are committed with pair's
 audit trailer, and the commit is shown with git show.
 
 No model, network or configuration is needed; only git. The repository is
-kept for you to look at, in a new temporary directory (or in --dir).`,
-		Flags: []cli.Flag{
+kept for you to look at, in a new temporary directory (or in --dir).
+
+With a model configured (OPENAI_BASE_URL, or --api-base; see pair edit),
+the demo is a real session instead: pair edit asks the model to make the
+same change to the scratch project, with go test run after each change
+(.pair.yml's test_cmd), and you review its hunks on a terminal (without
+one, they are approved with --yes). --offline keeps the bundled reply.`,
+		Flags: append(configFlags(),
+			&cli.BoolFlag{Name: "offline", Usage: "use the bundled model reply even when a model is configured"},
 			&cli.StringFlag{Name: "dir", Usage: "make the scratch repository under `DIR` (new or empty) instead of a temporary directory"},
 			&cli.BoolFlag{Name: "keep", Value: true, Usage: "keep the scratch directory afterwards (--keep=false removes it)"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("demo: takes no arguments (got %q)", c.Args().First())
 			}
-			return runDemo(c, demoOptions{Dir: c.String("dir"), Keep: c.Bool("keep"), IO: io})
+			live := (os.Getenv("OPENAI_BASE_URL") != "" || c.String("api-base") != "") && !c.Bool("offline")
+			return runDemo(c, demoOptions{Dir: c.String("dir"), Keep: c.Bool("keep"), Live: live, IO: io})
 		},
 	}
 }
@@ -61,8 +69,16 @@ kept for you to look at, in a new temporary directory (or in --dir).`,
 type demoOptions struct {
 	Dir  string // "" for a new temporary directory
 	Keep bool
+	// Live runs a real session with the configured model instead of the
+	// bundled reply.
+	Live bool
 	IO   stdio
 }
+
+// demoRequest is what the live demo asks the model.
+const demoRequest = `Count words without regard to case ("The" and "the" are one word), ` +
+	`break ties alphabetically so that the output is the same on every run, ` +
+	`and add a -n flag to main.go that says how many words to print (default 10).`
 
 func runDemo(c *cli.Context, o demoOptions) (err error) {
 	git, err := exec.LookPath("git")
@@ -97,6 +113,14 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 			return err
 		}
 	}
+	if o.Live {
+		// The project's tests run after each change; failures go back to
+		// the model.
+		cfg := "# pair's settings for this repository\ntest_cmd: go test ./...\n"
+		if err := os.WriteFile(filepath.Join(repoDir, ".pair.yml"), []byte(cfg), 0o644); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
 	if err := g.run(nil, "add", "-A"); err != nil {
 		return err
 	}
@@ -105,6 +129,30 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 	}
 
 	out := o.IO.Out
+	var head bytes.Buffer
+	if err := g.run(&head, "rev-parse", "HEAD"); err != nil {
+		return err
+	}
+	if o.Live {
+		fmt.Fprintf(out, "pair demo: a real session with the configured model, in a scratch git repository.\n\n")
+		fmt.Fprintf(out, "repository:  %s\n", repoDir)
+		fmt.Fprintf(out, "             wordfreq, a small Go command (%d files), committed; .pair.yml runs go test after each change\n", len(files))
+		kb := keyboard(o.IO)
+		how := "--yes    # no terminal: every hunk is approved (commands still need approval)"
+		if kb != nil {
+			how = "        # review each hunk: y approve, n reject, s split, e edit, ? for every key"
+		}
+		fmt.Fprintf(out, "\n$ pair edit main.go freq/freq.go -m '...' %s\n", how)
+		fmt.Fprintf(out, "request: %s\n\n", demoRequest)
+		err := runAgent(c, agentOptions{
+			Mode: "edit", Files: []string{"main.go", "freq/freq.go"}, Request: demoRequest, OneShot: true,
+			Yes: kb == nil, Dir: repoDir, IO: stdio{In: o.IO.In, Out: out, Err: o.IO.Err},
+		})
+		if err != nil {
+			return err
+		}
+		return demoEnd(g, o, base, repoDir, head.String())
+	}
 	fmt.Fprintf(out, "pair demo: apply a model's damaged diff to a scratch git repository.\n\n")
 	fmt.Fprintf(out, "repository:  %s\n", repoDir)
 	fmt.Fprintf(out, "             wordfreq, a small Go command (%d files), committed\n", len(files))
@@ -124,10 +172,6 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 	if kb != nil {
 		review.flag, review.yes = "", false
 		review.explanation = "review each hunk: y approve, n reject, s split, e edit, ? for every key"
-	}
-	var head bytes.Buffer
-	if err := g.run(&head, "rev-parse", "HEAD"); err != nil {
-		return err
 	}
 	for _, step := range []struct {
 		flag        string
@@ -158,11 +202,18 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 			return fmt.Errorf("demo: the bundled diff should apply, but: %w", err)
 		}
 	}
+	return demoEnd(g, o, base, repoDir, head.String())
+}
+
+// demoEnd shows the pair commit, if one was made since head, and where
+// the scratch repository is.
+func demoEnd(g demoGit, o demoOptions, base, repoDir, head string) error {
+	out := o.IO.Out
 	var after bytes.Buffer
 	if err := g.run(&after, "rev-parse", "HEAD"); err != nil {
 		return err
 	}
-	if after.String() == head.String() {
+	if after.String() == head {
 		fmt.Fprintf(out, "\nNothing was approved, so nothing was committed.\n\n")
 	} else {
 		fmt.Fprintf(out, "\n$ git show HEAD    # the pair commit: exactly the approved hunks, and the audit trailer\n")

@@ -4,10 +4,20 @@
 //
 // Usage:
 //
+//	pair edit [FILES...] [-m TEXT] [--yes | --decisions LETTERS] [--json] [--model M] [--api-base URL]
+//	pair ask [--json] QUESTION
 //	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
 //	pair undo [--dry-run] [--json] [-C DIR]
 //	pair log [--json] [--stats] [-n N] [-C DIR]
 //	pair demo [--dir DIR] [--keep=false]
+//
+// pair edit works with a model on any OpenAI-compatible endpoint
+// (OPENAI_BASE_URL, OPENAI_API_KEY, PAIR_MODEL, or .pair.yml): the model
+// reads the repository through read-only tools and proposes diffs, which
+// are reviewed hunk by hunk like pair apply's, written and committed; the
+// model is told what became of each hunk. On a terminal it is a chat with
+// slash commands; -m runs one request. pair ask answers a read-only
+// question. Both print DESIGN.md's JSON object with --json.
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail, tolerating the mistakes models make in diffs and refusing any

@@ -308,6 +308,9 @@ func (p *eventPrinter) event(e agent.Event) {
 	case agent.EventCommand:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, p.dim("$ "+e.Text))
+	case agent.EventFeedback:
+		p.endLine()
+		fmt.Fprint(p.io.Err, p.dim(e.Text))
 	case agent.EventApplied:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
