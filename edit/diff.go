@@ -71,12 +71,12 @@ func Diff(old, new string) []Resolved {
 		}
 		switch {
 		case c.del == 0 && c.ins > 0:
-			for c.newPos+c.ins < nextNew && nt.lines[c.newPos] == nt.lines[c.newPos+c.ins] {
+			for c.newPos+c.ins < nextNew && nt.same(c.newPos, c.newPos+c.ins) {
 				c.oldPos++
 				c.newPos++
 			}
 		case c.ins == 0 && c.del > 0:
-			for c.oldPos+c.del < nextOld && ot.lines[c.oldPos] == ot.lines[c.oldPos+c.del] {
+			for c.oldPos+c.del < nextOld && ot.same(c.oldPos, c.oldPos+c.del) {
 				c.oldPos++
 				c.newPos++
 			}
@@ -127,6 +127,12 @@ func Diff(old, new string) []Resolved {
 		k = end
 	}
 	return out
+}
+
+// same reports whether lines i and j of t are the same line for Diff: the
+// same text, and both or neither the last line without newline.
+func (t fileText) same(i, j int) bool {
+	return t.lines[i] == t.lines[j] && (t.eols[i] == "") == (t.eols[j] == "")
 }
 
 // lineOp is a run of n lines that are kept (Context), deleted or added.

@@ -109,6 +109,16 @@ func TestDiff(t *testing.T) {
 		t.Run(dc.name, func(t *testing.T) {
 			rs := edit.Diff(dc.old, dc.new)
 			checkDiff(t, dc.old, dc.new, rs)
+			if rs != nil {
+				// Rendered, read back and placed again, it does the same.
+				diff, err := edit.Render("f", "f", "", dc.old, rs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := mustApply(t, dc.old, mustPlace(t, dc.old, diff)), mustApply(t, dc.old, rs); got != want {
+					t.Errorf("Place(Render(Diff)) applies as %q, want %q", got, want)
+				}
+			}
 			if dc.want == nil {
 				return
 			}

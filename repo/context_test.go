@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -626,6 +627,19 @@ func TestWorkDiffMatchesGit(t *testing.T) {
 		}
 	}
 
+	// pair's own parser reads the same files back, comments aside.
+	pd, err := edit.Parse(got)
+	if err != nil {
+		t.Fatalf("edit.Parse(WorkDiff): %v", err)
+	}
+	var parsed []string
+	for _, f := range pd.Files {
+		parsed = append(parsed, f.Path())
+	}
+	if headers := diffHeader.FindAllStringSubmatch(got, -1); len(parsed) != len(headers) {
+		t.Errorf("edit.Parse(WorkDiff) read %q, want the %d files of the diff", parsed, len(headers))
+	}
+
 	// git applies it backwards to the working tree, which then differs
 	// from HEAD only by what the diff skipped.
 	patch := filepath.Join(t.TempDir(), "work.diff")
@@ -681,6 +695,28 @@ func TestWorkDiffContent(t *testing.T) {
 	gitDiff = regexp.MustCompile(`(?m)^index .*\n`).ReplaceAllString(gitDiff, "")
 	if gitDiff != got {
 		t.Errorf("WorkDiff:\ngot\n%s\ngit diff HEAD (without index lines)\n%s", got, gitDiff)
+	}
+}
+
+// A hunk does not carry line endings: WorkDiff says where they changed.
+func TestWorkDiffLineEndings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gitInit(t, dir)
+	writeFiles(t, dir, texts(map[string]string{"only.txt": "a\nb\n", "also.txt": "a\nb\nc\n"}))
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "one")
+	writeFiles(t, dir, texts(map[string]string{"only.txt": "a\r\nb\r\n", "also.txt": "a\r\nb\nC\n"}))
+	tr := openTree(t, dir)
+	got, err := tr.WorkDiff(repo.Access{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "diff --git a/also.txt b/also.txt\n--- a/also.txt\n+++ b/also.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C\n" +
+		"# also.txt: line endings also differ (not shown)\n" +
+		"# only.txt: only line endings differ (not shown)\n"
+	if got != want {
+		t.Errorf("WorkDiff:\ngot\n%s\nwant\n%s", got, want)
 	}
 }
 
