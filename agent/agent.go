@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -46,6 +47,15 @@ var (
 	ErrMaxSteps = errors.New("the model did not finish within the step limit")
 	// ErrMaxRetries means edits or tests kept failing.
 	ErrMaxRetries = errors.New("the model's edits still fail after the retry limit")
+	// ErrNothingPending means Resume found no action waiting for a
+	// decision.
+	ErrNothingPending = errors.New("nothing is waiting for a review")
+	// ErrPending means a new request came while an action still waits
+	// for a decision.
+	ErrPending = errors.New("the session has an action waiting for a review; finish it with pair review first")
+	// ErrApplyInterrupted means a resumed action had been interrupted
+	// while its approved hunks were being written: it is not repeated.
+	ErrApplyInterrupted = errors.New("pair stopped while writing the approved hunks of the pending review; they were not written again")
 )
 
 // Proposal is a set of edits for the person to review: placed file plans
@@ -56,6 +66,10 @@ type Proposal struct {
 	Message string
 	// Grants are the session's always-approved paths so far.
 	Grants []string
+	// Saved is a review the reviewer saved when it last paused on this
+	// proposal (its decisions so far), given back on resume; a reviewer
+	// that returns ErrNeedsReview may set it to what it has decided.
+	Saved json.RawMessage
 }
 
 // HunkDecision is what became of one hunk of a proposal.
@@ -121,6 +135,9 @@ type Agent struct {
 	// Settings.CommandTimeout).
 	RunCommand func(ctx context.Context, command string) (CommandResult, error)
 	Now        func() time.Time
+	// Checkpoint saves the state after every step and before anything is
+	// written (nil: the state is not saved).
+	Checkpoint func(*State) error
 
 	st *State
 }
@@ -215,8 +232,16 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	if st.Sent == nil {
 		st.Sent = map[string]string{}
 	}
+	if st.Turn.Pending != nil {
+		return fmt.Errorf("%w (%s)", ErrPending, st.Turn.ReviewReason)
+	}
 	st.Turn = Turn{Request: strings.TrimSpace(request), Started: a.now().UTC()}
-	defer func() { a.endTurn(err) }()
+	defer func() {
+		a.endTurn(err)
+		if cerr := a.checkpoint(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
 	if st.Turn.Request == "" {
 		return ErrEmptyRequest
 	}
@@ -234,6 +259,79 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	}
 	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request)})
 	return a.loop(ctx)
+}
+
+// Resume finishes a turn that paused for a decision, perhaps in another
+// process: the pending action goes to the reviewer (with the review saved
+// so far), is applied and committed exactly once, is reported to the
+// model, and the turn goes on to its end. An action found "applying" (the
+// process died while writing it) is not repeated: the model is told the
+// outcome is unknown and ErrApplyInterrupted hands it to the person.
+func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
+	a.st = st
+	if st.Sent == nil {
+		st.Sent = map[string]string{}
+	}
+	p := st.Turn.Pending
+	if p == nil {
+		return ErrNothingPending
+	}
+	defer func() {
+		a.endTurn(err)
+		if cerr := a.checkpoint(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	st.Turn.Status, st.Turn.Error, st.Turn.ReviewReason = "", "", ""
+	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
+	if p.Phase == "applying" {
+		st.Turn.Pending = nil
+		a.answer(p, "The person's decisions on this change were being written when pair stopped, and it is not known whether they were. "+
+			"Nothing was written again. Read the files before changing them further.")
+		return ErrApplyInterrupted
+	}
+	switch p.Kind {
+	case "edit":
+		feedback, done, err := a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
+		if err != nil {
+			return err // a pause again, or Ctrl-C
+		}
+		st.Turn.Pending = nil
+		if p.Tool == "reply" {
+			if a.replyReviewed(p.Reply, feedback, done) {
+				return nil
+			}
+		} else {
+			if !done {
+				st.Turn.Retries++
+			}
+			a.answer(p, feedback)
+		}
+	case "command":
+		result, _, err := a.command(ctx, ToolCall{ID: p.CallID, Name: "run_command"}, p.Command, "")
+		if err != nil {
+			return err
+		}
+		st.Turn.Pending = nil
+		a.answer(p, result)
+	default:
+		return fmt.Errorf("the pending action has an unknown kind %q", p.Kind)
+	}
+	if err := a.checkpoint(); err != nil {
+		return err
+	}
+	return a.loop(ctx)
+}
+
+// answer gives the paused tool call its result (a reply's proposal has no
+// call: the text goes as the next message).
+func (a *Agent) answer(p *Pending, text string) {
+	if p.CallID == "" {
+		a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: text})
+		return
+	}
+	a.st.Results = append(a.st.Results, ToolResult{ID: p.CallID, Tool: p.Tool, OK: true, Result: text})
+	a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: p.CallID, Content: nonEmpty0(text)})
 }
 
 func (a *Agent) endTurn(err error) {
@@ -270,13 +368,12 @@ func (a *Agent) loop(ctx context.Context) error {
 		a.emit(Event{Kind: EventReplyFinished, Text: reply.FinishReason})
 		a.emit(Event{Kind: EventUsage, Usage: reply.Usage, Detail: "reply"})
 		a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		if err := a.checkpoint(); err != nil {
+			return err
+		}
 		if len(reply.ToolCalls) > 0 {
-			for _, call := range reply.ToolCalls {
-				result, err := a.call(ctx, call)
-				if err != nil {
-					return err
-				}
-				a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: call.ID, Content: nonEmpty0(result)})
+			if err := a.calls(ctx, reply.ToolCalls); err != nil {
+				return err
 			}
 			if a.st.Turn.Retries > s.MaxRetries {
 				return fmt.Errorf("%w (%d)", ErrMaxRetries, s.MaxRetries)
@@ -288,28 +385,80 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		// A reply without tool calls: fenced diffs in it are a proposal.
 		if hasDiff(reply.Content) && a.st.Mode != "ask" {
-			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content))
+			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil)
 			if err != nil {
 				return err
 			}
-			if !done {
-				a.st.Turn.Retries++
-				if a.st.Turn.Retries > s.MaxRetries {
-					return fmt.Errorf("%w (%d): %s", ErrMaxRetries, s.MaxRetries, firstLine(feedback))
-				}
-				a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: feedback})
+			if !a.replyReviewed(reply.Content, feedback, done) {
 				continue
 			}
-			a.st.Turn.Final = strings.TrimSpace(reply.Content + "\n\n" + feedback)
-		} else {
-			a.st.Turn.Final = reply.Content
+			return nil
 		}
+		a.st.Turn.Final = reply.Content
 		if a.st.Mode == "ask" && hasDiff(reply.Content) {
 			a.block("reply", "fenced diff", "pair ask is read-only: the diff in the answer was not applied")
 		}
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
 		return nil
 	}
+}
+
+// replyReviewed ends the turn after a reply's fenced diffs were reviewed,
+// when every hunk placed (and the tests pass); otherwise it sends the
+// failure report back as the next message and reports false. Past the
+// retry limit it ends the turn with the failure.
+func (a *Agent) replyReviewed(content, feedback string, done bool) bool {
+	if !done {
+		a.st.Turn.Retries++
+		if a.st.Turn.Retries <= a.settings().MaxRetries {
+			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: feedback})
+			return false
+		}
+		a.st.Turn.Error = fmt.Sprintf("%v (%d): %s", ErrMaxRetries, a.settings().MaxRetries, firstLine(feedback))
+	}
+	a.st.Turn.Final = strings.TrimSpace(content + "\n\n" + feedback)
+	a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
+	return true
+}
+
+// calls runs the tool calls of one reply in order and adds their results.
+// When one pauses for a decision, the calls after it are answered as not
+// run (the model may call them again), so that the conversation stays
+// well-formed; the paused call is answered when the turn resumes.
+func (a *Agent) calls(ctx context.Context, calls []ToolCall) error {
+	for i, call := range calls {
+		result, err := a.call(ctx, call)
+		if errors.Is(err, ErrPaused) {
+			for _, later := range calls[i+1:] {
+				a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: later.ID,
+					Content: "not run: an earlier call of the same reply is waiting for the person's review; call it again if it is still needed"})
+			}
+			if cerr := a.checkpoint(); cerr != nil {
+				return cerr
+			}
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: call.ID, Content: nonEmpty0(result)})
+		if err := a.checkpoint(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkpoint saves the state (Agent.Checkpoint), so that a killed process
+// loses at most the step in flight.
+func (a *Agent) checkpoint() error {
+	if a.Checkpoint == nil {
+		return nil
+	}
+	if err := a.Checkpoint(a.st); err != nil {
+		return fmt.Errorf("save the session: %w", err)
+	}
+	return nil
 }
 
 func nonEmpty0(s string) string {
@@ -397,7 +546,7 @@ func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[s
 		}
 		diff = d
 	}
-	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg)
+	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg, "", nil)
 	if err != nil {
 		return "", false, err
 	}
@@ -433,7 +582,7 @@ func (a *Agent) fileDiff(p, content string) (string, error) {
 // approved, and returns the feedback for the model. done reports whether
 // every hunk was placed (and, with a test command, the tests pass): when
 // not, the model is asked to try again.
-func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string) (feedback string, done bool, err error) {
+func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage) (feedback string, done bool, err error) {
 	patch, perr := edit.Parse(diff)
 	if perr != nil {
 		return "error: the diff does not parse: " + perr.Error() + ". Send a unified diff with ---/+++ headers and @@ hunks.", false, nil
@@ -459,11 +608,13 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string)
 		a.emit(Event{Kind: EventFeedback, Tool: tool, Text: b.String()})
 		return b.String(), false, nil
 	}
-	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants}
+	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, plural(placed, "hunk"), failed)})
+	pending := &Pending{ID: prop.ID, Kind: "edit", Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
-		a.st.Turn.Pending = &Pending{ID: prop.ID, Kind: "edit", Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message}
+		pending.Review = prop.Saved
+		a.st.Turn.Pending = pending
 		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s await review", placed, plural(placed, "hunk"), summarize(plans))
 		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
@@ -501,10 +652,19 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message string)
 	writeFailures(&b, plans)
 	applied := counts["approved"] + counts["edited"]
 	if len(out.Plans) > 0 {
+		// From here until the outcome is recorded, a crash leaves the
+		// action "applying": a resume hands it back to the person rather
+		// than writing it twice.
+		pending.Phase = "applying"
+		a.st.Turn.Pending = pending
+		if err := a.checkpoint(); err != nil {
+			return "", false, err
+		}
 		res, aerr := a.Tree.ApplyPlans(out.Plans, repo.ApplyOptions{
 			Commit: a.Settings.Commit, NoVerify: a.Settings.NoVerify,
 			Record: a.record(out, message),
 		})
+		a.st.Turn.Pending = nil
 		switch {
 		case errors.Is(aerr, repo.ErrNotCommitted):
 			fmt.Fprintf(&b, "The approved hunks were written but not committed: %v\n", aerr)
@@ -606,7 +766,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 		req := &CommandRequest{ID: call.ID, Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
 		if errors.Is(err, ErrNeedsReview) {
-			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command}
+			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
 			a.log("review", "run_command", "paused: "+command)
 			a.emit(Event{Kind: EventNeedsDecision, Tool: "run_command", Text: a.st.Turn.ReviewReason})
@@ -624,6 +784,13 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 			return msg, false, nil
 		}
 		a.log("review", "run_command", "approved: "+command)
+		// Until its outcome is recorded, a crash leaves the command
+		// "applying": a resume does not run it again.
+		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
+		if err := a.checkpoint(); err != nil {
+			return "", false, err
+		}
+		defer func() { a.st.Turn.Pending = nil }()
 	} else {
 		a.log("review", "run_command", "allowed by the configuration: "+command)
 	}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -12,9 +13,10 @@ const StateVersion = 1
 // It is plain JSON so that a paused session can be saved and resumed by
 // another process.
 type State struct {
-	Version int    `json:"version"`
-	Session string `json:"session"`
-	Model   string `json:"model"`
+	Version int       `json:"version"`
+	Session string    `json:"session"`
+	Model   string    `json:"model"`
+	Updated time.Time `json:"updated"`
 	// Mode is "edit" or "ask"; ask offers read-only tools only.
 	Mode     string    `json:"mode"`
 	Messages []Message `json:"messages"`
@@ -70,6 +72,16 @@ type Pending struct {
 	Diff    string `json:"diff,omitempty"`
 	Message string `json:"message,omitempty"`
 	Command string `json:"command,omitempty"`
+	// Review is the reviewer's own record of the review so far (its
+	// decisions, splits and edits), opaque to the agent.
+	Review json.RawMessage `json:"review,omitempty"`
+	// Phase is "review" while the person decides, and "applying" from
+	// just before the approved hunks are written until the outcome is
+	// recorded: a session found in "applying" was interrupted there, and
+	// its action goes back to the person instead of being repeated.
+	Phase string `json:"phase"`
+	// Reply is, for a proposal in a reply's text, that text.
+	Reply string `json:"reply,omitempty"`
 }
 
 // Action is one entry of the action log: every tool call, decision,

@@ -145,17 +145,26 @@ func (t *Tree) journalHome() (string, string) {
 	return filepath.Join(t.Dir, ".pair"), "journal"
 }
 
-// hasJournal reports whether the journal directory's parent exists: it
-// is removed after each write set, so it holds a journal to recover, or
-// files that a write killed early or late left.
+// hasJournal reports whether the journal directory exists: it is removed
+// after each write set, so it holds a journal to recover, or files that a
+// write killed early or late left. (Its parent also holds pair's
+// sessions.)
 func (t *Tree) hasJournal() bool {
+	home, name := t.journalHome()
 	if !t.Git {
-		_, err := t.root.Lstat(".pair")
+		_, err := t.root.Lstat(path.Join(".pair", name))
 		return err == nil
 	}
-	home, _ := t.journalHome()
-	_, err := os.Lstat(home)
+	_, err := os.Lstat(filepath.Join(home, name))
 	return err == nil
+}
+
+// StateDir returns the directory where pair keeps its own state for this
+// tree (sessions): <git dir>/pair, or <root>/.pair outside a repository.
+// Nothing in it is ever in the working tree of a repository.
+func (t *Tree) StateDir() string {
+	home, _ := t.journalHome()
+	return home
 }
 
 // openJournalDir creates the journal directory if needed and opens it.

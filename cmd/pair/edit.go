@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -61,9 +62,12 @@ Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read and write files that look like secrets"},
+			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session `NAME`, or start one by that name"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the latest session"},
 		),
 		Action: func(c *cli.Context) error {
 			o := agentOptions{
+				Session: c.String("session"), Continue: c.Bool("continue"),
 				Mode: "edit", Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
@@ -89,6 +93,11 @@ type agentOptions struct {
 	NoVerify  bool
 	Access    repo.Access
 	IO        stdio
+	// Session names the session to make or continue; Continue takes the
+	// latest; Resume finishes the pending review (pair review).
+	Session  string
+	Continue bool
+	Resume   bool
 }
 
 // agentReport is the --json output of pair edit -m and pair ask, as
@@ -121,11 +130,22 @@ type agentMetadata struct {
 
 func runAgent(c *cli.Context, o agentOptions) error {
 	cmd := o.Mode
+	if o.Resume {
+		cmd = "review"
+	}
 	if o.Yes && o.Decisions != "" {
 		return usagef("%s: --yes and --decisions cannot be used together", cmd)
 	}
+	if o.Session != "" && o.Continue {
+		return usagef("%s: --session and --continue cannot be used together", cmd)
+	}
+	if o.Session != "" {
+		if err := agent.ValidName(o.Session); err != nil {
+			return usagef("%s: --session: %v", cmd, err)
+		}
+	}
 	kb := keyboard(o.IO)
-	if !o.OneShot && kb == nil {
+	if !o.OneShot && !o.Resume && kb == nil {
 		return usagef("%s: standard input is not a terminal: give the request with -m TEXT", cmd)
 	}
 	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit"}
@@ -152,6 +172,28 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	if o.NoCommit || !tree.Git {
 		rv.verb = "write"
 	}
+	store := sessionStore(tree)
+	// The session: a new one, a named one (made if it does not exist), or
+	// the latest (--continue; for pair review, the latest waiting one).
+	var st *agent.State
+	name := o.Session
+	if o.Continue || (o.Resume && name == "") {
+		if name, err = store.Latest(o.Resume); err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	if name != "" {
+		st, err = store.Load(name)
+		switch {
+		case errors.Is(err, agent.ErrNoSession) && !o.Resume && !o.Continue:
+			st = nil // a new session by that name
+		case err != nil:
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	if st != nil && st.Mode != o.Mode && !o.Resume {
+		return usagef("%s: session %s is a pair %s session", cmd, st.Session, st.Mode)
+	}
 	cfg, err := loadConfig(c, tree.Dir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
@@ -159,8 +201,12 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	if cfg.APIBase == "" && cfg.APIKey == "" {
 		return usagef("%s: no model is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or give --api-base; PAIR_MODEL or --model names the model. 'pair demo' works without a model", cmd)
 	}
+	mode := o.Mode
+	if st != nil {
+		mode = st.Mode
+	}
 	commit := tree.Git && !o.NoCommit
-	if commit && o.Mode == "edit" {
+	if commit && mode == "edit" {
 		if _, _, err := tree.Identity(); err != nil {
 			return fmt.Errorf("%s: %w (or use --no-commit)", cmd, err)
 		}
@@ -169,9 +215,21 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	if err != nil {
 		return usagef("%s: %v", cmd, err)
 	}
+	if st == nil {
+		if name == "" {
+			name = newSessionID(o.Mode)
+		}
+		st = agent.NewState(name, cfg.Model, o.Mode, files)
+	} else {
+		st.Model = cfg.Model
+		for _, f := range files {
+			if !slices.Contains(st.Files, f) {
+				st.Files = append(st.Files, f)
+			}
+		}
+	}
 	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model})
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
-	st := agent.NewState(newSessionID(o.Mode), cfg.Model, o.Mode, files)
 	show := &eventPrinter{io: o.IO, json: o.JSON, color: useColor(o.IO.Err), st: st}
 	a := &agent.Agent{
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
@@ -180,16 +238,39 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			Commit: commit, NoVerify: o.NoVerify,
 		},
 	}
-	if o.OneShot {
+	if mode == "edit" {
+		a.Checkpoint = store.Save // ask sessions are not kept
+		if err := store.Save(st); err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	switch {
+	case o.Resume:
+		if st.Turn.Pending == nil {
+			return &exitError{code: exitFailure, msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
+		}
+		fmt.Fprintf(o.IO.Err, "pair: session %s: %s\n", st.Session, st.Turn.ReviewReason)
+		err := a.Resume(c.Context, st)
+		return finishTurn(c, o, st, err, show)
+	case o.OneShot:
 		err := a.Run(c.Context, st, o.Request)
 		return finishTurn(c, o, st, err, show)
 	}
 	return chat(c, o, a, st, show)
 }
 
+// sessionStore is where the tree's sessions are kept: under the git
+// directory, never in the working tree.
+func sessionStore(tree *repo.Tree) agent.Sessions {
+	return agent.Sessions{Dir: filepath.Join(tree.StateDir(), "sessions")}
+}
+
 // finishTurn prints a turn's outcome and maps it to the exit status.
 func finishTurn(c *cli.Context, o agentOptions, st *agent.State, err error, show *eventPrinter) error {
 	cmd := o.Mode
+	if o.Resume {
+		cmd = "review"
+	}
 	t := &st.Turn
 	if o.JSON {
 		writeJSON(o.IO.Out, reportOf(st))
@@ -203,7 +284,9 @@ func finishTurn(c *cli.Context, o agentOptions, st *agent.State, err error, show
 	case err == nil:
 		return nil
 	case errors.Is(err, agent.ErrPaused):
-		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; nothing was written. Run it on a terminal to review, or give --decisions or --yes", cmd, t.ReviewReason)}
+		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; nothing was written yet. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, st.Session)}
+	case errors.Is(err, agent.ErrApplyInterrupted):
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || c.Context.Err() != nil:
 		return &exitError{code: exitInterrupted, msg: cmd + ": interrupted"}
 	case errors.Is(err, agent.ErrEmptyRequest):

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pair-cli/pair/agent"
@@ -31,6 +33,30 @@ var errInterrupted = errors.New("review interrupted; nothing was written")
 
 func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
 	rev := review.New(review.FromPlans(p.Plans), p.Grants)
+	if len(p.Saved) > 0 {
+		// A review saved at a pause goes on where it stopped, if the files
+		// are still what it was placed against.
+		saved := &review.Review{}
+		if err := json.Unmarshal(p.Saved, saved); err == nil && sameProposal(saved, rev) {
+			for _, g := range p.Grants {
+				if !slices.Contains(saved.Grants, g) {
+					saved.Grants = append(saved.Grants, g)
+				}
+			}
+			rev = saved
+			if n := len(rev.Items) - rev.Undecided(); n > 0 {
+				fmt.Fprintf(c.screen.Err, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), plural(len(rev.Items), "hunk"))
+			}
+		} else {
+			fmt.Fprintln(c.screen.Err, "pair: the files changed since the review was saved: its hunks were placed again and are offered afresh")
+		}
+	}
+	pause := func() (*agent.Outcome, error) {
+		if b, err := json.Marshal(rev); err == nil {
+			p.Saved = b
+		}
+		return nil, agent.ErrNeedsReview
+	}
 	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {
 		printPlacements(c.screen.Out, rep)
 	}
@@ -44,7 +70,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	case decideLetters:
 		for !rev.Done() {
 			if len(c.letters) == 0 {
-				return nil, agent.ErrNeedsReview
+				return pause()
 			}
 			a := c.letters[0]
 			c.letters = c.letters[1:]
@@ -69,7 +95,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		}
 	default:
 		if !rev.Done() {
-			return nil, agent.ErrNeedsReview
+			return pause()
 		}
 	}
 	plans, err := rev.Plans()
@@ -89,6 +115,26 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		out.Hunks = append(out.Hunks, h)
 	}
 	return out, nil
+}
+
+// sameProposal reports whether a saved review is of the same proposal as
+// a fresh one: the same files, placed against the same content.
+func sameProposal(saved, fresh *review.Review) bool {
+	a, b := saved.Proposal.Files, fresh.Proposal.Files
+	if len(a) != len(b) || len(saved.Items) == 0 {
+		return false
+	}
+	for i := range a {
+		if a[i].Path() != b[i].Path() || a[i].OldPath != b[i].OldPath || a[i].Old != b[i].Old || len(a[i].Hunks) != len(b[i].Hunks) {
+			return false
+		}
+		for j := range a[i].Hunks {
+			if !slices.Equal(a[i].Hunks[j].Lines, b[i].Hunks[j].Lines) || a[i].Hunks[j].Start != b[i].Hunks[j].Start {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func hunkText(h edit.Resolved) string {

@@ -110,6 +110,8 @@ func newApp(io stdio) *cli.App {
 		Commands: withUsageErrors(
 			editCommand(io),
 			askCommand(io),
+			reviewCommand(io),
+			sessionsCommand(io),
 			applyCommand(io),
 			demoCommand(io),
 			undoCommand(io),

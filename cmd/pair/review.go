@@ -1,0 +1,53 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/repo"
+)
+
+func reviewCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:  "review",
+		Usage: "finish a review that a pair edit session paused for, here or in another process",
+		Description: `When pair edit needs a decision and cannot ask anyone (no terminal, no
+--decisions or --yes), it saves the session under the git directory and
+stops with exit status 3. pair review loads that session (the latest one
+waiting, or --session NAME), shows the pending proposal on the terminal
+(or takes --decisions / --yes), writes and commits the approved hunks,
+tells the model what became of each, and lets the model finish its turn.
+
+Decisions already given are kept: a review paused half-way goes on where
+it stopped, as long as the files are unchanged (otherwise the hunks are
+placed again and offered afresh, or refused). An approved change is
+written exactly once: a second pair review finds nothing pending, and a
+change that was being written when pair was killed is not written again
+but handed back to you to check.
+
+Exit status: 0 done; 1 failed or nothing pending; 2 usage error; 3 paused
+again for review; 130 interrupted.`,
+		Flags: append(configFlags(),
+			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "the session `NAME` (default: the latest one waiting for a review)"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk (never commands)"},
+			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object"},
+			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
+			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read and write files that look like secrets"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
+			}
+			return runAgent(c, agentOptions{
+				Mode: "edit", Resume: true, Session: c.String("session"),
+				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
+				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
+				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				IO:     io,
+			})
+		},
+	}
+}
