@@ -444,3 +444,119 @@ func TestTestCommandFailureGoesBack(t *testing.T) {
 		t.Errorf("feedback: got %q", got)
 	}
 }
+
+// TestPauseThenResume pauses a turn, saves and loads the session as another
+// process would, resumes it with a person who decides, and checks that the
+// change is written once and the model finishes its turn.
+func TestPauseThenResume(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	store := agent.Sessions{Dir: filepath.Join(t.TempDir(), "sessions")}
+	srv := agenttest.NewServer(t,
+		agenttest.Reply{ToolCalls: []agenttest.Call{
+			call("propose_diff", map[string]any{"diff": greetDiff}),
+			call("list_files", map[string]any{}),
+		}},
+		agenttest.Reply{Text: "done"},
+	)
+	st := agent.NewState("s1", "m", "edit", nil)
+	a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{needs: true},
+		Settings: agent.Settings{Commit: true}, Checkpoint: store.Save}
+	if err := a.Run(context.Background(), st, "change it"); !errors.Is(err, agent.ErrPaused) {
+		t.Fatalf("Run: got %v, want ErrPaused", err)
+	}
+	// The call after the paused one is answered as not run.
+	last := st.Messages[len(st.Messages)-1]
+	if last.Role != agent.RoleTool || !strings.Contains(last.Content, "not run") {
+		t.Errorf("got last message %+v, want the later call answered as not run", last)
+	}
+
+	loaded, err := store.Load("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Turn.Pending == nil || loaded.Turn.Pending.Phase != "review" {
+		t.Fatalf("loaded pending: %+v", loaded.Turn.Pending)
+	}
+	b := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{},
+		Settings: agent.Settings{Commit: true}, Checkpoint: store.Save}
+	if err := b.Resume(context.Background(), loaded); err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	if loaded.Turn.Status != "ok" || loaded.Turn.Final != "done" || loaded.Turn.Pending != nil {
+		t.Errorf("after resume: status %q final %q pending %v", loaded.Turn.Status, loaded.Turn.Final, loaded.Turn.Pending)
+	}
+	if got := readFile(t, tree, "app.go"); !strings.Contains(got, `"hello, " + name + "!"`) {
+		t.Errorf("the approved hunk was not written")
+	}
+	// Every tool call of the reply has its answer, the paused one with the
+	// review's outcome.
+	req := srv.Requests()[1]
+	answered := map[string]string{}
+	for _, m := range req.Messages {
+		if m.Role == "tool" {
+			answered[m.ToolCallID] = m.Content
+		}
+	}
+	if len(answered) != 2 {
+		t.Errorf("got %d tool answers, want 2: %v", len(answered), answered)
+	}
+	again, err := store.Load("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Resume(context.Background(), again); !errors.Is(err, agent.ErrNothingPending) {
+		t.Errorf("second Resume: got %v, want ErrNothingPending", err)
+	}
+	if n := strings.Count(git(t, tree.Dir, "log", "--oneline"), "\n"); n != 2 {
+		t.Errorf("got %d commits, want 2 (initial and the pair commit)", n)
+	}
+}
+
+// TestResumeAfterCrashWhileApplying finds an action marked applying and
+// does not write it again.
+func TestResumeAfterCrashWhileApplying(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	st := agent.NewState("s2", "m", "edit", nil)
+	st.Messages = []agent.Message{{Role: agent.RoleUser, Content: "x"}, {Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "propose_diff"}}}}
+	st.Turn.Pending = &agent.Pending{ID: "p1", Kind: "edit", Tool: "propose_diff", CallID: "c1", Diff: greetDiff, Phase: "applying"}
+	a := &agent.Agent{Model: nil, Tree: tree, Reviewer: &reviewer{}}
+	err := a.Resume(context.Background(), st)
+	if !errors.Is(err, agent.ErrApplyInterrupted) {
+		t.Fatalf("got %v, want ErrApplyInterrupted", err)
+	}
+	if readFile(t, tree, "app.go") != appGo || st.Turn.Pending != nil {
+		t.Errorf("the interrupted action was repeated, or is still pending")
+	}
+	last := st.Messages[len(st.Messages)-1]
+	if last.ToolCallID != "c1" || !strings.Contains(last.Content, "not known") {
+		t.Errorf("the model was not told: %+v", last)
+	}
+}
+
+func TestSessionVersions(t *testing.T) {
+	store := agent.Sessions{Dir: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(store.Dir, "future.json"), []byte(`{"version": 99, "session": "future"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Load("future"); !errors.Is(err, agent.ErrSessionVersion) {
+		t.Errorf("got %v, want ErrSessionVersion", err)
+	}
+	if _, err := store.Load("../etc/passwd"); !errors.Is(err, agent.ErrBadSessionName) {
+		t.Errorf("got %v, want ErrBadSessionName", err)
+	}
+	if _, err := store.Load("missing"); !errors.Is(err, agent.ErrNoSession) {
+		t.Errorf("got %v, want ErrNoSession", err)
+	}
+	st := agent.NewState("ok-1", "m", "edit", []string{"a.go"})
+	if err := store.Save(st); err != nil {
+		t.Fatal(err)
+	}
+	got, err := store.Load("ok-1")
+	if err != nil || got.Files[0] != "a.go" {
+		t.Fatalf("round trip: %v %+v", err, got)
+	}
+	list, err := store.List()
+	if err != nil || len(list) != 2 || list[0].Name != "ok-1" || list[1].Err == "" {
+		t.Errorf("List: %v %+v", err, list)
+	}
+}
