@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -355,7 +356,7 @@ func (a *Agent) loop(ctx context.Context) error {
 	defs := toolDefs(offered(a.st.Mode == "ask"))
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
-			return fmt.Errorf("%w (%d model calls)", ErrMaxSteps, s.MaxSteps)
+			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
 		}
 		a.st.Turn.Steps++
 		reply, err := a.Model.Complete(ctx, a.st.Messages, defs, func(tok string) {
@@ -566,10 +567,14 @@ func (a *Agent) fileDiff(p, content string) (string, error) {
 		return "", err
 	}
 	old, oldPath := "", clean
-	if b, err := a.Tree.ReadFile(clean); err == nil {
-		old = string(b)
-	} else {
-		oldPath = ""
+	text, _, err := a.Tree.ReadText(clean, a.Access, 0) // links judged by their targets
+	switch {
+	case err == nil:
+		old = text
+	case errors.Is(err, fs.ErrNotExist):
+		oldPath = "" // a new file
+	default:
+		return "", err
 	}
 	hunks := edit.Diff(old, content)
 	if len(hunks) == 0 && oldPath != "" {
@@ -615,7 +620,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved
 		a.st.Turn.Pending = pending
-		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s await review", placed, plural(placed, "hunk"), summarize(plans))
+		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", placed, plural(placed, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[placed == 1])
 		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused

@@ -145,18 +145,30 @@ func (t *Tree) journalHome() (string, string) {
 	return filepath.Join(t.Dir, ".pair"), "journal"
 }
 
-// hasJournal reports whether the journal directory exists: it is removed
-// after each write set, so it holds a journal to recover, or files that a
-// write killed early or late left. (Its parent also holds pair's
-// sessions.)
+// hasJournal reports whether there may be a journal to recover: the
+// journal directory is removed after each write set, so if it exists it
+// holds a journal, or files that a write killed early or late left. In a
+// repository its parent (<git dir>/pair) also holds pair's sessions, so
+// anything else in it counts (an empty parent too). Outside one, it is
+// .pair in the working tree, which a killed write may leave empty: its
+// presence is enough, so that recovery removes it.
 func (t *Tree) hasJournal() bool {
-	home, name := t.journalHome()
 	if !t.Git {
-		_, err := t.root.Lstat(path.Join(".pair", name))
+		_, err := t.root.Lstat(".pair")
 		return err == nil
 	}
-	_, err := os.Lstat(filepath.Join(home, name))
-	return err == nil
+	home, _ := t.journalHome()
+	entries, err := os.ReadDir(home)
+	if err != nil {
+		return false
+	}
+	// Anything but the sessions (an empty directory too) is a write's.
+	for _, e := range entries {
+		if e.Name() != "sessions" {
+			return true
+		}
+	}
+	return len(entries) == 0
 }
 
 // StateDir returns the directory where pair keeps its own state for this

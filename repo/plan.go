@@ -51,6 +51,10 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 			if err := t.Guard(p, access); err != nil {
 				return nil, err
 			}
+			// A link is judged by what it leads to: a link to .env is .env.
+			if err := t.guardLinks(p, access); err != nil {
+				return nil, err
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {

@@ -1,0 +1,243 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pair-cli/pair/agent/agenttest"
+)
+
+// The chat tests run pair edit as a person does: the real binary on a
+// pseudo-terminal (the helpers of interactive_test.go), talking to the
+// scripted model server over a real socket through the real HTTP client,
+// in a real git repository.
+
+// chatAppGo is the one file of the chat tests' repository.
+const chatAppGo = "package app\n" +
+	"\n" +
+	"// Greet returns a greeting.\n" +
+	"func Greet(name string) string {\n" +
+	"\treturn \"hello \" + name\n" +
+	"}\n"
+
+// chatGreetDiff is the model's proposal: one hunk of app.go.
+const chatGreetDiff = "--- a/app.go\n" +
+	"+++ b/app.go\n" +
+	"@@ -3,4 +3,4 @@\n" +
+	" // Greet returns a greeting.\n" +
+	" func Greet(name string) string {\n" +
+	"-\treturn \"hello \" + name\n" +
+	"+\treturn \"hello, \" + name + \"!\"\n" +
+	" }\n"
+
+// newChatRepo returns a git repository holding app.go, committed, in the
+// environment of the interactive tests.
+func newChatRepo(t *testing.T) *interactiveRepo {
+	t.Helper()
+	r := newInteractiveRepo(t, unchangedEditor)
+	// Start over with app.go alone: the apply tests' files and patch go.
+	for _, name := range []string{"calc.go", "greet.go", "notes.txt", "fix.diff"} {
+		if err := os.Remove(filepath.Join(r.dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.writeFile(t, "app.go", chatAppGo)
+	r.git(t, "add", "-A")
+	r.git(t, "commit", "-q", "-m", "app")
+	r.head = strings.TrimSpace(r.git(t, "rev-parse", "HEAD"))
+	return r
+}
+
+// chatModelEnv is the environment that points pair at srv.
+func chatModelEnv(srv *agenttest.Server) []string {
+	return []string{
+		"OPENAI_BASE_URL=" + srv.URL(),
+		"OPENAI_API_KEY=test-key",
+		"PAIR_MODEL=test-model",
+	}
+}
+
+// chatCall is a scripted tool call with arguments marshalled from args.
+func chatCall(t *testing.T, id, name string, args map[string]string) agenttest.Call {
+	t.Helper()
+	b, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agenttest.Call{ID: id, Name: name, Arguments: string(b)}
+}
+
+// chatCommitted is how the screen names the commit of approved hunks.
+var chatCommitted = regexp.MustCompile(`(?i)\bcommitted (as )?[0-9a-f]{12}\b`)
+
+// expectMatch waits until the screen shows a match of re after the last
+// match, as expect does for a string.
+func (s *ptySession) expectMatch(re *regexp.Regexp) {
+	s.t.Helper()
+	stop := time.Now().Add(ptyTimeout)
+	for {
+		s.mu.Lock()
+		loc := re.FindIndex(s.screen[s.seen:])
+		if loc != nil {
+			s.seen += loc[1]
+		}
+		screen := string(s.screen)
+		s.mu.Unlock()
+		if loc != nil {
+			return
+		}
+		if time.Now().After(stop) {
+			s.t.Fatalf("the screen never showed a match of %s; the whole screen:\n%s", re, printable(screen))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// chatLine types a line at the chat prompt, once the prompt is on the
+// screen.
+func (s *ptySession) chatLine(line string) {
+	s.t.Helper()
+	s.expect("pair> ")
+	s.send(line + "\r")
+}
+
+// TestChatSession is a whole chat as a new user has it: a request, the
+// model's diff reviewed inline and committed, then the slash commands, an
+// unknown one among them, and /quit.
+func TestChatSession(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	srv := agenttest.NewServer(t,
+		agenttest.Reply{ToolCalls: []agenttest.Call{chatCall(t, "call_diff", "propose_diff", map[string]string{
+			"diff": chatGreetDiff, "message": "app: a friendlier greeting",
+		})}},
+		agenttest.Reply{Text: "Greet now says hello, NAME!"},
+	)
+	s := r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.expect("pair edit with test-model in ")
+	s.expect("files in context: app.go")
+	s.chatLine("make the greeting friendlier")
+
+	// The review, inline: the hunk, then the summary.
+	s.expect("app.go lines 3-6")
+	s.answer("[1/1]", "y")
+	s.expect("Write and commit 1 hunk in 1 file [")
+	s.expect("]?")
+	s.send("y")
+	s.expectMatch(chatCommitted)
+	s.expect("Greet now says hello, NAME!")
+
+	s.chatLine("/tokens")
+	s.expect("tokens this session: ")
+	s.chatLine("/ls")
+	s.expect("app.go")
+	s.chatLine("/diff")
+	s.expect("no uncommitted changes")
+	s.chatLine("/help")
+	s.expect("/add FILE...")
+	s.expect("/quit")
+	s.chatLine("/foo")
+	s.expect("unknown command /foo")
+	s.chatLine("/ls") // the chat goes on after the error
+	s.expect("app.go")
+	s.chatLine("/quit")
+	screen := s.wait(0)
+
+	if !regexp.MustCompile(`tokens this session: [1-9]\d* in, [1-9]\d* out, [1-9]\d* in all`).MatchString(screen) {
+		t.Errorf("/tokens does not show the counts:\n%s", printable(screen))
+	}
+	if n := strings.Count(screen, "Approve this hunk ["); n != 1 {
+		t.Errorf("%d prompts for hunks, want 1", n)
+	}
+
+	r.wantFile(t, "app.go", strings.Replace(chatAppGo, `"hello " + name`, `"hello, " + name + "!"`, 1))
+	r.wantCommitted(t, "app.go")
+	r.wantStatus(t, "")
+	if got := r.git(t, "log", "-1", "--format=%s%n%(trailers:key=Pair-Model,valueonly)"); got != "app: a friendlier greeting\ntest-model\n\n" {
+		t.Errorf("the commit's subject and Pair-Model trailer are %q", got)
+	}
+	r.wantTrailers(t, hunkTrailer("app.go", 3, []string{
+		" // Greet returns a greeting.",
+		" func Greet(name string) string {",
+		"-\treturn \"hello \" + name",
+		"+\treturn \"hello, \" + name + \"!\"",
+		" }",
+	}, "approved"))
+
+	// The second request told the model its hunk was applied.
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if body := string(reqs[1].Raw); !strings.Contains(body, `app.go:3: applied`) {
+		t.Errorf("the second request does not say the hunk was applied:\n%s", body)
+	}
+}
+
+// TestChatCtrlD ends the chat with Ctrl-D at the prompt: exit 0, the
+// model never asked.
+func TestChatCtrlD(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	srv := agenttest.NewServer(t)
+	s := r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.expect("pair> ")
+	s.send("\x04")
+	screen := s.wait(0)
+
+	if strings.Contains(screen, "pair: ") {
+		t.Errorf("Ctrl-D reported something:\n%s", printable(screen))
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests to the model, want none", n)
+	}
+	r.wantFile(t, "app.go", chatAppGo)
+	r.wantStatus(t, "")
+}
+
+// TestChatCommandDeclined: the model wants to run a command that no
+// configuration allows; pair asks, n declines, the command does not run,
+// and the model is told.
+func TestChatCommandDeclined(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	srv := agenttest.NewServer(t,
+		agenttest.Reply{ToolCalls: []agenttest.Call{chatCall(t, "call_run", "run_command", map[string]string{"command": "touch pwned"})}},
+		agenttest.Reply{Text: "You declined, so nothing ran."},
+	)
+	s := r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.chatLine("clean up the build output")
+	s.expect("The model wants to run a command:")
+	s.expect("touch pwned")
+	s.expect("Run it [y,n]?")
+	s.send("n")
+	s.expect("You declined, so nothing ran.")
+	s.chatLine("/quit")
+	screen := s.wait(0)
+
+	if _, err := os.Stat(filepath.Join(r.dir, "pwned")); err == nil {
+		t.Errorf("the declined command ran: pwned exists")
+	}
+	if strings.Contains(screen, "$ touch pwned") {
+		t.Errorf("the screen shows the declined command running:\n%s", printable(screen))
+	}
+	r.wantFile(t, "app.go", chatAppGo)
+	r.wantStatus(t, "")
+	if got := strings.TrimSpace(r.git(t, "rev-parse", "HEAD")); got != r.head {
+		t.Errorf("HEAD moved from %s to %s", r.head, got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if body := string(reqs[1].Raw); !strings.Contains(body, `"role":"tool","content":"the person declined to run it"`) {
+		t.Errorf("the second request does not tell the model the command was declined:\n%s", body)
+	}
+}
