@@ -4,6 +4,7 @@
 // for a session-wide grant of one file), with a cursor, and is plain JSON
 // so that a review can be saved half-way and finished later. Its methods
 // are the keys' effects and do no input or output; Terminal drives them
-// from single key presses, and Play from answers given ahead (--decisions
-// or one per line on standard input). It imports edit only, never agent.
+// from single key presses, Play from answers given ahead (--decisions or
+// one per line on standard input), and Web from a local page served on
+// 127.0.0.1 with a token (the web UI). It imports edit only, never agent.
 package review

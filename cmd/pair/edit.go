@@ -45,6 +45,15 @@ terminal a proposal needs --yes (approve every hunk; never commands) or
 --decisions (one letter per hunk or command, in order); otherwise pair
 stops with exit status 3 (needs_review) and writes nothing.
 
+The session is saved under the git directory after every step:
+--session NAME names it (and continues it if it exists), --continue goes
+on with the latest; pair sessions lists them. A review that cannot be
+done now is saved, and pair review finishes it later (--web: in the
+browser).
+
+--web serves the chat and the review on a local web page instead (on
+127.0.0.1, --port, with a token in the printed address).
+
 .pair.yml (in the repository, then in the home directory) may set: model,
 api_base, api_key_env (the variable that holds the key), test_cmd,
 allow_commands (a list; "go test *" allows any arguments), max_steps,
@@ -64,9 +73,15 @@ Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read and write files that look like secrets"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session `NAME`, or start one by that name"},
 			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the latest session"},
+			&cli.BoolFlag{Name: "web", Usage: "chat and review in a local web page instead of the terminal"},
+			&cli.IntFlag{Name: "port", Value: 8765, Usage: "the web page's `PORT` on 127.0.0.1 (0: any free port)"},
 		),
 		Action: func(c *cli.Context) error {
+			if c.Bool("web") && c.IsSet("message") {
+				return usagef("edit: --web and -m cannot be used together: type the request in the page")
+			}
 			o := agentOptions{
+				Web: c.Bool("web"), Port: c.Int("port"),
 				Session: c.String("session"), Continue: c.Bool("continue"),
 				Mode: "edit", Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
@@ -98,6 +113,9 @@ type agentOptions struct {
 	Session  string
 	Continue bool
 	Resume   bool
+	// Web serves the session in a local web page on Port.
+	Web  bool
+	Port int
 }
 
 // agentReport is the --json output of pair edit -m and pair ask, as
@@ -145,7 +163,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		}
 	}
 	kb := keyboard(o.IO)
-	if !o.OneShot && !o.Resume && kb == nil {
+	if !o.OneShot && !o.Resume && !o.Web && kb == nil {
 		return usagef("%s: standard input is not a terminal: give the request with -m TEXT", cmd)
 	}
 	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit"}
@@ -244,6 +262,12 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			return fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
+	if o.Web {
+		if o.Resume && st.Turn.Pending == nil {
+			return &exitError{code: exitFailure, msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
+		}
+		return serveWeb(c.Context, o, a, st, show, rv.verb)
+	}
 	switch {
 	case o.Resume:
 		if st.Turn.Pending == nil {
@@ -251,10 +275,10 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		}
 		fmt.Fprintf(o.IO.Err, "pair: session %s: %s\n", st.Session, st.Turn.ReviewReason)
 		err := a.Resume(c.Context, st)
-		return finishTurn(c, o, st, err, show)
+		return finishTurn(c.Context, o, st, err, show)
 	case o.OneShot:
 		err := a.Run(c.Context, st, o.Request)
-		return finishTurn(c, o, st, err, show)
+		return finishTurn(c.Context, o, st, err, show)
 	}
 	return chat(c, o, a, st, show)
 }
@@ -266,7 +290,7 @@ func sessionStore(tree *repo.Tree) agent.Sessions {
 }
 
 // finishTurn prints a turn's outcome and maps it to the exit status.
-func finishTurn(c *cli.Context, o agentOptions, st *agent.State, err error, show *eventPrinter) error {
+func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error, show *eventPrinter) error {
 	cmd := o.Mode
 	if o.Resume {
 		cmd = "review"
@@ -287,7 +311,7 @@ func finishTurn(c *cli.Context, o agentOptions, st *agent.State, err error, show
 		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; nothing was written yet. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, st.Session)}
 	case errors.Is(err, agent.ErrApplyInterrupted):
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
-	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || c.Context.Err() != nil:
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return &exitError{code: exitInterrupted, msg: cmd + ": interrupted"}
 	case errors.Is(err, agent.ErrEmptyRequest):
 		return usagef("%s: %v", cmd, err)
@@ -381,7 +405,11 @@ func (p *eventPrinter) event(e agent.Event) {
 		}
 	case agent.EventBlocked:
 		p.endLine()
-		fmt.Fprintf(p.io.Err, "pair: blocked %s %s: %s\n", e.Tool, e.Text, e.Detail)
+		what := e.Tool
+		if e.Text != "" {
+			what += " " + e.Text
+		}
+		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, e.Detail)
 	case agent.EventSuggestion:
 		p.endLine()
 		fmt.Fprintf(p.io.Err, "suggested command (not run): %s\n", e.Text)

@@ -24,6 +24,9 @@ written exactly once: a second pair review finds nothing pending, and a
 change that was being written when pair was killed is not written again
 but handed back to you to check.
 
+With --web the review happens in a local web page (its address, with a
+token, is printed), with Approve, Reject and Always-approve buttons.
+
 Exit status: 0 done; 1 failed or nothing pending; 2 usage error; 3 paused
 again for review; 130 interrupted.`,
 		Flags: append(configFlags(),
@@ -31,6 +34,8 @@ again for review; 130 interrupted.`,
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk (never commands)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object"},
+			&cli.BoolFlag{Name: "web", Usage: "review in a local web page instead of the terminal"},
+			&cli.IntFlag{Name: "port", Value: 8765, Usage: "the web page's `PORT` on 127.0.0.1 (0: any free port)"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
@@ -42,7 +47,7 @@ again for review; 130 interrupted.`,
 				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
 			}
 			return runAgent(c, agentOptions{
-				Mode: "edit", Resume: true, Session: c.String("session"),
+				Mode: "edit", Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},

@@ -32,25 +32,7 @@ type cliReviewer struct {
 var errInterrupted = errors.New("review interrupted; nothing was written")
 
 func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
-	rev := review.New(review.FromPlans(p.Plans), p.Grants)
-	if len(p.Saved) > 0 {
-		// A review saved at a pause goes on where it stopped, if the files
-		// are still what it was placed against.
-		saved := &review.Review{}
-		if err := json.Unmarshal(p.Saved, saved); err == nil && sameProposal(saved, rev) {
-			for _, g := range p.Grants {
-				if !slices.Contains(saved.Grants, g) {
-					saved.Grants = append(saved.Grants, g)
-				}
-			}
-			rev = saved
-			if n := len(rev.Items) - rev.Undecided(); n > 0 {
-				fmt.Fprintf(c.screen.Err, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), plural(len(rev.Items), "hunk"))
-			}
-		} else {
-			fmt.Fprintln(c.screen.Err, "pair: the files changed since the review was saved: its hunks were placed again and are offered afresh")
-		}
-	}
+	rev := startReview(p, c.screen.Err)
 	pause := func() (*agent.Outcome, error) {
 		if b, err := json.Marshal(rev); err == nil {
 			p.Saved = b
@@ -98,6 +80,37 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 			return pause()
 		}
 	}
+	return outcomeOf(rev)
+}
+
+// startReview starts the review of a proposal, or goes on with the one
+// saved when it last paused, if the files are still what it was placed
+// against.
+func startReview(p *agent.Proposal, notices io.Writer) *review.Review {
+	rev := review.New(review.FromPlans(p.Plans), p.Grants)
+	if len(p.Saved) > 0 {
+		// A review saved at a pause goes on where it stopped, if the files
+		// are still what it was placed against.
+		saved := &review.Review{}
+		if err := json.Unmarshal(p.Saved, saved); err == nil && sameProposal(saved, rev) {
+			for _, g := range p.Grants {
+				if !slices.Contains(saved.Grants, g) {
+					saved.Grants = append(saved.Grants, g)
+				}
+			}
+			rev = saved
+			if n := len(rev.Items) - rev.Undecided(); n > 0 {
+				fmt.Fprintf(notices, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), plural(len(rev.Items), "hunk"))
+			}
+		} else {
+			fmt.Fprintln(notices, "pair: the files changed since the review was saved: its hunks were placed again and are offered afresh")
+		}
+	}
+	return rev
+}
+
+// outcomeOf is what a finished review decided, for the agent.
+func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 	plans, err := rev.Plans()
 	if err != nil {
 		return nil, err

@@ -1,0 +1,241 @@
+package review_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/pair-cli/pair/review"
+)
+
+// requireChromium names the environment variable that makes a missing
+// browser a failure instead of a skip (CI sets it).
+const requireChromium = "PAIR_REQUIRE_CHROMIUM"
+
+// chromium finds a Chromium or Chrome to drive; without one the test is
+// skipped, or fails when PAIR_REQUIRE_CHROMIUM is set.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := "no chromium, chromium-browser or google-chrome on PATH (apt-get install chromium)"
+	if os.Getenv(requireChromium) != "" {
+		t.Fatalf("%s, and %s is set", msg, requireChromium)
+	}
+	t.Skipf("%s; set %s=1 to make this a failure", msg, requireChromium)
+	return ""
+}
+
+// browser starts a headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 1600),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return bctx
+}
+
+// browse runs browser actions, failing the test with what was being done.
+func browse(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// get runs one browser action and returns its value.
+func get[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript expression is true in the page.
+func waitJS(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second))
+}
+
+// TestWebBrowser drives the page in a real headless Chromium: it sends a
+// message, sees streamed tokens and the action log, approves, rejects
+// with a note and always-approves hunks of a review placed from a real
+// patch, and submits.
+func TestWebBrowser(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+
+	browse(t, ctx, "open the page",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+	)
+	loc := get(t, ctx, "read the location", chromedp.Location())
+	title := get(t, ctx, "read the title", chromedp.Title())
+	if want := fmt.Sprintf("http://127.0.0.1:%d/", w.Port()); loc != want || title != "pair test" {
+		t.Errorf("page: got %q titled %q, want %q (no token left in the address bar) titled %q", loc, title, want, "pair test")
+	}
+
+	// A message typed in the page reaches Messages and shows.
+	browse(t, ctx, "send a message",
+		chromedp.SendKeys(chromedp.CSS(`[data-input]`), "please fix the division"),
+		chromedp.Click(chromedp.CSS(`[data-action="send"]`)),
+	)
+	select {
+	case m := <-w.Messages():
+		if m != "please fix the division" {
+			t.Errorf("Messages: got %q, want the typed message", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Messages: the typed message did not come")
+	}
+	browse(t, ctx, "see the message",
+		waitJS(`document.querySelector('.msg[data-role="user"] .text')?.textContent === "please fix the division"`),
+		waitJS(`document.querySelector('[data-input]').value === ""`),
+	)
+	// Enter sends too.
+	browse(t, ctx, "send with Enter", chromedp.SendKeys(chromedp.CSS(`[data-input]`), "and add a test"+kb.Enter))
+	select {
+	case m := <-w.Messages():
+		if m != "and add a test" {
+			t.Errorf("Messages: got %q, want the second message", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Messages: the message sent with Enter did not come")
+	}
+
+	// The model works and streams its reply.
+	w.SetStatus("working")
+	browse(t, ctx, "see the model working", chromedp.WaitVisible(chromedp.CSS(`#status[data-status="working"] .spinner`)))
+	for _, tok := range []string{"Sure, ", "here is ", "a <b>fix</b>."} {
+		w.Publish(review.WebEvent{Kind: review.EventToken, Text: tok})
+	}
+	browse(t, ctx, "see the streamed tokens",
+		waitJS(`(() => { const m = document.querySelector('.msg[data-role="assistant"]');
+			return m && m.dataset.streaming === "true" && m.querySelector('.text').textContent === "Sure, here is a <b>fix</b>."; })()`),
+	)
+	w.Publish(review.WebEvent{Kind: review.EventLog, Text: "read_file calc.go"})
+	w.SetStatus("idle")
+	browse(t, ctx, "see the log and the end of the stream",
+		waitJS(`document.querySelector('#log li')?.textContent.endsWith("read_file calc.go")`),
+		waitJS(`document.querySelector('.msg[data-role="assistant"]').dataset.streaming === "false"`),
+		waitJS(`document.querySelector('#status').dataset.status === "idle"`),
+		// The model's text is text, never markup.
+		waitJS(`document.querySelector('.msg[data-role="assistant"] b') === null`),
+	)
+
+	// The review.
+	done, _ := startReview(t, context.Background(), w, r)
+	browse(t, ctx, "see the review",
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+		waitJS(`document.querySelectorAll('[data-hunk-id]').length === 6`),
+	)
+	where := get(t, ctx, "read hunk 1", chromedp.Text(chromedp.CSS(`[data-hunk-id="1"] .where`)))
+	placement := get(t, ctx, "read hunk 1", chromedp.Text(chromedp.CSS(`[data-hunk-id="1"] .placement`)))
+	firstAdd := get(t, ctx, "read hunk 1", chromedp.TextContent(chromedp.CSS(`[data-hunk-id="1"] .ln.add`)))
+	adds := get(t, ctx, "read hunk 3", chromedp.Evaluate[int](`document.querySelectorAll('[data-hunk-id="3"] .ln.add').length`))
+	if where != "calc.go lines 6-12" || placement != "placed: exact" || firstAdd != `+var ErrDivide = errors.New("calc: divide by zero")` || adds != 5 {
+		t.Errorf("hunk 1: got %q, %q, %q and %d added lines in hunk 3; want calc.go lines 6-12, placed: exact, the new ErrDivide, 5", where, placement, firstAdd, adds)
+	}
+
+	browse(t, ctx, "approve hunk 1",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"][data-decision="approved"]`)),
+	)
+	browse(t, ctx, "reject hunk 2 with a note",
+		chromedp.SendKeys(chromedp.CSS(`[data-note-for="2"]`), "keep ErrDivide comparable"),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2"] [data-action="reject"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2"][data-decision="rejected"]`)),
+	)
+	browse(t, ctx, "always approve util/strings.go at hunk 4",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="4"] [data-action="always"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="5"][data-decision="approved"]`)),
+	)
+	browse(t, ctx, "approve hunk 3", chromedp.Click(chromedp.CSS(`[data-hunk-id="3"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="3"][data-decision="approved"]`)),
+	)
+	hint := get(t, ctx, "read the submit hint", chromedp.Text(chromedp.CSS(`#submit-hint`)))
+	if !strings.Contains(hint, "1 hunk still undecided") {
+		t.Errorf("submit hint: got %q, want it to say one hunk is undecided", hint)
+	}
+	browse(t, ctx, "approve hunk 6", chromedp.Click(chromedp.CSS(`[data-hunk-id="6"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"][data-decision="approved"]`)),
+	)
+	if shot := os.Getenv("PAIR_WEB_SCREENSHOT"); shot != "" {
+		png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
+		if err := os.WriteFile(shot, png, 0o644); err != nil {
+			t.Errorf("screenshot: %v", err)
+		}
+	}
+	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after the submit", err)
+	}
+	browse(t, ctx, "see the review gone",
+		chromedp.WaitNotVisible(chromedp.CSS(`#review`)),
+		waitJS(`document.querySelector('#notice').textContent.startsWith("submitted: 5 approved, 1 rejected")`),
+	)
+
+	// A command the model wants to run: denied with a note.
+	type answer struct {
+		yes  bool
+		note string
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		yes, note, err := w.Confirm(context.Background(), "The model wants to run a command", "rm -rf build")
+		answered <- answer{yes, note, err}
+	}()
+	browse(t, ctx, "deny the command",
+		chromedp.WaitVisible(chromedp.CSS(`#question [data-action="deny"]`)),
+		waitJS(`document.querySelector('#question pre').textContent === "rm -rf build"`),
+		chromedp.SendKeys(chromedp.CSS(`[data-note-for="question"]`), "not the build dir"),
+		chromedp.Click(chromedp.CSS(`#question [data-action="deny"]`)),
+		chromedp.WaitNotVisible(chromedp.CSS(`#question`)),
+	)
+	select {
+	case a := <-answered:
+		if a.yes || a.note != "not the build dir" || a.err != nil {
+			t.Errorf("Confirm: got %+v, want no with the note", a)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Confirm did not return")
+	}
+
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=y 2=n 3=y 4=y 5=y 6=y" {
+		t.Errorf("decisions: got %s, want 1=y 2=n 3=y 4=y 5=y 6=y", got)
+	}
+	if got := notes(r); got != "2:keep ErrDivide comparable" {
+		t.Errorf("notes: got %q, want the note typed for hunk 2", got)
+	}
+	if len(r.Grants) != 1 || r.Grants[0] != "util/strings.go" {
+		t.Errorf("grants: got %v, want [util/strings.go]", r.Grants)
+	}
+	if got := results(t, r); got["calc.go"] != with(t, calcOld, change1, change3) || got["util/strings.go"] != stringsNew || got["README.md"] != readmeNew {
+		t.Errorf("results: got %d files, not calc.go without hunk 2 and the others whole", len(got))
+	}
+}
