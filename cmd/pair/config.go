@@ -44,6 +44,8 @@ func configFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-steps", Usage: "at most `N` model calls per request (default 20)"},
 		&cli.IntFlag{Name: "max-retries", Value: -1, DefaultText: "3", Usage: "send failed edits or tests back to the model at most `N` times per request"},
 		&cli.StringFlag{Name: "test-cmd", Usage: "run `COMMAND` after edits are applied; its failure goes back to the model (default: test_cmd in .pair.yml)"},
+		// For pair bench: only the repository's .pair.yml counts.
+		&cli.BoolFlag{Name: "no-user-config", Hidden: true},
 	}
 }
 
@@ -56,7 +58,7 @@ func loadConfig(c *cli.Context, dir string) (modelConfig, error) {
 	if dir != "" {
 		paths = append(paths, filepath.Join(dir, ".pair.yml"))
 	}
-	if home, err := os.UserHomeDir(); err == nil {
+	if home, err := os.UserHomeDir(); err == nil && !c.Bool("no-user-config") {
 		paths = append(paths, filepath.Join(home, ".pair.yml"))
 	}
 	for _, p := range paths {

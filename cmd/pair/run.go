@@ -112,6 +112,7 @@ func newApp(io stdio) *cli.App {
 			askCommand(io),
 			reviewCommand(io),
 			sessionsCommand(io),
+			benchCommand(io),
 			applyCommand(io),
 			demoCommand(io),
 			undoCommand(io),

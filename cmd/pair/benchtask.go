@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/pair-cli/pair/agent/agenttest"
+)
+
+// benchTask is one task of pair bench: a txtar file whose comment is the
+// YAML metadata and whose files are the fixture and the scripted model.
+//
+//	repo/PATH        the fixture repository, committed before the task
+//	dirty/PATH       written after that commit: the person's own
+//	                 uncommitted edits
+//	hooks/NAME       a git hook (pre-commit, commit-msg), made executable
+//	model/NNN.json   a scripted reply (agenttest.Reply as JSON), in order
+//	model/NNN.sse    a reply as raw server-sent events
+//	live/check       for --live: a shell command, run in the repository
+//	                 after the task, that decides success (exit status 0)
+type benchTask struct {
+	Path string `yaml:"-"`
+	ID   string `yaml:"id"`
+	// Command is edit or ask; Request what the person asks; Files the
+	// paths in context.
+	Command string   `yaml:"command"`
+	Request string   `yaml:"request"`
+	Files   []string `yaml:"files"`
+	// Decisions are the person's answers at each pause, in order: letters
+	// for pair review --decisions (y n a d A q), "approve-all" for --yes,
+	// or "" for no answer (the task then stays paused).
+	Decisions []string `yaml:"decisions"`
+	// Config becomes the repository's .pair.yml.
+	Config map[string]any `yaml:"config"`
+	// Flags are extra flags for pair edit or ask (e.g. --no-commit).
+	Flags  []string    `yaml:"flags"`
+	Expect benchExpect `yaml:"expect"`
+
+	repo, dirty, hooks map[string]string
+	replies            []agenttest.Reply
+	liveCheck          string
+}
+
+// benchExpect is what must hold after the task.
+type benchExpect struct {
+	Exit                *int                 `yaml:"exit"`
+	Status              string               `yaml:"status"`
+	TaskType            string               `yaml:"task_type"`
+	RequiresHumanReview *bool                `yaml:"requires_human_review"`
+	Files               map[string]fileCheck `yaml:"files"`
+	Unchanged           []string             `yaml:"unchanged"`
+	Commits             *int                 `yaml:"commits"`
+	Trailers            []string             `yaml:"trailers"`
+	Blocked             []string             `yaml:"blocked"`
+	ToolCalls           map[string]int       `yaml:"tool_calls"`
+	FinalContains       []string             `yaml:"final_contains"`
+	SentNotContains     []string             `yaml:"sent_not_contains"`
+	Pauses              *int                 `yaml:"pauses"`
+}
+
+// fileCheck is an expectation on one file: its exact content, or lines it
+// must or must not contain; Absent says it must not exist.
+type fileCheck struct {
+	Equals      *string  `yaml:"equals"`
+	Contains    []string `yaml:"contains"`
+	NotContains []string `yaml:"not_contains"`
+	Absent      bool     `yaml:"absent"`
+}
+
+// UnmarshalYAML lets a file's expectation be a plain string: its exact
+// content.
+func (f *fileCheck) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		s := n.Value
+		f.Equals = &s
+		return nil
+	}
+	type plain fileCheck
+	return n.Decode((*plain)(f))
+}
+
+var replyName = regexp.MustCompile(`^model/(\d+)\.(json|sse)$`)
+
+// parseBenchTask reads a task file.
+func parseBenchTask(name string, data []byte) (*benchTask, error) {
+	ar := txtar.Parse(data)
+	t := &benchTask{Path: name, repo: map[string]string{}, dirty: map[string]string{}, hooks: map[string]string{}}
+	dec := yaml.NewDecoder(bytes.NewReader(ar.Comment))
+	dec.KnownFields(true)
+	if err := dec.Decode(t); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: no metadata before the first file", name)
+		}
+		return nil, fmt.Errorf("%s: metadata: %w", name, err)
+	}
+	if t.ID == "" {
+		t.ID = strings.TrimSuffix(path.Base(name), ".txtar")
+	}
+	switch t.Command {
+	case "edit", "ask":
+	case "":
+		t.Command = "edit"
+	default:
+		return nil, fmt.Errorf("%s: command %q: use edit or ask", name, t.Command)
+	}
+	type numbered struct {
+		n     int
+		reply agenttest.Reply
+	}
+	var replies []numbered
+	for _, f := range ar.Files {
+		switch {
+		case strings.HasPrefix(f.Name, "repo/"):
+			t.repo[strings.TrimPrefix(f.Name, "repo/")] = string(f.Data)
+		case strings.HasPrefix(f.Name, "dirty/"):
+			t.dirty[strings.TrimPrefix(f.Name, "dirty/")] = string(f.Data)
+		case strings.HasPrefix(f.Name, "hooks/"):
+			t.hooks[strings.TrimPrefix(f.Name, "hooks/")] = string(f.Data)
+		case f.Name == "live/check":
+			t.liveCheck = strings.TrimSpace(string(f.Data))
+		case replyName.MatchString(f.Name):
+			m := replyName.FindStringSubmatch(f.Name)
+			n, _ := strconv.Atoi(m[1])
+			var r agenttest.Reply
+			if m[2] == "sse" {
+				r.SSE = string(f.Data)
+				if !strings.HasSuffix(r.SSE, "\n\n") {
+					r.SSE = strings.TrimRight(r.SSE, "\n") + "\n\n"
+				}
+			} else {
+				d := json.NewDecoder(bytes.NewReader(f.Data))
+				d.DisallowUnknownFields()
+				if err := d.Decode(&r); err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", name, f.Name, err)
+				}
+			}
+			replies = append(replies, numbered{n, r})
+		default:
+			return nil, fmt.Errorf("%s: unknown section %q (repo/, dirty/, hooks/, model/NNN.json|sse, live/check)", name, f.Name)
+		}
+	}
+	sort.SliceStable(replies, func(i, j int) bool { return replies[i].n < replies[j].n })
+	for i, r := range replies {
+		if i > 0 && r.n == replies[i-1].n {
+			return nil, fmt.Errorf("%s: two model replies numbered %03d", name, r.n)
+		}
+		t.replies = append(t.replies, r.reply)
+	}
+	if len(t.repo) == 0 {
+		return nil, fmt.Errorf("%s: no repo/ files: a task needs a fixture repository", name)
+	}
+	return t, nil
+}
+
+// loadBenchTasks reads the tasks named by args: .txtar files, or
+// directories holding them.
+func loadBenchTasks(args []string) ([]*benchTask, error) {
+	var files []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txtar") {
+				files = append(files, path.Join(a, e.Name()))
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no tasks (.txtar files) in %s", strings.Join(args, ", "))
+	}
+	var tasks []*benchTask
+	ids := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		t, err := parseBenchTask(f, b)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := ids[t.ID]; dup {
+			return nil, fmt.Errorf("%s and %s have the same id %q", prev, f, t.ID)
+		}
+		ids[t.ID] = f
+		tasks = append(tasks, t)
+	}
+	return tasks, nil
+}
