@@ -258,7 +258,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	if len(st.Messages) == 0 {
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode)})
 	}
-	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request)})
+	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
 	return a.loop(ctx)
 }
 

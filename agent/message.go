@@ -22,6 +22,10 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID is, for a tool message, the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Request is, for a user message that carries a person's request,
+	// the request as typed (Content adds the files in context); it is
+	// for showing the conversation, and is not sent.
+	Request string `json:"request,omitempty"`
 }
 
 // ToolCall is one call of a tool by the model, with its arguments as the

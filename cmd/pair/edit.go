@@ -453,6 +453,18 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
 	}
+	if st.Turn.Pending != nil {
+		// A review the session paused for comes first.
+		fmt.Fprintf(out, "session %s is waiting for a review: %s\n", st.Session, st.Turn.ReviewReason)
+		err := a.Resume(c.Context, st)
+		show.endLine()
+		switch {
+		case errors.Is(err, errInterrupted), c.Context.Err() != nil:
+			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
+		case err != nil:
+			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+		}
+	}
 	for {
 		fmt.Fprint(out, "pair> ")
 		line, err := in.ReadString('\n')

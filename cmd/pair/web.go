@@ -79,11 +79,14 @@ func webEvents(w *review.Web, term *eventPrinter) func(agent.Event) {
 // replay shows a session's conversation so far in the page.
 func replay(w *review.Web, st *agent.State) {
 	for _, m := range st.Messages {
-		switch m.Role {
-		case agent.RoleUser, agent.RoleAssistant:
-			if strings.TrimSpace(m.Content) != "" {
-				w.Publish(review.WebEvent{Kind: review.EventMessage, Role: string(m.Role), Text: m.Content})
-			}
+		switch {
+		case m.Role == agent.RoleUser && m.Request != "":
+			w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "user", Text: m.Request})
+		case m.Role == agent.RoleUser && strings.TrimSpace(m.Content) != "":
+			// What pair told the model (review outcomes, test failures).
+			w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "system", Text: m.Content})
+		case m.Role == agent.RoleAssistant && strings.TrimSpace(m.Content) != "":
+			w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "assistant", Text: m.Content})
 		}
 	}
 }
