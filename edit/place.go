@@ -291,13 +291,20 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 	// Which of two disagreeing hunks is wrong is unknown: both fail, with
 	// every part of a fused hunk.
 	bad := map[int]int{} // hunk -> start line of the clash
+	edits := make([][]edit, len(out))
 	for i := range out {
-		for j := i + 1; j < len(out); j++ {
+		edits[i] = out[i].edits()
+	}
+	for i := range out {
+		// Sorted by start: a hunk that starts past the end of this one's
+		// lines cannot touch them, nor can any after it.
+		end := out[i].Start + out[i].OldCount()
+		for j := i + 1; j < len(out) && out[j].Start <= end; j++ {
 			a, b := out[i], out[j]
 			if a.Hunk == b.Hunk {
 				continue
 			}
-			if conflict(a.edits(), b.edits()) || deletesContext(a, b) || deletesContext(b, a) {
+			if conflict(edits[i], edits[j]) || deletesContext(a, b) || deletesContext(b, a) {
 				bad[a.Hunk], bad[b.Hunk] = b.Start, a.Start
 			}
 		}

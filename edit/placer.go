@@ -38,7 +38,16 @@ type placer struct {
 	// style is the change of indentation style (tabs and spaces) that the
 	// file's other hunks show, for hunks that show none themselves.
 	style indentStyle
+	// scans counts the exact searches made without an index; past
+	// scansBeforeIndex, indexing the file costs less than scanning it
+	// again for every hunk.
+	scans int
 }
+
+// scansBeforeIndex is how many hunks are looked for by scanning the file
+// before its lines are indexed: a few hunks are cheaper to scan for, many
+// (a large file with hundreds of hunks) would make placement quadratic.
+const scansBeforeIndex = 16
 
 func newPlacer(t fileText) *placer {
 	return &placer{file: t.lines, finalNewline: t.finalNewline()}
@@ -201,7 +210,8 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
 func (pl *placer) exact(pk []string, lv level) []int {
-	if lv == levelExact && pl.index[lv] == nil {
+	if lv == levelExact && pl.index[lv] == nil && pl.scans < scansBeforeIndex {
+		pl.scans++
 		return pl.scan(pk)
 	}
 	idx := pl.indexAt(lv)

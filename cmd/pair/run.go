@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -101,7 +102,7 @@ func newApp(io stdio) *cli.App {
 		Reader:                 io.In,
 		Writer:                 io.Out,
 		ErrWriter:              io.Err,
-		HideVersion:            true,
+		Version:                version(),
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(*cli.Context, error) {}, // run prints errors
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -125,6 +126,47 @@ func newApp(io stdio) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+}
+
+// version says which pair this is, from its build information: the main
+// module's version when it was built as a module (go install
+// github.com/pair-cli/pair/cmd/pair@v1.2.3), else "devel" with the commit
+// and its date when the build recorded them ("devel (abc1234 2026-11-29)").
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	var rev, when string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	// go build in a clone stamps a pseudo-version made of the commit
+	// (v0.0.0-DATE-REVISION, +dirty with local edits): say devel instead.
+	v := bi.Main.Version
+	pseudo := strings.Contains(v, "+dirty") || len(rev) >= 12 && strings.Contains(v, rev[:12])
+	if v != "" && v != "(devel)" && !pseudo {
+		return v
+	}
+	if rev == "" {
+		return "devel"
+	}
+	info := rev[:min(len(rev), 7)]
+	if len(when) >= 10 {
+		info += " " + when[:10]
+	}
+	if modified {
+		info += ", modified"
+	}
+	return "devel (" + info + ")"
 }
 
 // flagsFirst moves a command's flags before its arguments, so that
