@@ -94,9 +94,16 @@ type Outcome struct {
 	Grants []string
 }
 
-// CommandRequest asks whether a command may run.
+// CommandRequest asks whether a command may run, or (Kind "mcp") whether
+// a tool of an MCP server that may change the world outside may be
+// called.
 type CommandRequest struct {
 	ID, Command, Reason string
+	// Kind is "command" (or empty) for Command, "mcp" for a call of Tool
+	// (server.tool) of the MCP server Server with Arguments (a JSON
+	// object).
+	Kind                    string
+	Server, Tool, Arguments string
 }
 
 // CommandDecision is the person's answer about a command.
@@ -139,6 +146,9 @@ type Agent struct {
 	// Checkpoint saves the state after every step and before anything is
 	// written (nil: the state is not saved).
 	Checkpoint func(*State) error
+	// External are tools from outside pair (the MCP servers' tools),
+	// offered next to pair's own and gated by their Risk.
+	External []ExternalTool
 
 	st *State
 }
@@ -249,14 +259,16 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	st.Turn.TaskType = Classify(st.Turn.Request, st.Mode)
 	a.log("request", "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
 	a.emit(Event{Kind: EventRequestStarted, Text: st.Turn.Request, Detail: st.Turn.TaskType})
-	if st.Turn.TaskType == TaskUnsupported {
+	// With MCP tools that reach outside the repository, the model may be
+	// able to do what pair alone cannot: it is asked, and the gate stays.
+	if st.Turn.TaskType == TaskUnsupported && len(a.offeredExternal(st.Mode == "ask")) == 0 {
 		st.Turn.Final = "pair works on the code in this repository: reading it, answering questions about it, and proposing changes you review. " +
 			"It cannot do that request, which needs the world outside the repository."
 		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode)})
+		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode) + a.externalPrompt(st.Mode)})
 	}
 	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
 	return a.loop(ctx)
@@ -287,6 +299,11 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
 	if p.Phase == "applying" {
 		st.Turn.Pending = nil
+		if p.Kind == "mcp" {
+			a.answer(p, "The person approved this call, and pair stopped while it was being made: it is not known whether it had an effect. "+
+				"It was not made again. Check its effect before calling it again.")
+			return &callInterruptedError{tool: p.Tool}
+		}
 		a.answer(p, "The person's decisions on this change were being written when pair stopped, and it is not known whether they were. "+
 			"Nothing was written again. Read the files before changing them further.")
 		return ErrApplyInterrupted
@@ -315,6 +332,13 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		}
 		st.Turn.Pending = nil
 		a.answer(p, result)
+	case "mcp":
+		result, ok, err := a.resumeExternal(ctx, p)
+		if err != nil {
+			return err
+		}
+		st.Turn.Pending = nil
+		a.answerCall(p, result, ok)
 	default:
 		return fmt.Errorf("the pending action has an unknown kind %q", p.Kind)
 	}
@@ -353,7 +377,7 @@ func (a *Agent) endTurn(err error) {
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
-	defs := toolDefs(offered(a.st.Mode == "ask"))
+	defs := append(toolDefs(offered(a.st.Mode == "ask")), a.externalDefs(a.st.Mode == "ask")...)
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
@@ -474,21 +498,31 @@ func nonEmpty0(s string) string {
 // returned as an error; every other failure is the tool's result.
 func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
 	t := findTool(call.Name)
-	risk := Risk("unknown")
+	risk, name := Risk("unknown"), call.Name
+	var ext *ExternalTool
 	if t != nil {
 		risk = t.risk
+	} else if ext = a.findExternal(call.Name); ext != nil {
+		risk, name = ext.Risk, ext.Name()
 	}
-	a.st.Plan = append(a.st.Plan, PlanEntry{ID: call.ID, Tool: call.Name, Arguments: call.Arguments, Risk: risk})
-	a.log("tool_call", call.Name, call.Arguments)
-	a.emit(Event{Kind: EventToolCall, Tool: call.Name, Text: call.Arguments})
-	result, ok, err := a.dispatch(ctx, t, call)
+	a.st.Plan = append(a.st.Plan, PlanEntry{ID: call.ID, Tool: name, Arguments: call.Arguments, Risk: risk})
+	a.log("tool_call", name, call.Arguments)
+	a.emit(Event{Kind: EventToolCall, Tool: name, Text: call.Arguments})
+	var result string
+	var ok bool
+	var err error
+	if ext != nil {
+		result, ok, err = a.external(ctx, ext, call)
+	} else {
+		result, ok, err = a.dispatch(ctx, t, call)
+	}
 	if err != nil {
 		return "", err
 	}
 	result = clipText(result, maxToolResult)
-	a.st.Results = append(a.st.Results, ToolResult{ID: call.ID, Tool: call.Name, OK: ok, Result: result})
-	a.log("tool_result", call.Name, result)
-	a.emit(Event{Kind: EventToolResult, Tool: call.Name, Text: result, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
+	a.st.Results = append(a.st.Results, ToolResult{ID: call.ID, Tool: name, OK: ok, Result: result})
+	a.log("tool_result", name, result)
+	a.emit(Event{Kind: EventToolResult, Tool: name, Text: result, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
 	return result, nil
 }
 
@@ -496,7 +530,7 @@ func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result st
 	readOnly := a.st.Mode == "ask"
 	if t == nil {
 		a.block(call.Name, "", "unknown tool")
-		return fmt.Sprintf("error: there is no tool %q; the tools are: %s", call.Name, strings.Join(toolNames(offered(readOnly)), ", ")), false, nil
+		return fmt.Sprintf("error: there is no tool %q; the tools are: %s", call.Name, strings.Join(append(toolNames(offered(readOnly)), a.externalNames(readOnly)...), ", ")), false, nil
 	}
 	if readOnly && t.risk != RiskRead {
 		a.block(call.Name, "", "pair ask is read-only: edits and commands are not allowed")
@@ -672,7 +706,12 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		a.st.Turn.Pending = nil
 		switch {
 		case errors.Is(aerr, repo.ErrNotCommitted):
-			fmt.Fprintf(&b, "The approved hunks were written but not committed: %v\n", aerr)
+			a.st.Turn.Applied += applied
+			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": "))
+			var he *repo.HookError
+			if errors.As(aerr, &he) && strings.TrimSpace(he.Output) != "" {
+				fmt.Fprintf(&b, "The %s hook said:\n%s\n", he.Hook, tail(he.Output, 4000))
+			}
 			a.log("apply", tool, "written, not committed: "+aerr.Error())
 		case aerr != nil:
 			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
@@ -680,15 +719,20 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			return b.String(), false, nil
 		default:
 			a.st.Turn.Applied += applied
-			if res.Commit != nil && res.Commit.Hash != "" {
+			switch {
+			case res.Commit != nil && res.Commit.Hash != "":
 				a.st.Turn.Commits = append(a.st.Turn.Commits, res.Commit.Hash)
 				fmt.Fprintf(&b, "Committed as %s.\n", shortHash(res.Commit.Hash))
 				a.log("commit", tool, res.Commit.Hash)
+			case res.Commit != nil:
+				b.WriteString("Written to the working tree; nothing could be committed.\n")
+			default:
+				b.WriteString("Written to the working tree (not committed).\n")
+			}
+			if res.Commit != nil {
 				for _, u := range res.Commit.Uncommitted {
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
 				}
-			} else {
-				b.WriteString("Written to the working tree (not committed).\n")
 			}
 			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, plural(applied, "hunk")))
 			a.emit(Event{Kind: EventApplied, Tool: tool, Text: fmt.Sprintf("%d %s applied", applied, plural(applied, "hunk"))})
@@ -768,7 +812,7 @@ func (a *Agent) record(out *Outcome, message string) repo.Record {
 func (a *Agent) command(ctx context.Context, call ToolCall, command, reason string) (string, bool, error) {
 	s := a.settings()
 	if !allowed(command, s) {
-		req := &CommandRequest{ID: call.ID, Command: command, Reason: reason}
+		req := &CommandRequest{ID: call.ID, Kind: "command", Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
 		if errors.Is(err, ErrNeedsReview) {
 			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}

@@ -62,8 +62,8 @@ type Turn struct {
 // Pending is an action that needs the person's decision.
 type Pending struct {
 	ID     string `json:"id"`
-	Kind   string `json:"kind"` // edit | command
-	Tool   string `json:"tool"` // the tool, or "reply" for fenced diffs
+	Kind   string `json:"kind"` // edit | command | mcp
+	Tool   string `json:"tool"` // the tool (server.tool for mcp), or "reply" for fenced diffs
 	CallID string `json:"call_id,omitempty"`
 	// ArgsHash identifies the arguments, so that a resumed decision
 	// applies to exactly this action.
@@ -72,6 +72,8 @@ type Pending struct {
 	Diff    string `json:"diff,omitempty"`
 	Message string `json:"message,omitempty"`
 	Command string `json:"command,omitempty"`
+	// Arguments are, for an mcp call, its arguments (a JSON object).
+	Arguments string `json:"arguments,omitempty"`
 	// Review is the reviewer's own record of the review so far (its
 	// decisions, splits and edits), opaque to the agent.
 	Review json.RawMessage `json:"review,omitempty"`

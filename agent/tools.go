@@ -15,11 +15,17 @@ import (
 type Risk string
 
 // The risks of tools. Read-only tools run at once; edits go to review;
-// commands run only after approval or when allowlisted.
+// commands run only after approval or when allowlisted. External tools
+// (an MCP server's) are read, allow (run at once because the
+// configuration says so, but not read-only: pair ask leaves them out),
+// review (the person decides, as for a command) or deny (never run).
 const (
 	RiskRead    Risk = "read"
 	RiskEdit    Risk = "edit"
 	RiskCommand Risk = "command"
+	RiskAllow   Risk = "allow"
+	RiskReview  Risk = "review"
+	RiskDeny    Risk = "deny"
 )
 
 // Defaults of the read-only tools.

@@ -22,6 +22,9 @@ type fileConfig struct {
 	AllowCommands []string `yaml:"allow_commands"`
 	MaxSteps      int      `yaml:"max_steps"`
 	MaxRetries    *int     `yaml:"max_retries"`
+	// MCPServers are the Model Context Protocol servers whose tools are
+	// offered to the model (see mcp.go).
+	MCPServers []mcpServerConfig `yaml:"mcp_servers"`
 }
 
 // modelConfig is the configuration in force: flags, then environment,
@@ -31,6 +34,8 @@ type modelConfig struct {
 	TestCmd                string
 	AllowCommands          []string
 	MaxSteps, MaxRetries   int
+	// MCPServers are the servers of both files, the repository's first.
+	MCPServers []mcpServerConfig
 	// Sources says where each setting came from, for error messages.
 	Sources []string
 }
@@ -101,6 +106,7 @@ func loadConfig(c *cli.Context, dir string) (modelConfig, error) {
 	for _, f := range files {
 		mc.AllowCommands = append(mc.AllowCommands, f.AllowCommands...)
 	}
+	mc.MCPServers = mergeMCPServers(files, mc.Sources)
 	mc.MaxSteps, mc.MaxRetries = 20, 3
 	for i := len(files) - 1; i >= 0; i-- { // the repository's file wins
 		if files[i].MaxSteps > 0 {
@@ -133,6 +139,9 @@ func readFileConfig(p string) (fileConfig, error) {
 	}
 	if fc.MaxSteps < 0 {
 		return fc, fmt.Errorf("%s: max_steps must be positive", p)
+	}
+	if err := checkMCPServers(p, fc.MCPServers); err != nil {
+		return fc, err
 	}
 	return fc, nil
 }

@@ -57,7 +57,9 @@ browser).
 .pair.yml (in the repository, then in the home directory) may set: model,
 api_base, api_key_env (the variable that holds the key), test_cmd,
 allow_commands (a list; "go test *" allows any arguments), max_steps,
-max_retries.
+max_retries, and mcp_servers: MCP servers whose tools the model may call
+(see pair mcp --help; a call that may change anything waits for your
+approval, as a command does).
 
 Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
 130 interrupted.`,
@@ -262,6 +264,13 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			return fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
+	if !o.Resume || st.Turn.Pending != nil {
+		// The MCP servers of .pair.yml live as long as this command: the
+		// deferred Close stops them when it returns, also on Ctrl-C.
+		servers := startMCP(c.Context, cfg, tree.Dir, o.IO.Err)
+		defer servers.Close()
+		a.External = servers.Tools()
+	}
 	if o.Web {
 		if o.Resume && st.Turn.Pending == nil {
 			return &exitError{code: exitFailure, msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
@@ -308,7 +317,11 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 	case err == nil:
 		return nil
 	case errors.Is(err, agent.ErrPaused):
-		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; nothing was written yet. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, st.Session)}
+		written := "nothing of it was written yet"
+		if t.Applied > 0 {
+			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
+		}
+		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; %s. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, written, st.Session)}
 	case errors.Is(err, agent.ErrApplyInterrupted):
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || ctx.Err() != nil:
@@ -366,6 +379,9 @@ type eventPrinter struct {
 	color  bool
 	st     *agent.State
 	midway bool // a token line is open
+	// notice is the last notice shown (an MCP call's failure), which
+	// the tool's result does not repeat.
+	notice string
 }
 
 func (p *eventPrinter) tokens() io.Writer {
@@ -400,7 +416,7 @@ func (p *eventPrinter) event(e agent.Event) {
 		p.endLine()
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("→ %s %s", e.Tool, clipOneLine(e.Text, 100))))
 	case agent.EventToolResult:
-		if e.Detail != "ok" {
+		if e.Detail != "ok" && (p.notice == "" || strings.TrimPrefix(e.Text, "error: ") != p.notice) {
 			fmt.Fprintln(p.io.Err, p.dim("  "+clipOneLine(e.Text, 160)))
 		}
 	case agent.EventBlocked:
@@ -428,6 +444,10 @@ func (p *eventPrinter) event(e agent.Event) {
 	case agent.EventNeedsDecision:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, "pair: needs a decision: "+e.Text)
+	case agent.EventNotice:
+		p.endLine()
+		p.notice = e.Text
+		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
 	case agent.EventUsage:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("(tokens: %d in, %d out; session %d)", e.Usage.PromptTokens, e.Usage.CompletionTokens, p.st.Usage.TotalTokens)))

@@ -187,7 +187,8 @@ func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandReque
 	return agent.CommandDecision{}, agent.ErrNeedsReview
 }
 
-// askToRun asks on the terminal whether a command may run.
+// askToRun asks on the terminal whether a command may run, or an MCP
+// tool may be called.
 func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	color := useColor(screen.Out)
 	paint := func(code, s string) string {
@@ -196,7 +197,12 @@ func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.Command
 		}
 		return code + s + "\x1b[m"
 	}
-	fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", req.Command))
+	if req.Kind == "mcp" {
+		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+req.Tool+" with:"), paint("\x1b[33m", mcpArgsText(req.Arguments, "  ")))
+		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", req.Server)
+	} else {
+		fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", req.Command))
+	}
 	if req.Reason != "" {
 		fmt.Fprintf(screen.Out, "  (%s)\n", req.Reason)
 	}

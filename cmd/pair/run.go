@@ -118,6 +118,7 @@ func newApp(io stdio) *cli.App {
 			demoCommand(io),
 			undoCommand(io),
 			logCommand(io),
+			mcpCommand(io),
 		),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {

@@ -24,6 +24,11 @@ func TestMain(m *testing.M) {
 			stop()
 			os.Exit(code)
 		},
+		// A small MCP server over stdio, for the mcp scripts.
+		"pair-test-mcp": func() {
+			serveTestMCP()
+			os.Exit(0)
+		},
 	})
 }
 

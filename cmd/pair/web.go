@@ -39,11 +39,15 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 }
 
 func (w *webReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
-	detail := req.Command
+	title, detail := "The model wants to run a command", req.Command
+	if req.Kind == "mcp" {
+		title = "The model wants to call " + req.Tool
+		detail = mcpArgsText(req.Arguments, "") + "\n\n(a tool of the MCP server " + req.Server + "; it may change things outside the repository)"
+	}
 	if req.Reason != "" {
 		detail += "\n\n" + req.Reason
 	}
-	yes, note, err := w.web.Confirm(ctx, "The model wants to run a command", detail)
+	yes, note, err := w.web.Confirm(ctx, title, detail)
 	if err != nil {
 		if errors.Is(err, review.ErrInterrupted) || errors.Is(err, review.ErrWebClosed) {
 			return agent.CommandDecision{}, agent.ErrNeedsReview
@@ -68,7 +72,7 @@ func webEvents(w *review.Web, term *eventPrinter) func(agent.Event) {
 			w.Publish(review.WebEvent{Kind: review.EventLog, Text: fmt.Sprintf("blocked %s %s: %s", e.Tool, e.Text, e.Detail)})
 		case agent.EventFeedback:
 			w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "system", Text: e.Text})
-		case agent.EventApplied, agent.EventNeedsDecision, agent.EventCommand, agent.EventSuggestion:
+		case agent.EventApplied, agent.EventNeedsDecision, agent.EventCommand, agent.EventSuggestion, agent.EventNotice:
 			w.Publish(review.WebEvent{Kind: review.EventLog, Text: strings.TrimSpace(string(e.Kind) + ": " + e.Text)})
 		case agent.EventFinal:
 			w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "assistant", Text: e.Text})

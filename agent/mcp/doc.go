@@ -1,0 +1,14 @@
+// Package mcp connects pair to the person's Model Context Protocol
+// servers, with the official Go SDK: it starts each configured server (a
+// subprocess over stdio, or a streamable HTTP endpoint), lists its tools,
+// classifies each tool's risk, and hands them to the agent as
+// agent.ExternalTool values that check their arguments against the tool's
+// JSON schema and call the server.
+//
+// A tool is read-only only when its server marks it so (readOnlyHint) and
+// the configuration does not say otherwise; every other tool is reviewed.
+// A server that does not start, crashes, hangs or answers nonsense gives a
+// clear error, never a hang: Start never fails as a whole (each Server
+// carries its own Err), and a call fails with an error that says what
+// happened. Close stops every server, with its process group.
+package mcp

@@ -1,0 +1,629 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os/exec"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pair-cli/pair/agent"
+)
+
+// Defaults of a server's time limits.
+const (
+	DefaultTimeout      = agent.DefaultExternalTimeout // one call
+	DefaultStartTimeout = 60 * time.Second             // the start and the listing of tools
+	// terminateAfter is how long a stdio server has to exit once its
+	// input is closed, before SIGTERM (and as long again before SIGKILL).
+	terminateAfter = 2 * time.Second
+	// crashWait is how long a failed call waits to learn whether its
+	// server went away.
+	crashWait = 3 * time.Second
+)
+
+// The configuration's words for a tool's risk.
+const (
+	Allow  = "allow"  // run without asking
+	Review = "review" // ask the person first
+	Deny   = "deny"   // never run, never offer
+)
+
+// Config is one MCP server of the configuration: a subprocess over stdio
+// (Command) or a streamable HTTP endpoint (URL).
+type Config struct {
+	Name string
+	// Command runs with Args in Dir, with Env as its environment (nil:
+	// pair's own). Its standard error is kept for error messages.
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+	// URL is a streamable HTTP endpoint; Headers go with every request.
+	URL     string
+	Headers map[string]string
+	// Timeout bounds one call (DefaultTimeout when zero); StartTimeout the
+	// start and the listing of tools (DefaultStartTimeout when zero).
+	Timeout, StartTimeout time.Duration
+	// Tools overrides the risk of tools, by their name on the server:
+	// Allow, Review or Deny; "*" is every tool not named.
+	Tools map[string]string
+}
+
+func (c Config) describe() string {
+	if c.URL != "" {
+		return "http " + c.URL
+	}
+	return strings.TrimSpace("stdio " + strings.Join(append([]string{c.Command}, c.Args...), " "))
+}
+
+func (c Config) check() error {
+	switch {
+	case c.Name == "":
+		return errors.New("an MCP server needs a name")
+	case c.Command == "" && c.URL == "":
+		return fmt.Errorf("MCP server %s: give a command (stdio) or a url (HTTP)", c.Name)
+	case c.Command != "" && c.URL != "":
+		return fmt.Errorf("MCP server %s: give a command or a url, not both", c.Name)
+	}
+	for tool, word := range c.Tools {
+		if word != Allow && word != Review && word != Deny {
+			return fmt.Errorf("MCP server %s: tool %s: %q is not allow, review or deny", c.Name, tool, word)
+		}
+	}
+	return nil
+}
+
+// Classify is the risk of a tool whose server says readOnly (its
+// readOnlyHint) and whose configuration says override (Allow, Review,
+// Deny, or nothing): read-only only when the server marks it so and the
+// configuration does not say otherwise; Allow lets a tool that is not
+// read-only run without asking, and Review or Deny always win.
+func Classify(readOnly bool, override string) agent.Risk {
+	switch override {
+	case Deny:
+		return agent.RiskDeny
+	case Review:
+		return agent.RiskReview
+	case Allow:
+		if readOnly {
+			return agent.RiskRead
+		}
+		return agent.RiskAllow
+	}
+	if readOnly {
+		return agent.RiskRead
+	}
+	return agent.RiskReview
+}
+
+// Set is the running servers of a session.
+type Set struct {
+	Servers []*Server
+}
+
+// Start starts the servers, all at once, and lists their tools. It never
+// fails as a whole: a server that cannot be started has its Err set and
+// offers no tools. Close stops them.
+func Start(ctx context.Context, configs []Config) *Set {
+	s := &Set{Servers: make([]*Server, len(configs))}
+	var wg sync.WaitGroup
+	for i, c := range configs {
+		wg.Go(func() { s.Servers[i] = start(ctx, c) })
+	}
+	wg.Wait()
+	return s
+}
+
+// Tools returns the tools of the servers that started, for the agent.
+func (s *Set) Tools() []agent.ExternalTool {
+	if s == nil {
+		return nil
+	}
+	var out []agent.ExternalTool
+	for _, srv := range s.Servers {
+		if srv.Err != nil {
+			continue
+		}
+		for _, t := range srv.Tools {
+			out = append(out, agent.ExternalTool{
+				Server: srv.Config.Name, Tool: t.Name, Description: t.Description,
+				Schema: t.Schema, Risk: t.Risk, Timeout: srv.Config.Timeout,
+				Check: t.check,
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					return srv.call(ctx, t.Name, args)
+				},
+			})
+		}
+	}
+	return out
+}
+
+// Close stops every server (closing a stdio server's input, then SIGTERM,
+// then SIGKILL, and killing what is left of its process group) and waits
+// for them.
+func (s *Set) Close() {
+	if s == nil {
+		return
+	}
+	var wg sync.WaitGroup
+	for _, srv := range s.Servers {
+		if srv != nil {
+			wg.Go(srv.Close)
+		}
+	}
+	wg.Wait()
+}
+
+// Server is one configured server.
+type Server struct {
+	Config Config
+	// Err is why the server could not be started and listed; nil when it
+	// runs.
+	Err error
+	// Tools are its tools, with their risk, in the server's order.
+	Tools []*Tool
+
+	session *sdk.ClientSession
+	cmd     *exec.Cmd
+	stderr  *tail
+	gone    chan struct{} // closed once the connection has ended
+
+	mu      sync.Mutex
+	closing bool
+	down    string // how the server went away: "crashed (exit status 3)"
+}
+
+// Name is the server's name in the configuration.
+func (s *Server) Name() string { return s.Config.Name }
+
+// Describe says how the server is reached: "stdio COMMAND ARGS" or
+// "http URL".
+func (s *Server) Describe() string { return s.Config.describe() }
+
+// Down reports how a started server went away, with the end of its
+// standard error ("" while it runs).
+func (s *Server) Down() string {
+	s.mu.Lock()
+	down := s.down
+	s.mu.Unlock()
+	if down == "" {
+		return ""
+	}
+	return down + s.lastOutput()
+}
+
+func (s *Server) downStatus() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.down
+}
+
+// Unmatched returns the names the configuration's tools overrides give
+// that are not tools of the server (and not "*").
+func (s *Server) Unmatched() []string {
+	var out []string
+	for name := range s.Config.Tools {
+		if name != "*" && !slices.ContainsFunc(s.Tools, func(t *Tool) bool { return t.Name == name }) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Tool is a tool of a server, as pair classifies it.
+type Tool struct {
+	Name, Description string
+	// ReadOnly is the server's readOnlyHint; Override the
+	// configuration's word for the tool, if any.
+	ReadOnly bool
+	Override string
+	Risk     agent.Risk
+	// Schema is the JSON schema of its arguments, as the server gave it
+	// (an empty object schema if it gave none that is an object).
+	Schema json.RawMessage
+	// Unchecked, when not empty, says why arguments are only checked to
+	// be an object: pair cannot use the tool's schema.
+	Unchecked string
+
+	resolved *jsonschema.Resolved
+}
+
+func start(ctx context.Context, c Config) *Server {
+	s := &Server{Config: c, stderr: &tail{max: 4 << 10}, gone: make(chan struct{})}
+	if err := c.check(); err != nil {
+		s.Err = err
+		close(s.gone)
+		return s
+	}
+	timeout := c.StartTimeout
+	if timeout <= 0 {
+		timeout = DefaultStartTimeout
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var t sdk.Transport
+	if c.URL != "" {
+		t = &sdk.StreamableClientTransport{
+			Endpoint:             c.URL,
+			HTTPClient:           &http.Client{Transport: &withHeaders{h: c.Headers, next: http.DefaultTransport}},
+			MaxRetries:           2,
+			DisableStandaloneSSE: true, // pair asks; it does not listen
+		}
+	} else {
+		cmd := exec.Command(c.Command, c.Args...)
+		cmd.Dir, cmd.Env, cmd.Stderr = c.Dir, c.Env, s.stderr
+		cmd.WaitDelay = time.Second
+		ownGroup(cmd)
+		s.cmd = cmd
+		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "pair", Version: version()}, nil)
+	cs, err := client.Connect(sctx, t, nil)
+	if err != nil {
+		s.Err = s.startError(ctx, sctx, timeout, err)
+		s.killGroup()
+		close(s.gone)
+		return s
+	}
+	s.session = cs
+	go s.watch()
+	tools, err := s.list(sctx)
+	if err != nil {
+		s.Err = s.startError(ctx, sctx, timeout, err)
+		s.Close()
+		return s
+	}
+	s.Tools = tools
+	return s
+}
+
+// startError explains why a server did not start.
+func (s *Server) startError(ctx, sctx context.Context, timeout time.Duration, err error) error {
+	var ee *exec.Error
+	var pe *fs.PathError
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &ee):
+		return fmt.Errorf("cannot start %s: %w", s.Config.Command, ee.Err)
+	case errors.As(err, &pe) && strings.Contains(pe.Op, "exec"):
+		return fmt.Errorf("cannot start %s: %w", s.Config.Command, pe.Err)
+	case errors.Is(sctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("no answer within %v%s", timeout, s.lastOutput())
+	case s.cmd != nil && closedConn(err):
+		return fmt.Errorf("it stopped before it answered%s", s.lastOutput())
+	}
+	return fmt.Errorf("%s%s", clip(err.Error(), 300), s.lastOutput())
+}
+
+func closedConn(err error) bool {
+	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe)
+}
+
+// lastOutput is the end of a stdio server's standard error, for messages.
+func (s *Server) lastOutput() string {
+	text := strings.TrimSpace(s.stderr.String())
+	if text == "" {
+		return ""
+	}
+	return "; its last output: " + oneLine(text, 500)
+}
+
+// watch waits for the connection to end. When pair did not end it, the
+// server went away by itself: watch records how, and kills what is left
+// of its process group.
+func (s *Server) watch() {
+	err := s.session.Wait()
+	s.mu.Lock()
+	if s.closing {
+		s.down = "was stopped"
+	} else {
+		s.down = s.goneReason(err)
+	}
+	s.mu.Unlock()
+	s.killGroup()
+	close(s.gone)
+}
+
+// goneReason says how a server went away, from the error that ended its
+// connection: the process's exit, or what broke the connection.
+func (s *Server) goneReason(err error) string {
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return "crashed (" + ee.ProcessState.String() + ")"
+	case err == nil && s.cmd != nil:
+		return "exited"
+	case err == nil:
+		return "closed the connection"
+	case s.cmd != nil:
+		return "broke the connection (" + clip(err.Error(), 200) + ") and was stopped"
+	}
+	return "became unreachable (" + clip(err.Error(), 200) + ")"
+}
+
+// list lists the server's tools and classifies them.
+func (s *Server) list(ctx context.Context) ([]*Tool, error) {
+	var out []*Tool
+	for t, err := range s.session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list its tools: %w", err)
+		}
+		out = append(out, s.tool(t))
+	}
+	return out, nil
+}
+
+func (s *Server) tool(t *sdk.Tool) *Tool {
+	tl := &Tool{Name: t.Name, Description: t.Description}
+	if t.Annotations != nil {
+		tl.ReadOnly = t.Annotations.ReadOnlyHint
+		if tl.Description == "" {
+			tl.Description = t.Annotations.Title
+		}
+	}
+	if tl.Description == "" {
+		tl.Description = t.Title
+	}
+	tl.Override = s.Config.Tools[t.Name]
+	if tl.Override == "" {
+		tl.Override = s.Config.Tools["*"]
+	}
+	tl.Risk = Classify(tl.ReadOnly, tl.Override)
+	tl.Schema, tl.resolved, tl.Unchecked = inputSchema(t.InputSchema)
+	return tl
+}
+
+// inputSchema prepares a tool's input schema: the JSON for the model, and
+// the resolved schema to check arguments with (nil, with the reason, when
+// pair cannot use it).
+func inputSchema(in any) (json.RawMessage, *jsonschema.Resolved, string) {
+	empty := json.RawMessage(`{"type":"object","properties":{}}`)
+	raw, err := json.Marshal(in)
+	if err != nil || in == nil {
+		return empty, nil, "the server gave no input schema"
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m["type"] != "object" {
+		return empty, nil, "its input schema is not an object schema"
+	}
+	var js jsonschema.Schema
+	if err := json.Unmarshal(raw, &js); err != nil {
+		return raw, nil, "its input schema cannot be read: " + err.Error()
+	}
+	switch js.Schema {
+	case "", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#":
+	default:
+		js.Schema = "" // another draft: checked as 2020-12, which reads most of them alike
+	}
+	rs, err := js.Resolve(nil)
+	if err != nil {
+		return raw, nil, "its input schema cannot be used: " + err.Error()
+	}
+	return raw, rs, ""
+}
+
+// check validates arguments (one JSON object) against the tool's schema.
+func (t *Tool) check(args json.RawMessage) error {
+	if t.resolved == nil {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return err
+	}
+	if err := t.resolved.Validate(v); err != nil {
+		return errors.New(schemaMessage(err.Error()))
+	}
+	return nil
+}
+
+// schemaMessage shortens a jsonschema-go message: "validating root:
+// validating /properties/a: validating /properties/a/items: type: ..."
+// becomes "/properties/a/items: type: ...".
+func schemaMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, "validating root: ")
+	for {
+		rest, ok := strings.CutPrefix(msg, "validating ")
+		if !ok {
+			return msg
+		}
+		at, detail, ok := strings.Cut(rest, ": ")
+		if !ok {
+			return msg
+		}
+		if !strings.HasPrefix(detail, "validating ") {
+			return at + ": " + detail
+		}
+		msg = detail
+	}
+}
+
+// call calls a tool. Every failure is an error that says what happened:
+// the server was already gone, went away during the call, refused it, or
+// answered something that is not a tool result. An error of the tool
+// itself (isError) is an error too, with the tool's text.
+func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+	name := s.Config.Name + "." + tool
+	if down := s.downStatus(); down != "" {
+		return "", fmt.Errorf("the MCP server %s is down (it %s earlier): %s was not called", s.Config.Name, down, name)
+	}
+	res, err := s.session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", s.callError(ctx, name, err)
+	}
+	return render(name, res)
+}
+
+func (s *Server) callError(ctx context.Context, name string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var werr *jsonrpc.Error
+	if errors.As(err, &werr) {
+		return fmt.Errorf("the MCP server %s refused the call of %s: %s (code %d)", s.Config.Name, name, werr.Message, werr.Code)
+	}
+	closed := closedConn(err)
+	wait := crashWait
+	if !closed {
+		wait = 200 * time.Millisecond
+	}
+	select {
+	case <-s.gone:
+		return fmt.Errorf("the MCP server %s %s during the call of %s%s; its tools cannot be called any more in this session", s.Config.Name, s.downStatus(), name, s.lastOutput())
+	case <-time.After(wait):
+	}
+	if closed {
+		return fmt.Errorf("the connection to the MCP server %s was lost during the call of %s: %s", s.Config.Name, name, clip(err.Error(), 300))
+	}
+	return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, clip(err.Error(), 300))
+}
+
+// render turns a tool result into text for the model: text as it is,
+// other content described, structured content as JSON when there is no
+// text.
+func render(name string, res *sdk.CallToolResult) (string, error) {
+	if res == nil {
+		return "", fmt.Errorf("%s returned an empty answer", name)
+	}
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case nil:
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		case *sdk.ImageContent:
+			parts = append(parts, fmt.Sprintf("[an image (%s, %d bytes), not shown]", c.MIMEType, len(c.Data)))
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio (%s, %d bytes), not shown]", c.MIMEType, len(c.Data)))
+		case *sdk.ResourceLink:
+			parts = append(parts, strings.TrimSpace(fmt.Sprintf("[resource link: %s %s %s]", c.URI, c.Name, c.Description)))
+		case *sdk.EmbeddedResource:
+			switch r := c.Resource; {
+			case r == nil:
+			case r.Text != "":
+				parts = append(parts, fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
+			default:
+				parts = append(parts, fmt.Sprintf("[resource %s (%s, %d bytes), not shown]", r.URI, r.MIMEType, len(r.Blob)))
+			}
+		default:
+			parts = append(parts, fmt.Sprintf("[%T content, not shown]", c))
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return "", fmt.Errorf("%s returned structured content that is not JSON: %v", name, err)
+		}
+		parts = append(parts, string(b))
+	}
+	text := strings.Join(parts, "\n")
+	if res.IsError {
+		if text == "" {
+			text = "(no message)"
+		}
+		return "", fmt.Errorf("%s failed: %s", name, text)
+	}
+	return text, nil
+}
+
+// Close stops the server and waits for it; it is safe to call more than
+// once.
+func (s *Server) Close() {
+	if s.session == nil {
+		return
+	}
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		_ = s.session.Close() // its exit status after SIGTERM says nothing useful
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2*terminateAfter + 2*time.Second):
+	}
+	s.killGroup()
+	select {
+	case <-s.gone:
+	case <-time.After(time.Second):
+	}
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// withHeaders adds the configured headers to every request.
+type withHeaders struct {
+	h    map[string]string
+	next http.RoundTripper
+}
+
+func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(w.h) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range w.h {
+			r.Header.Set(k, v)
+		}
+	}
+	return w.next.RoundTrip(r)
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

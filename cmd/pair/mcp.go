@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/agent/mcp"
+)
+
+// mcpServerConfig is one entry of mcp_servers in .pair.yml.
+type mcpServerConfig struct {
+	Name string `yaml:"name"`
+	// A subprocess over stdio.
+	Command string            `yaml:"command"`
+	Args    []string          `yaml:"args"`
+	Env     map[string]string `yaml:"env"`
+	Dir     string            `yaml:"dir"`
+	// A streamable HTTP endpoint.
+	URL     string            `yaml:"url"`
+	Headers map[string]string `yaml:"headers"`
+	// Timeout bounds each call (default 30s), StartTimeout the start
+	// (default 60s).
+	Timeout      time.Duration `yaml:"timeout"`
+	StartTimeout time.Duration `yaml:"start_timeout"`
+	// Tools overrides tools' risk by their name on the server: allow,
+	// review or deny; "*" for all the others.
+	Tools map[string]string `yaml:"tools"`
+	// Disabled turns off a server of the home directory's file in one
+	// repository.
+	Disabled bool `yaml:"disabled"`
+
+	base string // the directory of the file it comes from
+}
+
+var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+
+// checkMCPServers checks the mcp_servers of the file p.
+func checkMCPServers(p string, list []mcpServerConfig) error {
+	seen := map[string]bool{}
+	for i, s := range list {
+		switch {
+		case !mcpServerName.MatchString(s.Name):
+			return fmt.Errorf("%s: mcp_servers[%d]: name %q: use letters, digits, '-' and '_' (it prefixes the server's tools)", p, i, s.Name)
+		case seen[s.Name]:
+			return fmt.Errorf("%s: mcp_servers: %s is named twice", p, s.Name)
+		case s.Disabled:
+		case s.Command == "" && s.URL == "":
+			return fmt.Errorf("%s: mcp server %s: give a command (a server over stdio) or a url (streamable HTTP)", p, s.Name)
+		case s.Command != "" && s.URL != "":
+			return fmt.Errorf("%s: mcp server %s: give a command or a url, not both", p, s.Name)
+		case s.URL != "" && (len(s.Args) > 0 || len(s.Env) > 0 || s.Dir != ""):
+			return fmt.Errorf("%s: mcp server %s: args, env and dir are for a command, not a url", p, s.Name)
+		case s.Command != "" && len(s.Headers) > 0:
+			return fmt.Errorf("%s: mcp server %s: headers are for a url, not a command", p, s.Name)
+		case s.Timeout < 0 || s.Timeout > 0 && s.Timeout < time.Millisecond,
+			s.StartTimeout < 0 || s.StartTimeout > 0 && s.StartTimeout < time.Millisecond:
+			return fmt.Errorf("%s: mcp server %s: a timeout is a duration such as 30s or 2m", p, s.Name)
+		}
+		seen[s.Name] = true
+		for tool, word := range s.Tools {
+			if word != mcp.Allow && word != mcp.Review && word != mcp.Deny {
+				return fmt.Errorf("%s: mcp server %s: tools: %s: %q is not allow, review or deny", p, s.Name, tool, word)
+			}
+		}
+	}
+	return nil
+}
+
+// mergeMCPServers lays the files' servers over each other: a server of
+// the repository's file replaces the home directory's of the same name.
+// files and paths go in the same order, the repository's first.
+func mergeMCPServers(files []fileConfig, paths []string) []mcpServerConfig {
+	var out []mcpServerConfig
+	seen := map[string]bool{}
+	for i, f := range files {
+		for _, s := range f.MCPServers {
+			if seen[s.Name] {
+				continue
+			}
+			seen[s.Name] = true
+			s.base = filepath.Dir(paths[i])
+			if !s.Disabled {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// mcpConfigs turns the configured servers into the mcp package's
+// configuration. Commands run in root unless dir says otherwise (relative
+// to the file that names it). Their environment is pair's, without the
+// model's API key, with env added; ${VAR} in args, env and headers is
+// replaced by pair's variable.
+func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
+	var base []string
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "OPENAI_API_KEY" || cfg.APIKey != "" && v == cfg.APIKey {
+			continue // the model's key is pair's alone
+		}
+		base = append(base, kv)
+	}
+	var out []mcp.Config
+	for _, s := range cfg.MCPServers {
+		c := mcp.Config{
+			Name: s.Name, Command: s.Command, URL: s.URL,
+			Timeout: s.Timeout, StartTimeout: s.StartTimeout, Tools: s.Tools,
+		}
+		for _, a := range s.Args {
+			c.Args = append(c.Args, os.ExpandEnv(a))
+		}
+		if s.Command != "" {
+			c.Dir = root
+			if s.Dir != "" {
+				c.Dir = s.Dir
+				if !filepath.IsAbs(c.Dir) {
+					c.Dir = filepath.Join(s.base, c.Dir)
+				}
+			}
+			c.Env = append([]string(nil), base...)
+			keys := make([]string, 0, len(s.Env))
+			for k := range s.Env {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				c.Env = append(c.Env, k+"="+os.ExpandEnv(s.Env[k]))
+			}
+		}
+		if len(s.Headers) > 0 {
+			c.Headers = map[string]string{}
+			for k, v := range s.Headers {
+				c.Headers[k] = os.ExpandEnv(v)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// startMCP starts the configured MCP servers. A server that does not
+// start is reported on w and offers no tools; pair goes on without it.
+// The caller closes the set (also on Ctrl-C).
+func startMCP(ctx context.Context, cfg modelConfig, root string, w io.Writer) *mcp.Set {
+	configs := mcpConfigs(cfg, root)
+	if len(configs) == 0 {
+		return nil
+	}
+	set := mcp.Start(ctx, configs)
+	for _, s := range set.Servers {
+		if s.Err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintf(w, "pair: MCP server %s did not start: %v; its tools are not offered\n", s.Name(), s.Err)
+			}
+			continue
+		}
+		if u := s.Unmatched(); len(u) > 0 {
+			fmt.Fprintf(w, "pair: MCP server %s has no tool %s, which .pair.yml names\n", s.Name(), strings.Join(u, ", "))
+		}
+	}
+	return set
+}
+
+// mcpArgsText shows a call's arguments (a JSON object) for the person:
+// indented, each line after prefix, cut after a few thousand characters.
+func mcpArgsText(args, prefix string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(args), prefix, "  "); err != nil {
+		b.Reset()
+		b.WriteString(args)
+	}
+	text := prefix + b.String()
+	if len(text) > 4000 {
+		text = text[:4000] + "\n" + prefix + "(cut: " + fmt.Sprint(len(args)) + " bytes in all)"
+	}
+	return text
+}
+
+func mcpCommand(io stdio) *cli.Command {
+	// The flags are the parent's too: "pair mcp list --json" reaches the
+	// command line as "pair mcp --json list" (see flagsFirst).
+	flags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print the list as JSON"},
+		}
+	}
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "show the MCP servers of .pair.yml and their tools",
+		Description: `pair edit, ask and review start the Model Context Protocol servers that
+.pair.yml lists under mcp_servers (the repository's file, then the home
+directory's) and offer their tools to the model as SERVER__TOOL. A tool
+that its server marks read-only (readOnlyHint) runs at once; any other
+runs only after you approve the call, as a command does (on the
+terminal, with --decisions, in the web page, or later with pair review;
+--yes never approves one). pair ask offers the read-only tools only. A
+server's tools: map overrides a tool's risk: allow (run without asking),
+review (always ask) or deny (never offer or run); "*" names all others.
+
+  pair mcp list    start each server, show whether it started, and list
+                   its tools with their risk as pair classifies it
+                   (read, allow, review, deny)`,
+		Flags: flags(),
+		Subcommands: []*cli.Command{{
+			Name:  "list",
+			Usage: "start each configured MCP server and list its tools with their risk",
+			Flags: flags(),
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usagef("mcp list: takes no arguments (got %q)", c.Args().First())
+				}
+				return runMCPList(c, io)
+			},
+		}},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("mcp: unknown subcommand %q; pair mcp list shows the servers", c.Args().First())
+			}
+			return cli.ShowSubcommandHelp(c)
+		},
+	}
+}
+
+// mcpServerReport is a server in pair mcp list --json.
+type mcpServerReport struct {
+	Name    string          `json:"name"`
+	How     string          `json:"how"`
+	Started bool            `json:"started"`
+	Error   string          `json:"error,omitempty"`
+	Tools   []mcpToolReport `json:"tools"`
+	// Unmatched are tools the configuration names that the server does
+	// not have.
+	Unmatched []string `json:"unmatched,omitempty"`
+}
+
+type mcpToolReport struct {
+	Name        string     `json:"name"` // server.tool
+	Model       string     `json:"model_name"`
+	Risk        agent.Risk `json:"risk"`
+	ReadOnly    bool       `json:"read_only_hint"`
+	Override    string     `json:"override,omitempty"`
+	Description string     `json:"description"`
+	Unchecked   string     `json:"unchecked,omitempty"`
+}
+
+// setIn is the context of the command, or of its parent, where the flag
+// name is set (the command's when it is set nowhere).
+func setIn(c *cli.Context, name string) *cli.Context {
+	for _, x := range c.Lineage() {
+		if x.IsSet(name) {
+			return x
+		}
+	}
+	return c
+}
+
+func runMCPList(c *cli.Context, io stdio) error {
+	asJSON := setIn(c, "json").Bool("json")
+	tree, err := openTree(setIn(c, "directory").String("directory"), io.Err)
+	if err != nil {
+		return fmt.Errorf("mcp list: %w", err)
+	}
+	defer tree.Close()
+	cfg, err := loadConfig(c, tree.Dir)
+	if err != nil {
+		return fmt.Errorf("mcp list: %w", err)
+	}
+	configs := mcpConfigs(cfg, tree.Dir)
+	if len(configs) == 0 && !asJSON {
+		fmt.Fprintln(io.Out, "no MCP servers: list them under mcp_servers in .pair.yml (see pair mcp --help)")
+		return nil
+	}
+	set := mcp.Start(c.Context, configs)
+	defer set.Close()
+	if c.Context.Err() != nil {
+		return &exitError{code: exitInterrupted, msg: "mcp list: interrupted"}
+	}
+	reports := []mcpServerReport{}
+	failed := 0
+	for _, s := range set.Servers {
+		r := mcpServerReport{Name: s.Name(), How: s.Describe(), Started: s.Err == nil, Tools: []mcpToolReport{}, Unmatched: s.Unmatched()}
+		if s.Err != nil {
+			r.Error = s.Err.Error()
+			failed++
+		}
+		for _, t := range s.Tools {
+			ext := agent.ExternalTool{Server: s.Name(), Tool: t.Name}
+			r.Tools = append(r.Tools, mcpToolReport{Name: ext.Name(), Model: ext.WireName(), Risk: t.Risk, ReadOnly: t.ReadOnly,
+				Override: t.Override, Description: t.Description, Unchecked: t.Unchecked})
+		}
+		reports = append(reports, r)
+	}
+	if asJSON {
+		writeJSON(io.Out, reports)
+	} else {
+		printMCPList(io.Out, reports)
+	}
+	if failed > 0 {
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), plural(len(reports), "server"))}
+	}
+	return nil
+}
+
+func printMCPList(w io.Writer, reports []mcpServerReport) {
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if !r.Started {
+			fmt.Fprintf(w, "%s (%s): did not start: %s\n", r.Name, r.How, r.Error)
+			continue
+		}
+		fmt.Fprintf(w, "%s (%s): started, %d %s\n", r.Name, r.How, len(r.Tools), plural(len(r.Tools), "tool"))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, t := range r.Tools {
+			why := "server: read-only"
+			if !t.ReadOnly {
+				why = "server: may change things"
+			}
+			if t.Override != "" {
+				why += "; .pair.yml: " + t.Override
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", t.Name, t.Risk, why, clipOneLine(t.Description, 60))
+			if t.Unchecked != "" {
+				fmt.Fprintf(tw, "  \t\tnote: %s; only checked to be an object\t\n", t.Unchecked)
+			}
+		}
+		tw.Flush()
+		if len(r.Unmatched) > 0 {
+			fmt.Fprintf(w, "  .pair.yml names tools it does not have: %s\n", strings.Join(r.Unmatched, ", "))
+		}
+	}
+}

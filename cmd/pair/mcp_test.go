@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveTestMCP is the pair-test-mcp command of the scripts: a small MCP
+// server over stdio with a read-only tool (lookup {key}), a
+// side-effecting one (create_note {title}: appends the title to
+// notes.txt in its directory) and one that crashes (crash). With the
+// argument "broken" it fails at once instead.
+func serveTestMCP() {
+	if len(os.Args) > 1 && os.Args[1] == "broken" {
+		fmt.Fprintln(os.Stderr, "pair-test-mcp: the notebook is locked")
+		os.Exit(2)
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "pair-test-mcp", Version: "1"}, nil)
+	text := func(s string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	}
+	args := func(req *sdk.CallToolRequest) map[string]any {
+		var m map[string]any
+		_ = json.Unmarshal(req.Params.Arguments, &m)
+		return m
+	}
+	s.AddTool(&sdk.Tool{Name: "lookup", Description: "Look up a key in the notebook.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}`)},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text(fmt.Sprintf("%v is on page 42", args(req)["key"])), nil
+		})
+	s.AddTool(&sdk.Tool{Name: "create_note", Description: "Add a note to the notebook.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`)},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			f, err := os.OpenFile("notes.txt", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			fmt.Fprintln(f, args(req)["title"])
+			return text("added the note"), nil
+		})
+	s.AddTool(&sdk.Tool{Name: "crash", Description: "Crash.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+		InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "panic: pair-test-mcp crashed on purpose")
+			os.Exit(3)
+			return nil, nil
+		})
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil && !strings.Contains(err.Error(), "EOF") {
+		fmt.Fprintln(os.Stderr, err)
+	}
+}
+
+func TestCheckMCPServers(t *testing.T) {
+	for _, tc := range []struct {
+		list []mcpServerConfig
+		want string
+	}{
+		{[]mcpServerConfig{{Name: "docs", Command: "docs-mcp"}, {Name: "web", URL: "http://127.0.0.1:9/mcp", Headers: map[string]string{"A": "b"}}}, ""},
+		{[]mcpServerConfig{{Name: "a.b", Command: "x"}}, "name"},
+		{[]mcpServerConfig{{Name: "a", Command: "x"}, {Name: "a", Command: "y"}}, "named twice"},
+		{[]mcpServerConfig{{Name: "a"}}, "give a command"},
+		{[]mcpServerConfig{{Name: "a", Disabled: true}}, ""},
+		{[]mcpServerConfig{{Name: "a", Command: "x", URL: "http://x"}}, "not both"},
+		{[]mcpServerConfig{{Name: "a", URL: "http://x", Args: []string{"-v"}}}, "for a command"},
+		{[]mcpServerConfig{{Name: "a", Command: "x", Headers: map[string]string{"A": "b"}}}, "for a url"},
+		{[]mcpServerConfig{{Name: "a", Command: "x", Timeout: 30}}, "duration"},
+		{[]mcpServerConfig{{Name: "a", Command: "x", Tools: map[string]string{"t": "maybe"}}}, "not allow, review or deny"},
+	} {
+		err := checkMCPServers(".pair.yml", tc.list)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: got %v, want no error", tc.list, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: got %v, want an error saying %q", tc.list, err, tc.want)
+		}
+	}
+}
+
+func TestMCPConfigs(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-model-key")
+	t.Setenv("OTHER_KEY_HOLDER", "sk-model-key")
+	t.Setenv("TRACKER_TOKEN", "tok-123")
+	cfg := modelConfig{APIKey: "sk-model-key", MCPServers: []mcpServerConfig{
+		{Name: "tracker", Command: "tracker-mcp", Args: []string{"--token=${TRACKER_TOKEN}"}, Env: map[string]string{"TOKEN": "${TRACKER_TOKEN}"}, Dir: "tools", base: "/home/me", Timeout: time.Second},
+		{Name: "docs", URL: "https://docs.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${TRACKER_TOKEN}"}},
+	}}
+	got := mcpConfigs(cfg, "/repo")
+	if len(got) != 2 {
+		t.Fatalf("got %d configs", len(got))
+	}
+	tr := got[0]
+	if tr.Dir != "/home/me/tools" || tr.Args[0] != "--token=tok-123" || tr.Timeout != time.Second {
+		t.Errorf("tracker: got %+v", tr)
+	}
+	env := strings.Join(tr.Env, "\n")
+	if strings.Contains(env, "sk-model-key") || !strings.Contains(env, "\nTOKEN=tok-123") || !strings.Contains(env, "PATH=") {
+		t.Errorf("tracker's environment: the model's key must be left out, TOKEN set, the rest kept:\n%s", env)
+	}
+	if got[1].Headers["Authorization"] != "Bearer tok-123" || got[1].Env != nil || got[1].Dir != "" {
+		t.Errorf("docs: got %+v", got[1])
+	}
+	cfg.MCPServers[0].Dir = ""
+	if d := mcpConfigs(cfg, "/repo")[0].Dir; d != "/repo" {
+		t.Errorf("default dir: got %q, want the repository root", d)
+	}
+}
+
+func TestReadMCPConfig(t *testing.T) {
+	dir := t.TempDir()
+	repoFile := filepath.Join(dir, "repo.yml")
+	homeFile := filepath.Join(dir, "home", "home.yml")
+	if err := os.MkdirAll(filepath.Dir(homeFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(repoFile, `
+mcp_servers:
+  - name: tracker
+    command: tracker-mcp
+    args: ["--project", "pair"]
+    env: {TRACKER_TOKEN: "${TRACKER_TOKEN}"}
+    timeout: 30s
+    start_timeout: 2m
+    tools: {search: allow, delete_issue: deny}
+  - name: docs
+    url: https://docs.example.com/mcp
+    headers: {Authorization: "Bearer ${DOCS_TOKEN}"}
+  - name: browser
+    disabled: true
+`)
+	write(homeFile, `
+mcp_servers:
+  - name: tracker
+    command: other-tracker
+  - name: browser
+    command: browser-mcp
+  - name: notes
+    command: notes-mcp
+    dir: servers
+`)
+	var files []fileConfig
+	for _, p := range []string{repoFile, homeFile} {
+		fc, err := readFileConfig(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fc)
+	}
+	got := mergeMCPServers(files, []string{repoFile, homeFile})
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "tracker docs notes" {
+		t.Fatalf("servers: got %v, want the repository's tracker and docs, and the home's notes (browser is disabled)", names)
+	}
+	tr := got[0]
+	if tr.Command != "tracker-mcp" || tr.Timeout != 30*time.Second || tr.StartTimeout != 2*time.Minute || tr.Tools["delete_issue"] != "deny" {
+		t.Errorf("tracker: got %+v", tr)
+	}
+	if d := mcpConfigs(modelConfig{MCPServers: got}, "/repo")[2].Dir; d != filepath.Join(dir, "home", "servers") {
+		t.Errorf("notes' dir: got %q, want it relative to the home file", d)
+	}
+
+	write(repoFile, "mcp_servers:\n  - name: x\n    command: y\n    timeout: 30\n")
+	if _, err := readFileConfig(repoFile); err == nil || !strings.Contains(err.Error(), "Duration") {
+		t.Errorf("a timeout without a unit: got %v", err)
+	}
+	write(repoFile, "mcp_servers:\n  - name: x\n    comand: y\n")
+	if _, err := readFileConfig(repoFile); err == nil || !strings.Contains(err.Error(), "comand") {
+		t.Errorf("a misspelt key: got %v", err)
+	}
+}
