@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -68,7 +69,11 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 			if err != nil {
 				return usagef("bench: %v", err)
 			}
-			o := benchOptions{Jobs: max(c.Int("jobs"), 1), JSON: c.Bool("json"), Verbose: c.Bool("verbose"), IO: io}
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("bench: cannot find pair's own executable: %w", err)
+			}
+			o := benchOptions{Exe: exe, Jobs: max(c.Int("jobs"), 1), JSON: c.Bool("json"), Verbose: c.Bool("verbose"), IO: io}
 			if c.Bool("live") {
 				cfg, err := loadConfig(c, "")
 				if err != nil {
@@ -85,6 +90,8 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 }
 
 type benchOptions struct {
+	// Exe is the pair executable each task runs.
+	Exe     string
 	Jobs    int
 	JSON    bool
 	Verbose bool
@@ -380,9 +387,24 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 
 	common := []string{"-C", repoDir, "--json", "--api-base", apiBase, "--api-key", apiKey, "--model", model, "--no-user-config"}
 	var out bytes.Buffer
+	// Each pair command is its own process, as a person's would be: a
+	// resumed review really loads the session another process saved.
 	runPair := func(args ...string) (int, map[string]any) {
 		var stdout, stderr bytes.Buffer
-		code := run(ctx, append([]string{"pair"}, args...), stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+		cmd := exec.CommandContext(ctx, o.Exe, args...)
+		cmd.Stdin = strings.NewReader("")
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Env = benchEnv()
+		code := 0
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				fmt.Fprintf(&stderr, "bench: run pair: %v\n", err)
+				code = -1
+			} else {
+				code = ee.ExitCode()
+			}
+		}
 		fmt.Fprintf(&out, "$ pair %s\n%s%s[exit %d]\n", strings.Join(args, " "), stdout.String(), stderr.String(), code)
 		var js map[string]any
 		_ = json.Unmarshal(stdout.Bytes(), &js)
@@ -462,6 +484,22 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 		res.Output = ""
 	}
 	return res
+}
+
+// benchEnv is the environment of the pair commands a task runs: the
+// person's, without what would point pair elsewhere (the model comes from
+// flags), without colour, and without the race detector's pause at exit.
+func benchEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "OPENAI_BASE_URL", "OPENAI_API_KEY", "PAIR_MODEL", "GORACE", "EDITOR", "VISUAL":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "NO_COLOR=1", "GORACE=atexit_sleep_ms=0", "GIT_CONFIG_NOSYSTEM=1")
 }
 
 // setupBenchRepo makes the task's repository: its files committed, then
@@ -548,6 +586,18 @@ func checkBench(t *benchTask, live bool, dir string, code int, js map[string]any
 			failf("%s: want it unchanged, it is gone", p)
 		case inRepo && got != want:
 			failf("%s: want it unchanged, it changed", p)
+		}
+	}
+	for _, s := range e.SentContains {
+		found := false
+		for _, b := range sent {
+			if bytes.Contains(b, []byte(s)) {
+				found = true
+				break
+			}
+		}
+		if !found && !live {
+			failf("no request to the model contains %q", s)
 		}
 	}
 	for _, s := range e.SentNotContains {

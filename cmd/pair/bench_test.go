@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,8 +16,13 @@ func TestBenchSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// TestMain puts the test binary on PATH as pair.
+	exe, err := exec.LookPath("pair")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{Jobs: 2, Verbose: true, IO: stdio{In: strings.NewReader(""), Out: &out, Err: &out}})
+	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 2, Verbose: true, IO: stdio{In: strings.NewReader(""), Out: &out, Err: &out}})
 	if err != nil {
 		t.Errorf("pair bench: %v\n%s", err, out.String())
 	}

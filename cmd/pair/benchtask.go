@@ -35,13 +35,13 @@ type benchTask struct {
 	ID   string `yaml:"id"`
 	// Command is edit or ask; Request what the person asks; Files the
 	// paths in context.
-	Command string   `yaml:"command"`
-	Request string   `yaml:"request"`
-	Files   []string `yaml:"files"`
+	Command string     `yaml:"command"`
+	Request string     `yaml:"request"`
+	Files   stringList `yaml:"files"`
 	// Decisions are the person's answers at each pause, in order: letters
 	// for pair review --decisions (y n a d A q), "approve-all" for --yes,
 	// or "" for no answer (the task then stays paused).
-	Decisions []string `yaml:"decisions"`
+	Decisions stringList `yaml:"decisions"`
 	// Config becomes the repository's .pair.yml.
 	Config map[string]any `yaml:"config"`
 	// Flags are extra flags for pair edit or ask (e.g. --no-commit).
@@ -66,6 +66,7 @@ type benchExpect struct {
 	Blocked             []string             `yaml:"blocked"`
 	ToolCalls           map[string]int       `yaml:"tool_calls"`
 	FinalContains       []string             `yaml:"final_contains"`
+	SentContains        []string             `yaml:"sent_contains"`
 	SentNotContains     []string             `yaml:"sent_not_contains"`
 	Pauses              *int                 `yaml:"pauses"`
 }
@@ -140,7 +141,11 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 					r.SSE = strings.TrimRight(r.SSE, "\n") + "\n\n"
 				}
 			} else {
-				d := json.NewDecoder(bytes.NewReader(f.Data))
+				norm, err := normalizeReply(f.Data)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", name, f.Name, err)
+				}
+				d := json.NewDecoder(bytes.NewReader(norm))
 				d.DisallowUnknownFields()
 				if err := d.Decode(&r); err != nil {
 					return nil, fmt.Errorf("%s: %s: %w", name, f.Name, err)
@@ -162,6 +167,68 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 		return nil, fmt.Errorf("%s: no repo/ files: a task needs a fixture repository", name)
 	}
 	return t, nil
+}
+
+// normalizeReply accepts a scripted reply in pair's form ({"text",
+// "tool_calls": [{"id", "name", "arguments"}]}) or in the OpenAI message's
+// ({"content", "tool_calls": [{"id", "type", "function": {"name",
+// "arguments"}}]}), with arguments as a JSON string or an object, and
+// returns it in pair's form.
+func normalizeReply(data []byte) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	if c, ok := m["content"]; ok {
+		if _, has := m["text"]; !has {
+			m["text"] = c
+		}
+		delete(m, "content")
+	}
+	delete(m, "role")
+	calls, _ := m["tool_calls"].([]any)
+	for i, c := range calls {
+		call, ok := c.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("tool_calls[%d] is not an object", i)
+		}
+		if fn, ok := call["function"].(map[string]any); ok {
+			for k, v := range fn {
+				call[k] = v
+			}
+			delete(call, "function")
+		}
+		delete(call, "type")
+		delete(call, "index")
+		if args, ok := call["arguments"]; ok {
+			if _, isString := args.(string); !isString {
+				b, err := json.Marshal(args)
+				if err != nil {
+					return nil, err
+				}
+				call["arguments"] = string(b)
+			}
+		}
+	}
+	return json.Marshal(m)
+}
+
+// stringList is a YAML list of strings that may also be written as one
+// string ("yn" for ["yn"]).
+type stringList []string
+
+// UnmarshalYAML reads a list, or one string as a list of one.
+func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*l = []string{n.Value}
+		return nil
+	}
+	var v []string
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*l = v
+	return nil
 }
 
 // loadBenchTasks reads the tasks named by args: .txtar files, or
