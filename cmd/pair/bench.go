@@ -75,7 +75,7 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 			}
 			o := benchOptions{Exe: exe, Jobs: max(c.Int("jobs"), 1), JSON: c.Bool("json"), Verbose: c.Bool("verbose"), IO: io}
 			if c.Bool("live") {
-				cfg, err := loadConfig(c, "")
+				cfg, err := loadConfig(c, "", "")
 				if err != nil {
 					return fmt.Errorf("bench: %w", err)
 				}
@@ -345,6 +345,13 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 	repoDir := filepath.Join(dir, "repo")
 	if err := setupBenchRepo(t, repoDir); err != nil {
 		return fail("fixture: %v", err)
+	}
+	if len(t.Config) > 0 {
+		// The task's .pair.yml is the person's own: trusted, as with
+		// pair trust.
+		if err := trustConfig(filepath.Join(repoDir, ".git", "pair"), filepath.Join(repoDir, ".pair.yml")); err != nil {
+			return fail("trust the task's .pair.yml: %v", err)
+		}
 	}
 
 	// The model: scripted replies over a real socket, or a recording

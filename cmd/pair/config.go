@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +38,9 @@ type modelConfig struct {
 	MaxSteps, MaxRetries   int
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []mcpServerConfig
+	// Untrusted names the settings of the repository's .pair.yml that
+	// were ignored because the person has not trusted it (pair trust).
+	Untrusted []string
 	// Sources says where each setting came from, for error messages.
 	Sources []string
 }
@@ -56,7 +61,13 @@ func configFlags() []cli.Flag {
 
 // loadConfig reads .pair.yml from the repository root (dir) and the home
 // directory, and lays the environment and the flags over them.
-func loadConfig(c *cli.Context, dir string) (modelConfig, error) {
+//
+// The repository's file is someone else's when the repository was cloned:
+// what in it would run commands or send the code and the key elsewhere
+// (api_base, api_key_env, test_cmd, allow_commands, mcp_servers) counts
+// only once the person trusted that exact content (pair trust; stateDir
+// keeps the record). Otherwise it is ignored, and named in Untrusted.
+func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 	var mc modelConfig
 	var files []fileConfig
 	var paths []string
@@ -66,13 +77,19 @@ func loadConfig(c *cli.Context, dir string) (modelConfig, error) {
 	if home, err := os.UserHomeDir(); err == nil && !c.Bool("no-user-config") {
 		paths = append(paths, filepath.Join(home, ".pair.yml"))
 	}
-	for _, p := range paths {
+	for i, p := range paths {
 		fc, err := readFileConfig(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return mc, err
+		}
+		if i == 0 && dir != "" {
+			if risky := fc.risky(); len(risky) > 0 && !configTrusted(stateDir, p) {
+				mc.Untrusted = risky
+				fc.APIBase, fc.APIKeyEnv, fc.TestCmd, fc.AllowCommands, fc.MCPServers = "", "", "", nil, nil
+			}
 		}
 		files = append(files, fc)
 		mc.Sources = append(mc.Sources, p)
@@ -144,4 +161,74 @@ func readFileConfig(p string) (fileConfig, error) {
 		return fc, err
 	}
 	return fc, nil
+}
+
+// risky lists the settings of a file that run commands or choose where
+// the code and the key go.
+func (fc fileConfig) risky() []string {
+	var out []string
+	if fc.APIBase != "" {
+		out = append(out, "api_base")
+	}
+	if fc.APIKeyEnv != "" {
+		out = append(out, "api_key_env")
+	}
+	if fc.TestCmd != "" {
+		out = append(out, "test_cmd")
+	}
+	if len(fc.AllowCommands) > 0 {
+		out = append(out, "allow_commands")
+	}
+	if len(fc.MCPServers) > 0 {
+		out = append(out, "mcp_servers")
+	}
+	return out
+}
+
+// trustFile is where pair keeps the hash of the repository's .pair.yml
+// that the person trusted.
+func trustFile(stateDir string) string { return filepath.Join(stateDir, "trusted-config") }
+
+func fileHash(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// configTrusted reports whether the file at p is the one the person
+// trusted.
+func configTrusted(stateDir, p string) bool {
+	if stateDir == "" {
+		return false
+	}
+	want, err := os.ReadFile(trustFile(stateDir))
+	if err != nil {
+		return false
+	}
+	got, err := fileHash(p)
+	return err == nil && strings.TrimSpace(string(want)) == got
+}
+
+// trustConfig records the file at p as trusted.
+func trustConfig(stateDir, p string) error {
+	h, err := fileHash(p)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(trustFile(stateDir), []byte(h+"\n"), 0o600)
+}
+
+// untrustedWarning says what was ignored, and how to allow it.
+func untrustedWarning(w io.Writer, cfg modelConfig) {
+	if len(cfg.Untrusted) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "pair: ignoring %s in the repository's .pair.yml: it can run commands or send your code and key elsewhere, and you have not trusted it. Read it, then run 'pair trust' (again after every change to it)\n",
+		strings.Join(cfg.Untrusted, ", "))
 }

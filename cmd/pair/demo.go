@@ -127,6 +127,12 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 	if err := g.run(nil, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", "wordfreq: print the most frequent words"); err != nil {
 		return err
 	}
+	if o.Live {
+		// The demo wrote this .pair.yml itself: trusted.
+		if err := trustConfig(filepath.Join(repoDir, ".git", "pair"), filepath.Join(repoDir, ".pair.yml")); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
 
 	out := o.IO.Out
 	var head bytes.Buffer

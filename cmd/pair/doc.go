@@ -6,6 +6,11 @@
 //
 //	pair edit [FILES...] [-m TEXT] [--yes | --decisions LETTERS] [--json] [--model M] [--api-base URL]
 //	pair ask [--json] QUESTION
+//	pair review [--session NAME] [--yes | --decisions LETTERS | --web]
+//	pair sessions [rm NAME]
+//	pair bench [--live -k N] [-j N] [--json] [DIR|FILE...]
+//	pair mcp list
+//	pair trust [--revoke]
 //	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
 //	pair undo [--dry-run] [--json] [-C DIR]
 //	pair log [--json] [--stats] [-n N] [-C DIR]
@@ -17,7 +22,13 @@
 // are reviewed hunk by hunk like pair apply's, written and committed; the
 // model is told what became of each hunk. On a terminal it is a chat with
 // slash commands; -m runs one request. pair ask answers a read-only
-// question. Both print DESIGN.md's JSON object with --json.
+// question. Both print DESIGN.md's JSON object with --json. Sessions are
+// saved under the git directory; a review that cannot be done now pauses
+// (exit 3) and pair review finishes it later, in a terminal or a local web
+// page (--web). MCP servers listed in .pair.yml add their tools behind the
+// same policy gate (pair mcp list); a repository's .pair.yml may run
+// commands only once trusted (pair trust). pair bench runs the task suite
+// in testdata/bench, or a live model on it.
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail, tolerating the mistakes models make in diffs and refusing any

@@ -214,10 +214,11 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	if st != nil && st.Mode != o.Mode && !o.Resume {
 		return usagef("%s: session %s is a pair %s session", cmd, st.Session, st.Mode)
 	}
-	cfg, err := loadConfig(c, tree.Dir)
+	cfg, err := loadConfig(c, tree.Dir, tree.StateDir())
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
+	untrustedWarning(o.IO.Err, cfg)
 	if cfg.APIBase == "" && cfg.APIKey == "" {
 		return usagef("%s: no model is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or give --api-base; PAIR_MODEL or --model names the model. 'pair demo' works without a model", cmd)
 	}

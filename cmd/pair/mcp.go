@@ -103,8 +103,9 @@ func mergeMCPServers(files []fileConfig, paths []string) []mcpServerConfig {
 // mcpConfigs turns the configured servers into the mcp package's
 // configuration. Commands run in root unless dir says otherwise (relative
 // to the file that names it). Their environment is pair's, without the
-// model's API key, with env added; ${VAR} in args, env and headers is
-// replaced by pair's variable.
+// model's API key, with env added; ${VAR} in the command, args, env, URL
+// and headers is replaced by pair's variable, and ${PAIR} by pair's own
+// path (pair mcp example-server is a server pair itself provides).
 func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
 	var base []string
 	for _, kv := range os.Environ() {
@@ -117,11 +118,11 @@ func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
 	var out []mcp.Config
 	for _, s := range cfg.MCPServers {
 		c := mcp.Config{
-			Name: s.Name, Command: s.Command, URL: s.URL,
+			Name: s.Name, Command: expandConfig(s.Command), URL: expandConfig(s.URL),
 			Timeout: s.Timeout, StartTimeout: s.StartTimeout, Tools: s.Tools,
 		}
 		for _, a := range s.Args {
-			c.Args = append(c.Args, os.ExpandEnv(a))
+			c.Args = append(c.Args, expandConfig(a))
 		}
 		if s.Command != "" {
 			c.Dir = root
@@ -138,13 +139,13 @@ func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				c.Env = append(c.Env, k+"="+os.ExpandEnv(s.Env[k]))
+				c.Env = append(c.Env, k+"="+expandConfig(s.Env[k]))
 			}
 		}
 		if len(s.Headers) > 0 {
 			c.Headers = map[string]string{}
 			for k, v := range s.Headers {
-				c.Headers[k] = os.ExpandEnv(v)
+				c.Headers[k] = expandConfig(v)
 			}
 		}
 		out = append(out, c)
@@ -214,9 +215,24 @@ review (always ask) or deny (never offer or run); "*" names all others.
 
   pair mcp list    start each server, show whether it started, and list
                    its tools with their risk as pair classifies it
-                   (read, allow, review, deny)`,
+                   (read, allow, review, deny)
+
+In .pair.yml, ${VAR} in a server's command, args, env, url and headers is
+the environment's VAR, and ${PAIR} is pair itself. pair serves a small
+example server, a notebook kept in notes.txt with a read-only lookup tool
+and an add_note tool that changes it:
+
+  mcp_servers:
+    - name: notebook
+      command: ${PAIR}
+      args: [mcp, example-server]`,
 		Flags: flags(),
 		Subcommands: []*cli.Command{{
+			Name:   "example-server",
+			Usage:  "serve an example MCP server (a notebook in notes.txt) on standard input and output",
+			Hidden: true,
+			Action: func(c *cli.Context) error { return runExampleMCPServer(c.Context) },
+		}, {
 			Name:  "list",
 			Usage: "start each configured MCP server and list its tools with their risk",
 			Flags: flags(),
@@ -276,10 +292,11 @@ func runMCPList(c *cli.Context, io stdio) error {
 		return fmt.Errorf("mcp list: %w", err)
 	}
 	defer tree.Close()
-	cfg, err := loadConfig(c, tree.Dir)
+	cfg, err := loadConfig(c, tree.Dir, tree.StateDir())
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
+	untrustedWarning(io.Err, cfg)
 	configs := mcpConfigs(cfg, tree.Dir)
 	if len(configs) == 0 && !asJSON {
 		fmt.Fprintln(io.Out, "no MCP servers: list them under mcp_servers in .pair.yml (see pair mcp --help)")

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,6 +20,10 @@ func TestChatMCPCallApproved(t *testing.T) {
 	r.writeFile(t, ".pair.yml", "mcp_servers:\n  - name: notebook\n    command: pair-test-mcp\n")
 	r.git(t, "add", "-A")
 	r.git(t, "commit", "-q", "-m", "config")
+	// The person's own configuration: trusted (pair trust).
+	if err := trustConfig(filepath.Join(r.dir, ".git", "pair"), filepath.Join(r.dir, ".pair.yml")); err != nil {
+		t.Fatal(err)
+	}
 	srv := agenttest.NewServer(t,
 		agenttest.Reply{ToolCalls: []agenttest.Call{chatCall(t, "call_look", "notebook__lookup", map[string]string{"key": "standup"})}},
 		agenttest.Reply{ToolCalls: []agenttest.Call{chatCall(t, "call_note", "notebook__create_note", map[string]string{"title": "standup at 9"})}},

@@ -114,6 +114,7 @@ func newApp(io stdio) *cli.App {
 			reviewCommand(io),
 			sessionsCommand(io),
 			benchCommand(io),
+			trustCommand(io),
 			applyCommand(io),
 			demoCommand(io),
 			undoCommand(io),
