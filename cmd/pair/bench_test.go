@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/agent/agenttest"
 )
 
 // TestBenchSuite runs pair bench on the project's suite: every task must
@@ -28,5 +33,70 @@ func TestBenchSuite(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), " passed, 0 failed") {
 		t.Errorf("got %s", out.String())
+	}
+}
+
+// TestBenchLive runs a task with --live against a server standing in for
+// a real model: the scripted replies are ignored, each of the -k rounds is
+// judged by live/check, and the report gives the mean pass rate and its
+// standard error.
+func TestBenchLive(t *testing.T) {
+	exe, err := exec.LookPath("pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := `id: live-greet
+request: make the greeting friendlier
+files: [app.go]
+expect:
+  sent_not_contains: [SECRET-IN-ENV]
+-- repo/app.go --
+package app
+
+func Greet() string { return "hello" }
+-- repo/.env --
+SECRET-IN-ENV
+-- model/001.json --
+{"text": "this scripted reply is ignored with --live"}
+-- live/check --
+grep -q 'hello, world' app.go
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "live.txtar"), []byte(task), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diff := "--- a/app.go\n+++ b/app.go\n@@ -1,3 +1,3 @@\n package app\n \n-func Greet() string { return \"hello\" }\n+func Greet() string { return \"hello, world\" }\n"
+	args, _ := json.Marshal(map[string]string{"diff": diff})
+	// Round 1: the model makes the change; round 2: it only talks.
+	srv := agenttest.NewServer(t,
+		agenttest.Reply{ToolCalls: []agenttest.Call{{Name: "propose_diff", Arguments: string(args)}}},
+		agenttest.Reply{Text: "done"},
+		agenttest.Reply{Text: "I would change the greeting."},
+	)
+	tasks, err := loadBenchTasks([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = runBench(context.Background(), tasks, benchOptions{
+		Exe: exe, Jobs: 1, JSON: true, Live: true, K: 2,
+		Model: modelConfig{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
+		IO:    stdio{In: strings.NewReader(""), Out: &out, Err: &out},
+	})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitFailure {
+		t.Fatalf("got %v, want exit 1 (one round failed)\n%s", err, out.String())
+	}
+	var rep benchReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if rep.Passed != 1 || rep.Failed != 1 || rep.Rounds != 2 || rep.Mean != 0.5 || rep.StdErr != 0.5 || rep.Model != "live-model" {
+		t.Errorf("got %+v, want 1 passed, 1 failed over 2 rounds, mean 0.5 ± 0.5", rep)
+	}
+	for _, r := range srv.Requests() {
+		if bytes.Contains(r.Raw, []byte("SECRET-IN-ENV")) || bytes.Contains(r.Raw, []byte("ignored with --live")) {
+			t.Errorf("a request carried what it must not: %s", r.Raw)
+		}
 	}
 }
