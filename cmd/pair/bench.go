@@ -273,8 +273,9 @@ func indentText(s, pre string) string {
 	return strings.Join(lines, "\n")
 }
 
-// benchTB lets agenttest report to the runner (see model_test.go for the
-// same idea in scripts): only the methods agenttest calls are here.
+// benchTB lets agenttest report to the runner (and to the testscript
+// model command): only the methods agenttest calls are implemented; the
+// embedded nil interface is never used.
 type benchTB struct {
 	testing.TB
 	mu       sync.Mutex

@@ -2,11 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
-	"sync"
-	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -18,34 +15,9 @@ type modelKey struct{}
 
 // scriptModel is the scripted model server of one script.
 type scriptModel struct {
-	tb  *scriptTB
+	tb  *benchTB
 	srv *agenttest.Server
 }
-
-// scriptTB lets agenttest report to a script. Only the methods agenttest
-// calls are implemented; the embedded nil interface is never used.
-type scriptTB struct {
-	testing.TB
-	mu       sync.Mutex
-	errs     []string
-	cleanups []func()
-}
-
-func (s *scriptTB) Helper() {}
-
-func (s *scriptTB) Errorf(format string, args ...any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.errs = append(s.errs, fmt.Sprintf(format, args...))
-}
-
-func (s *scriptTB) Failed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.errs) > 0
-}
-
-func (s *scriptTB) Cleanup(f func()) { s.cleanups = append(s.cleanups, f) }
 
 // cmdModel drives a scripted OpenAI-compatible server over a real socket:
 //
@@ -72,7 +44,7 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 		if err := json.Unmarshal([]byte(ts.ReadFile(args[1])), &replies); err != nil {
 			ts.Fatalf("model: %s: %v", args[1], err)
 		}
-		m.tb = &scriptTB{}
+		m.tb = &benchTB{}
 		m.srv = agenttest.NewServer(m.tb, replies...)
 		ts.Setenv("OPENAI_BASE_URL", m.srv.URL())
 		ts.Setenv("OPENAI_API_KEY", "test-key")
