@@ -71,6 +71,9 @@ type Proposal struct {
 	// proposal (its decisions so far), given back on resume; a reviewer
 	// that returns ErrNeedsReview may set it to what it has decided.
 	Saved json.RawMessage
+	// Undecided is, when the reviewer pauses, how many of the hunks are
+	// still to decide (0: all of them).
+	Undecided int
 }
 
 // HunkDecision is what became of one hunk of a proposal.
@@ -654,7 +657,11 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved
 		a.st.Turn.Pending = pending
-		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", placed, plural(placed, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[placed == 1])
+		waiting := placed
+		if prop.Undecided > 0 {
+			waiting = prop.Undecided
+		}
+		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", waiting, plural(waiting, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[waiting == 1])
 		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused

@@ -37,6 +37,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		if b, err := json.Marshal(rev); err == nil {
 			p.Saved = b
 		}
+		p.Undecided = rev.Undecided()
 		return nil, agent.ErrNeedsReview
 	}
 	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {

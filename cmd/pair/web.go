@@ -33,6 +33,7 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		if b, jerr := json.Marshal(rev); jerr == nil {
 			p.Saved = b
 		}
+		p.Undecided = rev.Undecided()
 		return nil, agent.ErrNeedsReview
 	}
 	return nil, err
