@@ -273,6 +273,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	if len(st.Messages) == 0 {
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode) + a.externalPrompt(st.Mode)})
 	}
+	repairCalls(st)
 	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
 	return a.loop(ctx)
 }
@@ -349,6 +350,34 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return err
 	}
 	return a.loop(ctx)
+}
+
+// repairCalls answers, as not run, every tool call of the conversation
+// that has no answer: a turn interrupted (Ctrl-C, a failed model call)
+// in the middle of a reply's calls leaves them so, and servers refuse a
+// conversation with an unanswered call.
+func repairCalls(st *State) {
+	msgs := st.Messages
+	out := make([]Message, 0, len(msgs))
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		out = append(out, m)
+		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		answered := map[string]bool{}
+		for i+1 < len(msgs) && msgs[i+1].Role == RoleTool {
+			i++
+			out = append(out, msgs[i])
+			answered[msgs[i].ToolCallID] = true
+		}
+		for _, c := range m.ToolCalls {
+			if !answered[c.ID] {
+				out = append(out, Message{Role: RoleTool, ToolCallID: c.ID, Content: "not run: the turn was interrupted before this call was answered"})
+			}
+		}
+	}
+	st.Messages = out
 }
 
 // answer gives the paused tool call its result (a reply's proposal has no

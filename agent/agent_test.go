@@ -560,3 +560,31 @@ func TestSessionVersions(t *testing.T) {
 		t.Errorf("List: %v %+v", err, list)
 	}
 }
+
+// TestInterruptedCallsAnsweredNextTurn: a turn canceled in the middle of
+// a reply's tool calls leaves them unanswered; the next turn answers them
+// as not run before anything is sent, so the server gets a well-formed
+// conversation.
+func TestInterruptedCallsAnsweredNextTurn(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	srv := agenttest.NewServer(t, agenttest.Reply{Text: "fine"})
+	st := agent.NewState("s", "m", "edit", nil)
+	st.Messages = []agent.Message{
+		{Role: agent.RoleSystem, Content: "sys"},
+		{Role: agent.RoleUser, Content: "first"},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "a", Name: "list_files"}, {ID: "b", Name: "run_command"}}},
+		{Role: agent.RoleTool, ToolCallID: "a", Content: "files"},
+	}
+	a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{}}
+	if err := a.Run(context.Background(), st, "second"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.Requests()[0].Messages
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role+":"+m.ToolCallID)
+	}
+	if got, want := strings.Join(roles, " "), "system: user: assistant: tool:a tool:b user:"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
