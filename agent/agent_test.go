@@ -588,3 +588,23 @@ func TestInterruptedCallsAnsweredNextTurn(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestSessionLock(t *testing.T) {
+	store := agent.Sessions{Dir: t.TempDir()}
+	unlock, err := store.Lock("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Lock("s1"); !errors.Is(err, agent.ErrSessionBusy) {
+		t.Errorf("second Lock: got %v, want ErrSessionBusy", err)
+	}
+	if err := store.Remove("s1"); !errors.Is(err, agent.ErrSessionBusy) {
+		t.Errorf("Remove of a session in use: got %v, want ErrSessionBusy", err)
+	}
+	unlock()
+	again, err := store.Lock("s1")
+	if err != nil {
+		t.Fatalf("Lock after unlock: %v", err)
+	}
+	again()
+}

@@ -27,6 +27,8 @@ var (
 	// ErrSessionVersion means the session was written by another version
 	// of pair that this one cannot read.
 	ErrSessionVersion = errors.New("session written by an incompatible version of pair")
+	// ErrSessionBusy means another pair process is using the session.
+	ErrSessionBusy = errors.New("the session is in use by another pair process")
 	// ErrBadSessionName means a name that cannot be a session's.
 	ErrBadSessionName = errors.New("a session name is letters, digits, '.', '_' and '-'")
 )
@@ -183,14 +185,47 @@ func (s Sessions) Latest(pending bool) (string, error) {
 	return "", fmt.Errorf("%w: there are no sessions yet", ErrNoSession)
 }
 
+// Lock takes the session for this process until unlock is called (or the
+// process ends): two processes never work on one session at once, so a
+// pending action cannot be decided and applied twice in parallel. It
+// fails with ErrSessionBusy when another process holds it.
+func (s Sessions) Lock(name string) (unlock func(), err error) {
+	if err := ValidName(name); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("session directory: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(s.Dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock session %s: %w", name, err)
+	}
+	busy, err := tryLock(f)
+	if err != nil || busy {
+		f.Close()
+		if busy {
+			return nil, fmt.Errorf("%w: %s", ErrSessionBusy, name)
+		}
+		return nil, fmt.Errorf("lock session %s: %w", name, err)
+	}
+	return func() { f.Close() }, nil
+}
+
 // Remove deletes a session.
 func (s Sessions) Remove(name string) error {
 	if err := ValidName(name); err != nil {
 		return err
 	}
-	err := os.Remove(s.path(name))
+	unlock, err := s.Lock(name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	err = os.Remove(s.path(name))
 	if errors.Is(err, fs.ErrNotExist) {
+		_ = os.Remove(filepath.Join(s.Dir, name+".lock"))
 		return fmt.Errorf("%w: %s", ErrNoSession, name)
 	}
+	_ = os.Remove(filepath.Join(s.Dir, name+".lock"))
 	return err
 }

@@ -202,7 +202,19 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			return fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if name != "" {
+	if name == "" {
+		name = newSessionID(o.Mode)
+	}
+	// One process at a time per session (a second pair review of the same
+	// pause waits for nobody: it is refused).
+	if o.Mode == "edit" {
+		unlock, err := store.Lock(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		defer unlock()
+	}
+	if o.Session != "" || o.Continue || o.Resume {
 		st, err = store.Load(name)
 		switch {
 		case errors.Is(err, agent.ErrNoSession) && !o.Resume && !o.Continue:
@@ -237,9 +249,6 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		return usagef("%s: %v", cmd, err)
 	}
 	if st == nil {
-		if name == "" {
-			name = newSessionID(o.Mode)
-		}
 		st = agent.NewState(name, cfg.Model, o.Mode, files)
 	} else {
 		st.Model = cfg.Model
