@@ -21,6 +21,7 @@ read unless allowed.
 
 Exit status: 0 answered; 1 failed; 2 usage error; 130 interrupted.`,
 		Flags: append(configFlags(),
+			&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "put `FILE` in context (may be repeated)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object; tokens go to standard error"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read files git ignores"},
@@ -32,7 +33,7 @@ Exit status: 0 answered; 1 failed; 2 usage error; 130 interrupted.`,
 				return usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
 			}
 			return runAgent(c, agentOptions{
-				Mode: "ask", Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"),
+				Mode: "ask", Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"), Files: c.StringSlice("file"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     io,
 			})

@@ -425,6 +425,9 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 	var args []string
 	if t.Command == "ask" {
 		args = append([]string{"ask"}, common...)
+		for _, f := range t.Files {
+			args = append(args, "--file", f)
+		}
 		args = append(args, t.Flags...)
 		args = append(args, "--", t.Request)
 	} else {
@@ -683,12 +686,21 @@ func checkBench(t *benchTask, live bool, dir string, code int, js map[string]any
 				failf("%d new %s, want %d", n, plural(n, "commit"), *e.Commits)
 			}
 			for _, tr := range e.Trailers {
-				re, err := regexp.Compile("(?m)^" + tr + "$")
-				if err != nil {
-					failf("trailer pattern %q: %v", tr, err)
-					continue
+				// A line of a new commit's message: the text itself, or a
+				// regular expression matching the whole line.
+				found := false
+				for _, line := range strings.Split(msgs, "\n") {
+					if strings.TrimSpace(line) == strings.TrimSpace(tr) {
+						found = true
+						break
+					}
 				}
-				if !re.MatchString(msgs) {
+				if !found {
+					if re, err := regexp.Compile("(?m)^" + tr + "$"); err == nil {
+						found = re.MatchString(msgs)
+					}
+				}
+				if !found {
 					failf("no commit has a line matching %q", tr)
 				}
 			}
