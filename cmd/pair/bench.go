@@ -602,7 +602,7 @@ func checkBench(t *benchTask, live bool, dir string, code int, js map[string]any
 	for _, s := range e.SentContains {
 		found := false
 		for _, b := range sent {
-			if bytes.Contains(b, []byte(s)) {
+			if sentHas(b, s) {
 				found = true
 				break
 			}
@@ -613,7 +613,7 @@ func checkBench(t *benchTask, live bool, dir string, code int, js map[string]any
 	}
 	for _, s := range e.SentNotContains {
 		for i, b := range sent {
-			if bytes.Contains(b, []byte(s)) {
+			if sentHas(b, s) {
 				failf("request %d to the model contains %q", i+1, s)
 				break
 			}
@@ -751,6 +751,19 @@ func checkBench(t *benchTask, live bool, dir string, code int, js map[string]any
 		fails = append([]string{"pair printed no JSON object"}, fails...)
 	}
 	return fails
+}
+
+// sentHas reports whether a request body holds the text, as it is or as
+// it reads inside a JSON string (quotes, newlines and <, >, & escaped).
+func sentHas(body []byte, text string) bool {
+	if bytes.Contains(body, []byte(text)) {
+		return true
+	}
+	esc, err := json.Marshal(text)
+	if err != nil || len(esc) < 2 {
+		return false
+	}
+	return bytes.Contains(body, esc[1:len(esc)-1])
 }
 
 // newCommits counts the commits after the fixture's and returns their
