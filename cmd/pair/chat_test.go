@@ -4,10 +4,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -239,5 +244,53 @@ func TestChatCommandDeclined(t *testing.T) {
 	}
 	if body := string(reqs[1].Raw); !strings.Contains(body, `"role":"tool","content":"the person declined to run it"`) {
 		t.Errorf("the second request does not tell the model the command was declined:\n%s", body)
+	}
+}
+
+// TestChatCtrlCStopsRequest: Ctrl-C while the model is answering stops
+// that request only; the chat goes on, and the next request works. Ctrl-C
+// at the prompt then ends pair edit (exit 130).
+func TestChatCtrlCStopsRequest(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	inFlight := make(chan struct{}, 1)
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		_, _ = io.ReadAll(req.Body)
+		if n.Add(1) == 1 {
+			// The first request hangs until the client gives up on it.
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			inFlight <- struct{}{}
+			<-req.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"second answer"},"finish_reason":null}]}`+"\n\n")
+		fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	env := []string{"OPENAI_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY=test-key", "PAIR_MODEL=test-model"}
+	s := r.start(t, env, "edit", "app.go")
+	s.chatLine("first request")
+	select {
+	case <-inFlight:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first request never reached the server")
+	}
+	s.send("\x03")
+	s.expect("request stopped")
+	s.chatLine("second request")
+	s.expect("second answer")
+	s.expect("pair> ")
+	s.send("\x03")
+	screen := s.wait(130)
+	if strings.Count(screen, "pair> ") < 3 {
+		t.Errorf("the chat did not go on after the stopped request:\n%s", printable(screen))
+	}
+	if n.Load() != 2 {
+		t.Errorf("got %d requests, want 2", n.Load())
 	}
 }

@@ -477,33 +477,46 @@ func clipOneLine(s string, n int) string {
 // chat is pair edit on a terminal: requests and slash commands, one line
 // each, until /quit or the end of input.
 func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show *eventPrinter) error {
-	in := bufio.NewReader(o.IO.In)
+	lines := newLineReader(o.IO.In)
 	out := o.IO.Out
-	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help.\n", st.Model, a.Tree.Dir)
+	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", st.Model, a.Tree.Dir)
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+	}
+	// turn runs one request (or the pending review) with Ctrl-C stopping
+	// it alone: the chat goes on, the session as it was saved.
+	turn := func(do func(ctx context.Context) error) error {
+		ctx, done := o.IO.Interrupt.catch(c.Context)
+		err := do(ctx)
+		done()
+		show.endLine()
+		switch {
+		case c.Context.Err() != nil:
+			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
+		case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+			fmt.Fprintf(o.IO.Err, "pair: request stopped; nothing more was written (session %s)\n", st.Session)
+		case err != nil:
+			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+		}
+		return nil
 	}
 	if st.Turn.Pending != nil {
 		// A review the session paused for comes first.
 		fmt.Fprintf(out, "session %s is waiting for a review: %s\n", st.Session, st.Turn.ReviewReason)
-		err := a.Resume(c.Context, st)
-		show.endLine()
-		switch {
-		case errors.Is(err, errInterrupted), c.Context.Err() != nil:
-			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
-		case err != nil:
-			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+		if err := turn(func(ctx context.Context) error { return a.Resume(ctx, st) }); err != nil {
+			return err
 		}
 	}
 	for {
 		fmt.Fprint(out, "pair> ")
-		line, err := in.ReadString('\n')
-		if err != nil && line == "" {
+		line, err := lines.read(c.Context)
+		switch {
+		case c.Context.Err() != nil:
+			fmt.Fprintln(out)
+			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
+		case err != nil && line == "":
 			fmt.Fprintln(out)
 			return nil // end of input: done
-		}
-		if c.Context.Err() != nil {
-			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
 		}
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -519,14 +532,49 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 			}
 			continue
 		}
-		err = a.Run(c.Context, st, line)
-		show.endLine()
-		switch {
-		case errors.Is(err, errInterrupted), c.Context.Err() != nil:
-			return &exitError{code: exitInterrupted, msg: "edit: interrupted"}
-		case err != nil:
-			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+		if err := turn(func(ctx context.Context) error { return a.Run(ctx, st, line) }); err != nil {
+			return err
 		}
+	}
+}
+
+// lineReader reads lines for the chat's prompt, one when asked and never
+// ahead (the review reads single keys from the same terminal), giving up
+// the wait when the context ends.
+type lineReader struct {
+	r       *bufio.Reader
+	req     chan struct{}
+	lines   chan lineRead
+	pending bool
+}
+
+type lineRead struct {
+	line string
+	err  error
+}
+
+func newLineReader(in io.Reader) *lineReader {
+	l := &lineReader{r: bufio.NewReader(in), req: make(chan struct{}, 1), lines: make(chan lineRead, 1)}
+	go func() {
+		for range l.req {
+			s, err := l.r.ReadString('\n')
+			l.lines <- lineRead{s, err}
+		}
+	}()
+	return l
+}
+
+func (l *lineReader) read(ctx context.Context) (string, error) {
+	if !l.pending {
+		l.req <- struct{}{}
+		l.pending = true
+	}
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case r := <-l.lines:
+		l.pending = false
+		return r.line, r.err
 	}
 }
 

@@ -24,6 +24,8 @@ const (
 type stdio struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// Interrupt routes Ctrl-C (nil: it cancels the command's context).
+	Interrupt *interrupter
 }
 
 // usageError marks an error in how pair was invoked (exit code 2).

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,11 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"pair": func() {
-			// As main does: Ctrl-C cancels the context.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			code := run(ctx, os.Args, stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
-			stop()
-			os.Exit(code)
+			os.Exit(mainRun()) // as main does, Ctrl-C included
 		},
 		// A small MCP server over stdio, for the mcp scripts.
 		"pair-test-mcp": func() {
