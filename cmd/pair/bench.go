@@ -334,6 +334,12 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
 		return res
 	}
+	if t.loadErr != nil {
+		return fail("cannot read the task: %v", t.loadErr)
+	}
+	if len(t.unknown) > 0 {
+		return fail("unknown expectations %s (see testdata/bench/README.md)", strings.Join(t.unknown, ", "))
+	}
 	if o.Live && t.liveCheck == "" && len(t.Expect.Unchanged) == 0 && len(t.Expect.SentNotContains) == 0 {
 		res.Skipped = "no live/check and nothing model-independent to check"
 		return res

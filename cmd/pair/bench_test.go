@@ -100,3 +100,60 @@ grep -q 'hello, world' app.go
 		}
 	}
 }
+
+// TestBenchTasksOfOthers: tasks written by others may carry fields of
+// their own and sections for people; a task the runner cannot read, or
+// whose expectation it does not know, fails alone and the others run.
+func TestBenchTasksOfOthers(t *testing.T) {
+	exe, err := exec.LookPath("pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("extra.txtar", `id: extra-fields
+description: a field of the author's own
+tags: [qna]
+command: ask
+request: what is in the readme?
+decisions: y
+expect:
+  exit: 0
+  final_contains: [hello]
+  trailers: []
+-- notes/for-people.md --
+not the runner's
+-- repo/README.md --
+hello
+-- model/001.json --
+{"content": "It says hello.", "role": "assistant"}
+`)
+	write("unknown.txtar", `request: x
+expect:
+  exit: 0
+  smells_nice: true
+-- repo/a.txt --
+a
+`)
+	write("broken.txtar", "request: [unclosed\n-- repo/a.txt --\na\n")
+	tasks, err := loadBenchTasks([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 1, IO: stdio{In: strings.NewReader(""), Out: &out, Err: &out}})
+	got := out.String()
+	if err == nil || !strings.Contains(got, "1 passed, 2 failed") {
+		t.Fatalf("got %v:\n%s", err, got)
+	}
+	for _, want := range []string{"PASS extra-fields", "FAIL unknown: unknown expectations smells_nice", "FAIL broken: cannot read the task"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}

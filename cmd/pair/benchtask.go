@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -51,6 +52,12 @@ type benchTask struct {
 	repo, dirty, hooks map[string]string
 	replies            []agenttest.Reply
 	liveCheck          string
+	// unknown are expectations this runner does not know (the task
+	// fails); ignored are sections that are not the runner's.
+	unknown, ignored []string
+	// loadErr is why the file could not be read as a task: it fails
+	// alone, the others run.
+	loadErr error
 }
 
 // benchExpect is what must hold after the task.
@@ -98,13 +105,31 @@ var replyName = regexp.MustCompile(`^model/(\d+)\.(json|sse)$`)
 func parseBenchTask(name string, data []byte) (*benchTask, error) {
 	ar := txtar.Parse(data)
 	t := &benchTask{Path: name, repo: map[string]string{}, dirty: map[string]string{}, hooks: map[string]string{}}
+	// The metadata has at least the documented fields; others (a
+	// description, tags) are the author's and are left alone. An
+	// expectation this runner does not know fails the task instead of
+	// passing unchecked.
 	dec := yaml.NewDecoder(bytes.NewReader(ar.Comment))
-	dec.KnownFields(true)
 	if err := dec.Decode(t); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: no metadata before the first file", name)
 		}
 		return nil, fmt.Errorf("%s: metadata: %w", name, err)
+	}
+	var raw struct {
+		Expect map[string]any `yaml:"expect"`
+	}
+	if err := yaml.Unmarshal(ar.Comment, &raw); err == nil {
+		known := map[string]bool{}
+		for _, f := range reflect.VisibleFields(reflect.TypeOf(benchExpect{})) {
+			known[strings.Split(f.Tag.Get("yaml"), ",")[0]] = true
+		}
+		for k := range raw.Expect {
+			if !known[k] {
+				t.unknown = append(t.unknown, k)
+			}
+		}
+		sort.Strings(t.unknown)
 	}
 	if t.ID == "" {
 		t.ID = strings.TrimSuffix(path.Base(name), ".txtar")
@@ -153,7 +178,8 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 			}
 			replies = append(replies, numbered{n, r})
 		default:
-			return nil, fmt.Errorf("%s: unknown section %q (repo/, dirty/, hooks/, model/NNN.json|sse, live/check)", name, f.Name)
+			// Notes for people, say: not the runner's.
+			t.ignored = append(t.ignored, f.Name)
 		}
 	}
 	sort.SliceStable(replies, func(i, j int) bool { return replies[i].n < replies[j].n })
@@ -266,7 +292,7 @@ func loadBenchTasks(args []string) ([]*benchTask, error) {
 		}
 		t, err := parseBenchTask(f, b)
 		if err != nil {
-			return nil, err
+			t = &benchTask{Path: f, ID: strings.TrimSuffix(path.Base(f), ".txtar"), loadErr: err}
 		}
 		if prev, dup := ids[t.ID]; dup {
 			return nil, fmt.Errorf("%s and %s have the same id %q", prev, f, t.ID)
