@@ -26,6 +26,17 @@ func TestClassify(t *testing.T) {
 		{"what's the weather in Paris?", "ask", agent.TaskUnsupported},
 		{"send an email to the team about the release", "edit", agent.TaskUnsupported},
 		{"make Greet friendlier", "edit", agent.TaskCodeChange},
+		{"refactor the payment module into smaller functions", "edit", agent.TaskCodeChange},
+		{"suggest how to restructure the storage package", "ask", agent.TaskRefactor},
+		{"outline a plan to split main.go", "ask", agent.TaskRefactor},
+		{"what is the capital of France?", "ask", agent.TaskUnsupported},
+		{"write me a poem about autumn", "edit", agent.TaskUnsupported},
+		{"tell me a joke", "ask", agent.TaskUnsupported},
+		{"add a buy button to the cart page", "edit", agent.TaskCodeChange},
+		{"how do I build the project?", "ask", agent.TaskCommandHelp},
+		{"explain how authentication works", "ask", agent.TaskRepoQnA},
+		{"add docstrings to utils.py", "edit", agent.TaskDocs},
+		{"write unit tests for parse()", "edit", agent.TaskTests},
 		{"Greet should say hello, NAME!", "edit", agent.TaskCodeChange},
 	} {
 		if got := agent.Classify(tc.request, tc.mode); got != tc.want {
