@@ -130,6 +130,10 @@ type Settings struct {
 	// CommandTimeout bounds run_command and the test command (default 10
 	// minutes).
 	CommandTimeout time.Duration
+	// ContextChars bounds what is sent of the conversation (default
+	// 400,000 characters, some 100k tokens): past it, the oldest tool
+	// results and file contents are elided (see compact).
+	ContextChars int
 }
 
 // Agent runs requests: the model, the repository and the reviewer.
@@ -233,6 +237,9 @@ func (a *Agent) settings() Settings {
 	}
 	if s.CommandTimeout <= 0 {
 		s.CommandTimeout = 10 * time.Minute
+	}
+	if s.ContextChars <= 0 {
+		s.ContextChars = 400_000
 	}
 	return s
 }
@@ -415,7 +422,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
 		}
 		a.st.Turn.Steps++
-		reply, err := a.Model.Complete(ctx, a.st.Messages, defs, func(tok string) {
+		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
 		if err != nil {
