@@ -357,7 +357,8 @@ func (w *Web) unsubscribe(ch chan WebEvent) {
 // decisions (POST /api/decisions with "submit": true), ctx ends, or the
 // Web is closed. Decisions made in the page go into r as they are made,
 // through the same methods the terminal uses (Decide; AlwaysApprove for
-// "always", which also adds the file to r.Grants); at submit, the items
+// "always", which also adds the file to r.Grants; Split for "split" and
+// Edit for "edit", at that item); at submit, the items
 // still undecided are rejected, as q does in the terminal. It returns nil
 // on submit, ErrInterrupted when ctx ends and ErrWebClosed on Close; then
 // r keeps the decisions made so far, to be saved and finished later. It
@@ -681,6 +682,12 @@ type webItemView struct {
 	Note      string        `json:"note,omitempty"`
 	Granted   bool          `json:"granted,omitempty"`
 	Edited    bool          `json:"edited,omitempty"`
+	// Splittable and Editable say whether a "split" or an "edit"
+	// decision is taken for this item; EditText is the text an edit
+	// starts from (the terminal's e), for an editable item.
+	Splittable bool   `json:"splittable"`
+	Editable   bool   `json:"editable"`
+	EditText   string `json:"edit_text,omitempty"`
 }
 
 type webLineView struct {
@@ -742,9 +749,13 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		}
 		v.Files[i] = fv
 	}
+	// at is r with the cursor moved, to ask what the keys would do at
+	// each item without moving r's own cursor.
+	at := *r
 	for i := range r.Items {
 		it := &r.Items[i]
 		f := r.FileOf(it)
+		at.Cursor = i
 		iv := webItemView{
 			ID: it.ID, File: it.File, Path: f.Path(), Action: f.Action(),
 			Where: r.Where(it), Decision: it.Decision.String(), Note: it.Note,
@@ -766,6 +777,12 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 				iv.EOF = "the file will end without a newline"
 			case edit.NewlineAdd:
 				iv.EOF = "the file will end with a newline"
+			}
+		}
+		iv.Splittable, iv.Editable = at.CanSplit(), at.CanEdit()
+		if iv.Editable {
+			if text, err := at.EditText(); err == nil {
+				iv.EditText = text
 			}
 		}
 		v.Items[i] = iv
@@ -894,9 +911,13 @@ func (w *Web) serveChat(rw http.ResponseWriter, req *http.Request) {
 
 // webDecision is one decision posted to /api/decisions.
 type webDecision struct {
-	ID       string `json:"id"`
-	Decision string `json:"decision"` // approve, reject, always or undecided
+	ID string `json:"id"`
+	// Decision is approve, reject, always or undecided, or split (the
+	// item's pieces replace it, with ids "ID.1", "ID.2"...) or edit (Text
+	// replaces the hunk, as the terminal's e does).
+	Decision string `json:"decision"`
 	Note     string `json:"note,omitempty"`
+	Text     string `json:"text,omitempty"` // the edited text, for edit
 }
 
 func (w *Web) serveDecisions(rw http.ResponseWriter, req *http.Request) {
@@ -916,13 +937,19 @@ func (w *Web) serveDecisions(rw http.ResponseWriter, req *http.Request) {
 		writeJSON(rw, http.StatusConflict, map[string]any{"error": "this review is no longer waiting; reload the page", "state": w.state()})
 		return
 	}
-	if err := checkDecisions(r, in.Decisions); err != nil {
-		writeJSON(rw, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
+	// The batch is all or nothing: it is applied to a copy, which
+	// replaces r only when every decision was taken. Decisions replace
+	// items and their fields, never change what they share, so copying
+	// the slices is enough.
+	cp := *r
+	cp.Items, cp.Grants = slices.Clone(r.Items), slices.Clone(r.Grants)
+	for i, d := range in.Decisions {
+		if err := applyDecision(&cp, d); err != nil {
+			writeJSON(rw, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("decision %d: %v", i+1, err), "id": d.ID})
+			return
+		}
 	}
-	for _, d := range in.Decisions {
-		applyDecision(r, d)
-	}
+	*r = cp
 	if !in.Submit {
 		w.publish(WebEvent{Kind: EventReview})
 		writeJSON(rw, http.StatusOK, w.state())
@@ -947,44 +974,45 @@ func (w *Web) serveDecisions(rw http.ResponseWriter, req *http.Request) {
 	writeJSON(rw, http.StatusOK, w.state())
 }
 
-// checkDecisions refuses the whole batch when one decision is wrong.
-func checkDecisions(r *Review, ds []webDecision) error {
-	for i, d := range ds {
-		if !slices.ContainsFunc(r.Items, func(it Item) bool { return it.ID == d.ID }) {
-			return fmt.Errorf("decision %d: no hunk %q in this review", i+1, d.ID)
-		}
-		switch d.Decision {
-		case "approve", "reject", "always", "undecided":
-		default:
-			return fmt.Errorf("decision %d: %q is not approve, reject, always or undecided", i+1, d.Decision)
-		}
-	}
-	return nil
-}
-
-// applyDecision applies a checked decision to r.
-func applyDecision(r *Review, d webDecision) {
+// applyDecision applies one decision to r, or says why it cannot be
+// taken; r may be half-changed then, so it is a copy to throw away.
+func applyDecision(r *Review, d webDecision) error {
 	idx := slices.IndexFunc(r.Items, func(it Item) bool { return it.ID == d.ID })
+	if idx < 0 {
+		return fmt.Errorf("no hunk %q in this review", d.ID)
+	}
+	if d.Text != "" && d.Decision != "edit" {
+		return fmt.Errorf("hunk %s: only an edit has a text", d.ID)
+	}
+	var err error
 	switch d.Decision {
 	case "approve":
-		_ = r.Decide(d.ID, Approved, "")
+		err = r.Decide(d.ID, Approved, "")
 	case "reject":
-		_ = r.Decide(d.ID, Rejected, d.Note)
+		err = r.Decide(d.ID, Rejected, d.Note)
 	case "undecided":
-		_ = r.Decide(d.ID, Undecided, "")
+		err = r.Decide(d.ID, Undecided, "")
 	case "always":
 		// A, at this hunk: it and the rest of its file, and a grant; then
 		// the file's undecided hunks before it too.
-		cur := r.Cursor
-		r.Cursor = idx
-		_ = r.AlwaysApprove()
-		r.Cursor = cur
+		err = atItem(r, idx, r.AlwaysApprove)
 		file := r.Items[idx].File
 		for i := range r.Items {
-			if r.Items[i].File == file && r.Items[i].Decision == Undecided {
-				_ = r.Decide(r.Items[i].ID, Approved, "")
+			if err == nil && r.Items[i].File == file && r.Items[i].Decision == Undecided {
+				err = r.Decide(r.Items[i].ID, Approved, "")
 			}
 		}
+	case "split":
+		// s, at this hunk: its pieces replace it.
+		err = atItem(r, idx, r.Split)
+	case "edit":
+		// e, at this hunk, with the text the page sent.
+		err = atItem(r, idx, func() error { return r.Edit(d.Text) })
+	default:
+		return fmt.Errorf("%q is not approve, reject, always, undecided, split or edit", d.Decision)
+	}
+	if err != nil {
+		return fmt.Errorf("hunk %s: %w", d.ID, err)
 	}
 	// Leave the cursor on an undecided hunk, where the terminal would go
 	// on if the review is finished there.
@@ -993,6 +1021,22 @@ func applyDecision(r *Review, d webDecision) {
 			_ = r.PrevUndecided()
 		}
 	}
+	return nil
+}
+
+// atItem runs a key of the terminal (fn) with r's cursor on item idx,
+// then puts the cursor back where it was: on the same item, which moves
+// when fn replaced item idx by several (a split), or on the first of
+// them when it was item idx.
+func atItem(r *Review, idx int, fn func() error) error {
+	cur, n := r.Cursor, len(r.Items)
+	r.Cursor = idx
+	err := fn()
+	if cur > idx {
+		cur += len(r.Items) - n
+	}
+	r.Cursor = cur
+	return err
 }
 
 func (w *Web) serveAnswer(rw http.ResponseWriter, req *http.Request) {

@@ -239,3 +239,107 @@ func TestWebBrowser(t *testing.T) {
 		t.Errorf("results: got %d files, not calc.go without hunk 2 and the others whole", len(got))
 	}
 }
+
+// TestWebBrowserSplitEdit drives the split and the edit of hunks in a
+// real headless Chromium: it splits a hunk and decides its pieces apart,
+// has a bad edit refused next to its hunk, saves a good one, and submits.
+func TestWebBrowserSplitEdit(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+	done, _ := startReview(t, context.Background(), w, r)
+
+	browse(t, ctx, "see the review",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+	)
+	splits := get(t, ctx, "find the split buttons", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('[data-action="split"]')].map((b) => b.closest('[data-hunk-id]').dataset.hunkId)`))
+	if len(splits) != 1 || splits[0] != "2" {
+		t.Errorf("split buttons: got them on hunks %v, want on hunk 2 only", splits)
+	}
+
+	browse(t, ctx, "split hunk 2",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2"] [data-action="split"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2.2"]`)),
+		waitJS(`document.querySelectorAll('[data-hunk-id]').length === 7`),
+		waitJS(`document.querySelector('[data-hunk-id="2"]') === null`),
+	)
+	piece := get(t, ctx, "read piece 2.2", chromedp.TextContent(chromedp.CSS(`[data-hunk-id="2.2"] .ln.add`)))
+	if want := `+		return 0, fmt.Errorf("div %d: %w", a, ErrDivide)`; piece != want {
+		t.Errorf("piece 2.2: got added line %q, want %q", piece, want)
+	}
+	browse(t, ctx, "approve piece 2.1 and reject piece 2.2",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2.1"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2.1"][data-decision="approved"]`)),
+		chromedp.SendKeys(chromedp.CSS(`[data-note-for="2.2"]`), "not yet"),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2.2"] [data-action="reject"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2.2"][data-decision="rejected"]`)),
+	)
+
+	const added = `+var ErrDivide = errors.New("calc: divide by zero")`
+	browse(t, ctx, "open the editor of hunk 1",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-edit-for="1"]`)),
+	)
+	text := get(t, ctx, "read the editor", chromedp.Value(chromedp.CSS(`[data-edit-for="1"]`)))
+	if want, err := fixture(t).EditText(); err != nil || text != want {
+		t.Fatalf("editor: got %q, want EditText's %q (error %v)", text, want, err)
+	}
+	// A changed context line is refused, next to the hunk; the editor
+	// stays open with the text.
+	bad := strings.Replace(text, " // ErrDivide is returned", " // ErrDiv is returned", 1)
+	browse(t, ctx, "save a bad edit",
+		chromedp.SetValue(chromedp.CSS(`[data-edit-for="1"]`), bad),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="save-edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"] [data-error-for="1"]`)),
+	)
+	msg := get(t, ctx, "read the error", chromedp.Text(chromedp.CSS(`[data-error-for="1"]`)))
+	if !strings.Contains(msg, "must stay the file's own lines") {
+		t.Errorf("error of the bad edit: got %q, want it to say the file's lines must stay", msg)
+	}
+	if kept := get(t, ctx, "read the editor", chromedp.Value(chromedp.CSS(`[data-edit-for="1"]`))); kept != bad {
+		t.Errorf("editor after the refusal: got %q, want the text as typed", kept)
+	}
+	if it := item(t, r, "1"); it.Decision != review.Undecided {
+		t.Errorf("hunk 1 after the bad edit: got %s, want undecided", it.Decision)
+	}
+
+	good := strings.Replace(text, added, `+var ErrDivide = errors.New("calc: cannot divide by zero")`, 1)
+	browse(t, ctx, "save a good edit",
+		chromedp.SetValue(chromedp.CSS(`[data-edit-for="1"]`), good),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="save-edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"][data-decision="edited"]`)),
+		waitJS(`document.querySelector('[data-edit-for="1"]') === null && document.querySelector('[data-error-for="1"]') === null`),
+	)
+	line := get(t, ctx, "read hunk 1", chromedp.TextContent(chromedp.CSS(`[data-hunk-id="1"] .ln.add`)))
+	if want := `+var ErrDivide = errors.New("calc: cannot divide by zero")`; line != want {
+		t.Errorf("hunk 1 after the edit: got added line %q, want %q", line, want)
+	}
+
+	// Cancel closes an editor and changes nothing.
+	browse(t, ctx, "open and cancel the editor of hunk 3",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="3"] [data-action="edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-edit-for="3"]`)),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="3"] [data-action="cancel-edit"]`)),
+		waitJS(`document.querySelector('[data-edit-for="3"]') === null`),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="3"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="3"][data-decision="approved"]`)),
+	)
+
+	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after the submit", err)
+	}
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n" {
+		t.Errorf("decisions: got %s, want 1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n", got)
+	}
+	if got := notes(r); got != "2.2:not yet" {
+		t.Errorf("notes: got %q, want the note of piece 2.2", got)
+	}
+	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
+	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change2a, change3) || len(got) != 1 {
+		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit, change 2a and change 3", len(got), got["calc.go"])
+	}
+}

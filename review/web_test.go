@@ -142,9 +142,13 @@ type webState struct {
 				Kind string `json:"kind"`
 				Text string `json:"text"`
 			} `json:"lines"`
-			Decision string `json:"decision"`
-			Note     string `json:"note"`
-			Granted  bool   `json:"granted"`
+			Decision   string `json:"decision"`
+			Note       string `json:"note"`
+			Granted    bool   `json:"granted"`
+			Edited     bool   `json:"edited"`
+			Splittable bool   `json:"splittable"`
+			Editable   bool   `json:"editable"`
+			EditText   string `json:"edit_text"`
 		} `json:"items"`
 	} `json:"review"`
 	Question *struct {
@@ -873,5 +877,216 @@ func TestWebConfirm(t *testing.T) {
 	}
 	if s := getState(t, w); s.Question != nil || s.Status != "idle" {
 		t.Errorf("after the questions: got %+v status %s, want none, idle", s.Question, s.Status)
+	}
+}
+
+// editDecision is the body of /api/decisions with an edit of hunk id.
+func editDecision(serial int64, id, text string) string {
+	b, _ := json.Marshal(map[string]any{
+		"review":    serial,
+		"decisions": []map[string]string{{"id": id, "decision": "edit", "text": text}},
+		"submit":    false,
+	})
+	return string(b)
+}
+
+// itemLines shows the lines of an item of the state as diff lines.
+func itemLines(s webState, id string) (string, bool) {
+	for _, it := range s.Review.Items {
+		if it.ID == id {
+			var b strings.Builder
+			for _, l := range it.Lines {
+				b.WriteString(l.Kind + l.Text + "\n")
+			}
+			return b.String(), true
+		}
+	}
+	return "", false
+}
+
+// TestWebSplit splits a hunk through the API: its pieces replace it in
+// the state, with their own ids and lines, and are decided like any
+// other hunk, in the same batch too.
+func TestWebSplit(t *testing.T) {
+	w := newWeb(t)
+	r := fixture(t)
+	done, serial := startReview(t, context.Background(), w, r)
+
+	s := getState(t, w)
+	var split []string
+	for _, it := range s.Review.Items {
+		if it.Splittable {
+			split = append(split, it.ID)
+		}
+	}
+	if !slices.Equal(split, []string{"2"}) {
+		t.Errorf("splittable items: got %v, want [2]", split)
+	}
+
+	ev := events(t, w, "", nil)
+	code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, false, "2=split")})
+	if code != 200 {
+		t.Fatalf("split: got %d %s, want 200", code, body)
+	}
+	if e := next(t, ev); e.Kind != review.EventReview {
+		t.Errorf("after the split: got a %q event, want %q", e.Kind, review.EventReview)
+	}
+	s = getState(t, w)
+	var ids []string
+	for _, it := range s.Review.Items {
+		ids = append(ids, it.ID)
+	}
+	if !slices.Equal(ids, []string{"1", "2.1", "2.2", "3", "4", "5", "6"}) || s.Review.Serial != serial {
+		t.Fatalf("after the split: got items %v in review %d, want 1 2.1 2.2 3 4 5 6 in review %d", ids, s.Review.Serial, serial)
+	}
+	want := map[string]string{
+		"2.1": " \treturn a * b\n }\n \n-// Div returns a divided by b.\n+// Div returns a divided by b, or ErrDivide when b is zero.\n func Div(a, b int) (int, error) {\n \tif b == 0 {\n",
+		"2.2": " func Div(a, b int) (int, error) {\n \tif b == 0 {\n-\t\treturn 0, ErrDivide\n+\t\treturn 0, fmt.Errorf(\"div %d: %w\", a, ErrDivide)\n \t}\n \treturn a / b, nil\n }\n",
+	}
+	for id, lines := range want {
+		if got, _ := itemLines(s, id); got != lines {
+			t.Errorf("piece %s: got lines\n%s\nwant\n%s", id, got, lines)
+		}
+	}
+	for _, it := range s.Review.Items[1:3] {
+		if it.Splittable || !it.Editable || it.Decision != "undecided" {
+			t.Errorf("piece %s: got splittable %v, editable %v, %s; want a plain undecided hunk", it.ID, it.Splittable, it.Editable, it.Decision)
+		}
+	}
+	if got := state(r); got != "1=. [2.1=.] 2.2=. 3=. 4=. 5=. 6=." && got != "[1=.] 2.1=. 2.2=. 3=. 4=. 5=. 6=." {
+		t.Errorf("review after the split: got %s, want the pieces in place of 2", got)
+	}
+
+	// The pieces are decided like any hunk; a split and decisions of its
+	// pieces go in one batch too.
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true, "1=approve", "2.1=approve", "2.2=reject:keep it", "3=split", "3=reject")}); code != http.StatusBadRequest || !strings.Contains(body, "cannot be split") {
+		t.Errorf("split of hunk 3: got %d %s, want 400 saying it cannot be split", code, body)
+	}
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true, "1=approve", "2.1=approve", "2.2=reject:keep it")}); code != 200 {
+		t.Fatalf("submit: got %d %s, want 200", code, body)
+	}
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil", err)
+	}
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=y 2.1=y 2.2=n 3=n 4=n 5=n 6=n" {
+		t.Errorf("decisions: got %s, want 1=y 2.1=y 2.2=n 3=n 4=n 5=n 6=n", got)
+	}
+	if got := results(t, r); got["calc.go"] != with(t, calcOld, change1, change2a) || len(got) != 1 {
+		t.Errorf("results: got %d files, want calc.go with changes 1 and 2a only", len(got))
+	}
+
+	// A split and the decision of a piece in one batch.
+	r = fixture(t)
+	done, serial = startReview(t, context.Background(), w, r)
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, false, "2=split", "2.2=approve")}); code != 200 {
+		t.Fatalf("split and decide: got %d %s, want 200", code, body)
+	}
+	if got := state(r); got != "[1=.] 2.1=. 2.2=y 3=. 4=. 5=. 6=." {
+		t.Errorf("after split and decide: got %s, want 2.2 approved, cursor on 1", got)
+	}
+	send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)})
+	if err := waitErr(t, done); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWebSplitRefused checks that a split that cannot be made is a 400
+// that changes nothing, with the rest of its batch.
+func TestWebSplitRefused(t *testing.T) {
+	w := newWeb(t)
+	r := fixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, serial := startReview(t, ctx, w, r)
+	before := snapshot(t, r)
+	for _, ds := range [][]string{
+		{"1=split"},
+		{"2=approve", "3=split"},
+		{"2=split", "2=split"}, // 2 is gone after the first
+		{"2=split", "2.1=split"},
+		{"1=approve", "9=split"},
+		{"1=approve:", "2=split"}, // "approve" with a text
+	} {
+		body := decisions(serial, false, ds...)
+		if ds[0] == "1=approve:" {
+			body = `{"review":` + strconv.FormatInt(serial, 10) + `,"decisions":[{"id":"1","decision":"approve","text":"x"},{"id":"2","decision":"split"}]}`
+		}
+		if code, got := send(t, w, request{method: "POST", path: "/api/decisions", body: body}); code != http.StatusBadRequest {
+			t.Errorf("%v: got %d %s, want 400", ds, code, got)
+		}
+	}
+	if got := snapshot(t, r); got != before {
+		t.Errorf("refused splits changed the review:\ngot  %s\nwant %s", got, before)
+	}
+	if s := getState(t, w); len(s.Review.Items) != 6 {
+		t.Errorf("state after refused splits: got %d items, want 6", len(s.Review.Items))
+	}
+}
+
+// TestWebEdit edits a hunk through the API with the text the state
+// gives: a changed '+' line approves the hunk as edited; an edit that
+// changes the file's own lines, or is empty, is a 400 that changes
+// nothing.
+func TestWebEdit(t *testing.T) {
+	w := newWeb(t)
+	r := fixture(t)
+	done, serial := startReview(t, context.Background(), w, r)
+
+	s := getState(t, w)
+	it := s.Review.Items[0]
+	if !it.Editable || it.Edited {
+		t.Fatalf("item 1: got editable %v, edited %v, want editable and not edited", it.Editable, it.Edited)
+	}
+	wantText, err := fixture(t).EditText() // the terminal's e at item 1
+	if err != nil || it.EditText != wantText {
+		t.Fatalf("item 1: got edit_text %q, want EditText's %q (error %v)", it.EditText, wantText, err)
+	}
+	const added = `+var ErrDivide = errors.New("calc: divide by zero")`
+	if strings.Count(it.EditText, added) != 1 {
+		t.Fatalf("edit_text: got %q, want the added line %q once", it.EditText, added)
+	}
+
+	before := snapshot(t, r)
+	for _, bad := range []struct{ name, text, want string }{
+		{"a changed context line", strings.Replace(it.EditText, " // ErrDivide is returned", " // ErrDiv is returned", 1), "must stay the file's own lines"},
+		{"a removed line dropped", strings.Replace(it.EditText, "-var ErrDivide = errors.New(\"divide by zero\")\n", "", 1), "the file has"},
+		{"an empty edit", "# nothing\n", "the edit is empty"},
+		{"no text", "", "the edit is empty"},
+	} {
+		code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: editDecision(serial, "1", bad.text)})
+		if code != http.StatusBadRequest || !strings.Contains(body, bad.want) {
+			t.Errorf("%s: got %d %s, want 400 with %q", bad.name, code, body, bad.want)
+		}
+	}
+	if got := snapshot(t, r); got != before {
+		t.Errorf("refused edits changed the review:\ngot  %s\nwant %s", got, before)
+	}
+	if s := getState(t, w); s.Review.Items[0].Decision != "undecided" || s.Review.Items[0].Edited {
+		t.Errorf("state after refused edits: got item 1 %s (edited %v), want it undecided", s.Review.Items[0].Decision, s.Review.Items[0].Edited)
+	}
+
+	text := strings.Replace(it.EditText, added, `+var ErrDivide = errors.New("calc: cannot divide by zero")`, 1)
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: editDecision(serial, "1", text)}); code != 200 {
+		t.Fatalf("edit: got %d %s, want 200", code, body)
+	}
+	s = getState(t, w)
+	if it := s.Review.Items[0]; it.Decision != "edited" || !it.Edited || it.Splittable || !it.Editable || !strings.Contains(it.EditText, "cannot divide") {
+		t.Errorf("item 1 after the edit: got %s, edited %v, splittable %v, editable %v; want edited, and editable again from the edit", it.Decision, it.Edited, it.Splittable, it.Editable)
+	}
+	if got, _ := itemLines(s, "1"); !strings.Contains(got, "+var ErrDivide = errors.New(\"calc: cannot divide by zero\")\n") {
+		t.Errorf("item 1 lines after the edit: got\n%s\nwant the edited line", got)
+	}
+	if got := item(t, r, "1"); got.Decision != review.Edited || got.Original == nil {
+		t.Errorf("review item 1: got %s (original %v), want edited with the original kept", got.Decision, got.Original != nil)
+	}
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true, "2=reject", "3=approve")}); code != 200 {
+		t.Fatalf("submit: got %d %s, want 200", code, body)
+	}
+	if err := waitErr(t, done); err != nil {
+		t.Fatal(err)
+	}
+	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
+	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change3) || len(got) != 1 {
+		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit and change 3", len(got), got["calc.go"])
 	}
 }

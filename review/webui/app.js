@@ -13,6 +13,8 @@
   let question = null;
   let events = null;
   const drafts = new Map(); // note being typed, by hunk id
+  const editing = new Map(); // open editors: the text being edited, by hunk id
+  const hunkErrors = new Map(); // the server's refusal of an action, by hunk id
   let queue = Promise.resolve(); // decisions are posted one after another
 
   const statusText = {
@@ -257,11 +259,40 @@
       "aria-pressed": granted ? "true" : "false",
       title: "Approve every hunk of " + it.path + ", now and for the rest of this session",
     }, "Always approve this file"));
+    if (it.splittable) {
+      acts.append(el("button", { type: "button", "data-action": "split", title: "Cut this hunk into its runs of changes, to decide each" }, "Split"));
+    }
+    if (it.editable && !editing.has(it.id)) {
+      acts.append(el("button", { type: "button", "data-action": "edit", title: "Change the hunk before approving it" }, "Edit"));
+    }
     if (it.decision !== "undecided") {
       acts.append(el("button", { type: "button", "data-action": "undecided", title: "Take the decision back" }, "Undo"));
     }
     art.append(acts);
+    if (it.editable && editing.has(it.id)) art.append(editorBlock(it));
+    if (hunkErrors.has(it.id)) {
+      art.append(el("div", { class: "hunk-error", role: "alert", "data-error-for": it.id }, hunkErrors.get(it.id)));
+    }
     return art;
+  }
+
+  // editorBlock is the open editor of a hunk: the text of the terminal's
+  // e, to change and save (an edit approves the hunk as changed).
+  function editorBlock(it) {
+    const box = el("div", { class: "editor" });
+    const ta = el("textarea", {
+      "data-edit-for": it.id,
+      "aria-label": "Edit hunk " + it.id,
+      spellcheck: "false",
+      rows: String(Math.min(30, editing.get(it.id).split("\n").length + 1)),
+    });
+    ta.value = editing.get(it.id);
+    box.append(ta);
+    const acts = el("div", { class: "actions" });
+    acts.append(el("button", { type: "button", "data-action": "save-edit" }, "Save edit"));
+    acts.append(el("button", { type: "button", "data-action": "cancel-edit" }, "Cancel"));
+    box.append(acts);
+    return box;
   }
 
   function renderReview(v) {
@@ -273,7 +304,17 @@
       drafts.clear();
       return;
     }
-    if (sec.dataset.review !== String(v.serial)) drafts.clear(); // a new review: ids start again
+    if (sec.dataset.review !== String(v.serial)) {
+      // A new review: ids start again.
+      drafts.clear();
+      editing.clear();
+      hunkErrors.clear();
+    }
+    // Forget what was open for items that are gone (split).
+    const ids = new Set(v.items.map((it) => it.id));
+    for (const m of [editing, hunkErrors]) {
+      for (const id of [...m.keys()]) if (!ids.has(id)) m.delete(id);
+    }
     sec.hidden = false;
     sec.dataset.review = String(v.serial);
     const t = v.totals;
@@ -284,7 +325,10 @@
     if (t.failed) parts.push(t.failed + " could not be placed");
     $("review-summary").textContent = parts.join(", ");
 
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.noteFor : undefined;
+    const active = document.activeElement;
+    const focused = active && active.dataset ? active.dataset.noteFor : undefined;
+    const focusedEdit = active && active.dataset ? active.dataset.editFor : undefined;
+    const caret = focusedEdit ? [active.selectionStart, active.selectionEnd, active.scrollTop] : null;
     const box = $("review-items");
     const nodes = [];
     let lastFile = -1;
@@ -316,6 +360,14 @@
       const n = box.querySelector('[data-note-for="' + CSS.escape(focused) + '"]');
       if (n) n.focus();
     }
+    if (focusedEdit) {
+      const n = box.querySelector('[data-edit-for="' + CSS.escape(focusedEdit) + '"]');
+      if (n) {
+        n.focus();
+        n.setSelectionRange(caret[0], caret[1]);
+        n.scrollTop = caret[2];
+      }
+    }
 
     const approved = t.approved + t.edited;
     const submit = $("submit");
@@ -335,6 +387,50 @@
       body.decisions[0].note = input ? input.value : drafts.get(id) || "";
     }
     return post("/api/decisions", body);
+  }
+
+  // hunkAction posts a split or an edit of one hunk; the server's refusal
+  // (a hunk that cannot be split, an edit that changes the file's own
+  // lines) shows next to the hunk, whose editor stays open.
+  function hunkAction(id, d) {
+    if (!review) return;
+    const body = { review: review.serial, decisions: [Object.assign({ id }, d)], submit: false };
+    return enqueue(async () => {
+      try {
+        const s = await api("POST", "/api/decisions", body);
+        hunkErrors.delete(id);
+        if (d.decision === "edit") editing.delete(id);
+        showError(null);
+        applyPending(s);
+      } catch (err) {
+        if (err.status !== 400) throw err;
+        hunkErrors.set(id, err.message);
+        if (review) renderReview(review);
+      }
+    });
+  }
+
+  function openEditor(id) {
+    const it = review && review.items.find((i) => i.id === id);
+    if (!it || !it.editable) return;
+    editing.set(id, it.edit_text || "");
+    hunkErrors.delete(id);
+    renderReview(review);
+    const ta = $("review-items").querySelector('[data-edit-for="' + CSS.escape(id) + '"]');
+    if (ta) ta.focus();
+  }
+
+  function saveEdit(id) {
+    const ta = $("review-items").querySelector('[data-edit-for="' + CSS.escape(id) + '"]');
+    const text = ta ? ta.value : editing.get(id);
+    editing.set(id, text);
+    hunkAction(id, { decision: "edit", text });
+  }
+
+  function cancelEdit(id) {
+    editing.delete(id);
+    hunkErrors.delete(id);
+    if (review) renderReview(review);
   }
 
   function submit() {
@@ -518,10 +614,16 @@
       if (!hunk) return;
       const id = hunk.dataset.hunkId;
       if (["approve", "reject", "always", "undecided"].includes(action)) decide(id, action);
+      else if (action === "split") hunkAction(id, { decision: "split" });
+      else if (action === "edit") openEditor(id);
+      else if (action === "save-edit") saveEdit(id);
+      else if (action === "cancel-edit") cancelEdit(id);
     });
     $("review").addEventListener("input", (ev) => {
       const id = ev.target.dataset && ev.target.dataset.noteFor;
       if (id) drafts.set(id, ev.target.value);
+      const eid = ev.target.dataset && ev.target.dataset.editFor;
+      if (eid && editing.has(eid)) editing.set(eid, ev.target.value);
     });
     $("review").addEventListener("change", (ev) => {
       // A note changed on a rejected hunk goes with its rejection.
