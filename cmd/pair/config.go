@@ -24,6 +24,8 @@ type fileConfig struct {
 	AllowCommands []string `yaml:"allow_commands"`
 	MaxSteps      int      `yaml:"max_steps"`
 	MaxRetries    *int     `yaml:"max_retries"`
+	// ContextChars bounds what is sent of a long conversation.
+	ContextChars int `yaml:"context_chars"`
 	// MCPServers are the Model Context Protocol servers whose tools are
 	// offered to the model (see mcp.go).
 	MCPServers []mcpServerConfig `yaml:"mcp_servers"`
@@ -36,6 +38,7 @@ type modelConfig struct {
 	TestCmd                string
 	AllowCommands          []string
 	MaxSteps, MaxRetries   int
+	ContextChars           int
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []mcpServerConfig
 	// Untrusted names the settings of the repository's .pair.yml that
@@ -126,6 +129,9 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 	mc.MCPServers = mergeMCPServers(files, mc.Sources)
 	mc.MaxSteps, mc.MaxRetries = 20, 3
 	for i := len(files) - 1; i >= 0; i-- { // the repository's file wins
+		if files[i].ContextChars > 0 {
+			mc.ContextChars = files[i].ContextChars
+		}
 		if files[i].MaxSteps > 0 {
 			mc.MaxSteps = files[i].MaxSteps
 		}

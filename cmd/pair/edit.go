@@ -265,7 +265,8 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
-			Commit: commit, NoVerify: o.NoVerify,
+			ContextChars: cfg.ContextChars,
+			Commit:       commit, NoVerify: o.NoVerify,
 		},
 	}
 	if mode == "edit" {
