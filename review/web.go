@@ -493,43 +493,27 @@ func (w *Web) serveHTTP(rw http.ResponseWriter, req *http.Request) {
 		}
 		req.Body = http.MaxBytesReader(rw, req.Body, webBodyLimit)
 	}
+	// Each page answers one method (HEAD too for the static files).
+	route := func(method string, serve func()) {
+		if req.Method != method && !(method == http.MethodGet && req.Method == http.MethodHead && !api) {
+			w.methodNotAllowed(rw, method)
+			return
+		}
+		serve()
+	}
 	switch req.URL.Path {
 	case "/", "/index.html", "/app.js", "/style.css":
-		if req.Method != http.MethodGet && req.Method != http.MethodHead {
-			w.methodNotAllowed(rw, "GET")
-			return
-		}
-		w.static.ServeHTTP(rw, req)
+		route(http.MethodGet, func() { w.static.ServeHTTP(rw, req) })
 	case "/api/state":
-		if req.Method != http.MethodGet {
-			w.methodNotAllowed(rw, "GET")
-			return
-		}
-		w.serveState(rw)
+		route(http.MethodGet, func() { w.serveState(rw) })
 	case "/api/events":
-		if req.Method != http.MethodGet {
-			w.methodNotAllowed(rw, "GET")
-			return
-		}
-		w.serveEvents(rw, req)
+		route(http.MethodGet, func() { w.serveEvents(rw, req) })
 	case "/api/chat":
-		if req.Method != http.MethodPost {
-			w.methodNotAllowed(rw, "POST")
-			return
-		}
-		w.serveChat(rw, req)
+		route(http.MethodPost, func() { w.serveChat(rw, req) })
 	case "/api/decisions":
-		if req.Method != http.MethodPost {
-			w.methodNotAllowed(rw, "POST")
-			return
-		}
-		w.serveDecisions(rw, req)
+		route(http.MethodPost, func() { w.serveDecisions(rw, req) })
 	case "/api/answer":
-		if req.Method != http.MethodPost {
-			w.methodNotAllowed(rw, "POST")
-			return
-		}
-		w.serveAnswer(rw, req)
+		route(http.MethodPost, func() { w.serveAnswer(rw, req) })
 	default:
 		w.refuse(rw, api, http.StatusNotFound, "no such page")
 	}
