@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -13,48 +12,13 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/pair-cli/pair/review"
+	"github.com/pair-cli/pair/review/webtest"
 )
 
-// requireChromium names the environment variable that makes a missing
-// browser a failure instead of a skip (CI sets it).
-const requireChromium = "PAIR_REQUIRE_CHROMIUM"
-
-// chromium finds a Chromium or Chrome to drive; without one the test is
-// skipped, or fails when PAIR_REQUIRE_CHROMIUM is set.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	msg := "no chromium, chromium-browser or google-chrome on PATH (apt-get install chromium)"
-	if os.Getenv(requireChromium) != "" {
-		t.Fatalf("%s, and %s is set", msg, requireChromium)
-	}
-	t.Skipf("%s; set %s=1 to make this a failure", msg, requireChromium)
-	return ""
-}
-
-// browser starts a headless Chromium for the test.
+// browser starts a headless Chromium for the test (see webtest).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 1600),
-	)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
-	}
-	return bctx
+	return webtest.Browser(t, 90*time.Second)
 }
 
 // browse runs browser actions, failing the test with what was being done.

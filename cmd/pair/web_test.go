@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/review/webtest"
 )
 
 // The web tests run pair edit --web and pair review --web as a person
@@ -72,10 +73,6 @@ var (
 
 // webTimeout only guards against a hang: waits poll until then.
 const webTimeout = 60 * time.Second
-
-// webRequireChromium names the environment variable that makes a missing
-// browser a failure instead of a skip (CI sets it), as in package review.
-const webRequireChromium = "PAIR_REQUIRE_CHROMIUM"
 
 // newWebRepo returns a git repository holding app.go, committed, in the
 // environment of the interactive tests (HOME, git identity, GORACE).
@@ -250,42 +247,10 @@ func runPair(t *testing.T, r *interactiveRepo, extraEnv []string, code int, args
 	return p.stdout.String(), p.stderr.String()
 }
 
-// webChromium finds a Chromium or Chrome to drive; without one the test
-// is skipped, or fails when PAIR_REQUIRE_CHROMIUM is set.
-func webChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	msg := "no chromium, chromium-browser or google-chrome on PATH (apt-get install chromium)"
-	if os.Getenv(webRequireChromium) != "" {
-		t.Fatalf("%s, and %s is set", msg, webRequireChromium)
-	}
-	t.Skipf("%s; set %s=1 to make this a failure", msg, webRequireChromium)
-	return ""
-}
-
-// webBrowser starts a headless Chromium for the test.
+// webBrowser starts a headless Chromium for the test (see webtest).
 func webBrowser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(webChromium(t)),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 1600),
-	)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*webTimeout)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
-	}
-	return bctx
+	return webtest.Browser(t, 3*webTimeout)
 }
 
 // webBrowse runs browser actions, failing the test with what was being
