@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -272,11 +273,12 @@ func oldSide(ls []edit.Line) []string {
 	return out
 }
 
+// clip shortens s to 60 characters, never cutting one in two.
 func clip(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
+	if utf8.RuneCountInString(s) <= 60 {
+		return s
 	}
-	return s
+	return string([]rune(s)[:57]) + "..."
 }
 
 func plural(n int, word string) string {

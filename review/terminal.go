@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // Terminal runs a review from single key presses, as git add -p does.
@@ -158,7 +159,7 @@ func (t *Terminal) press(ctx context.Context, r *Review, k rune) (bool, error) {
 	case 'd':
 		err = r.RejectFile("")
 	case 'A':
-		p := r.FileOf(r.Current()).Path()
+		p := display.Name(r.FileOf(r.Current()).Path())
 		err = r.AlwaysApprove()
 		if err == nil {
 			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+" for the rest of this session"))
@@ -291,27 +292,33 @@ func (t *Terminal) show(r *Review) {
 	}
 	switch f.Action() {
 	case "create":
-		t.printf("%s\n", t.paint(cBold, "new file "+f.Path()))
+		t.printf("%s\n", t.paint(cBold, "new file "+display.Name(f.Path())))
 	case "delete":
-		t.printf("%s\n", t.paint(cBold, "deleted file "+f.Path()))
+		t.printf("%s\n", t.paint(cBold, "deleted file "+display.Name(f.Path())))
 	case "rename":
-		t.printf("%s\n", t.paint(cBold, "renamed from "+f.OldPath))
+		t.printf("%s\n", t.paint(cBold, "renamed from "+display.Name(f.OldPath)))
 	}
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
-	t.printf("%s\n", t.paint(cCyan, r.Header(it)))
+	t.printf("%s\n", t.paint(cCyan, display.Line(r.Header(it))))
 	for _, l := range it.Hunk.Lines {
-		text := string(l.Kind) + visible(l.Text)
+		// Escape sequences and bidi controls in a line could hide it or
+		// another line: they are shown, and the line is marked.
+		shown, marked := display.Escape(l.Text)
+		text := string(l.Kind) + shown
 		switch l.Kind {
 		case edit.Add:
 			text = t.paint(cGreen, text)
-			if body := strings.TrimRight(l.Text, " \t"); t.Color && len(body) < len(l.Text) {
+			if body := strings.TrimRight(shown, " \t"); t.Color && len(body) < len(shown) {
 				// Trailing whitespace an added line brings, as git shows it.
-				text = t.paint(cGreen, "+"+visible(body)) + t.paint(cRedBg, l.Text[len(body):])
+				text = t.paint(cGreen, "+"+body) + t.paint(cRedBg, shown[len(body):])
 			}
 		case edit.Delete:
 			text = t.paint(cRed, text)
+		}
+		if marked {
+			text += t.paint(cYellow, display.Marker)
 		}
 		t.printf("%s\n", text)
 	}
@@ -324,21 +331,23 @@ func (t *Terminal) show(r *Review) {
 }
 
 // Where names the file and the lines an item covers ("a.go lines 3-7").
+// The file name is escaped for display (see internal/display).
 func (r *Review) Where(it *Item) string {
 	f := r.FileOf(it)
+	path := display.Name(f.Path())
 	if it.Whole {
-		return f.Path()
+		return path
 	}
 	oc := it.Hunk.OldCount()
 	switch {
 	case f.Action() == "create":
-		return fmt.Sprintf("%s (new, %d %s)", f.Path(), it.Hunk.NewCount(), plural(it.Hunk.NewCount(), "line"))
+		return fmt.Sprintf("%s (new, %d %s)", path, it.Hunk.NewCount(), plural(it.Hunk.NewCount(), "line"))
 	case oc == 0:
-		return fmt.Sprintf("%s after line %d", f.Path(), it.Hunk.Start)
+		return fmt.Sprintf("%s after line %d", path, it.Hunk.Start)
 	case oc == 1:
-		return fmt.Sprintf("%s line %d", f.Path(), it.Hunk.Start+1)
+		return fmt.Sprintf("%s line %d", path, it.Hunk.Start+1)
 	}
-	return fmt.Sprintf("%s lines %d-%d", f.Path(), it.Hunk.Start+1, it.Hunk.Start+oc)
+	return fmt.Sprintf("%s lines %d-%d", path, it.Hunk.Start+1, it.Hunk.Start+oc)
 }
 
 // placement says how the hunk was placed, with its notes.
@@ -355,7 +364,7 @@ func (t *Terminal) placement(it *Item) string {
 	}
 	out := t.paint(color, s)
 	for _, n := range h.Notes {
-		out += "\n" + t.paint(color, "  "+n)
+		out += "\n" + t.paint(color, "  "+display.Line(n))
 	}
 	return out
 }
@@ -366,7 +375,7 @@ func (t *Terminal) decisionText(it *Item) string {
 		s += " (always approved in this session)"
 	}
 	if it.Note != "" {
-		s += ": " + it.Note
+		s += ": " + display.Line(it.Note)
 	}
 	return s
 }
@@ -375,11 +384,11 @@ func wholeChange(f *File) string {
 	d := f.Diff
 	switch f.Action() {
 	case "create":
-		return "create empty file " + f.Path()
+		return "create empty file " + display.Name(f.Path())
 	case "delete":
-		return "delete empty file " + f.Path()
+		return "delete empty file " + display.Name(f.Path())
 	case "rename":
-		s := "rename " + f.OldPath + " -> " + f.NewPath
+		s := "rename " + display.Name(f.OldPath) + " -> " + display.Name(f.NewPath)
 		if d != nil && d.ModeChange() {
 			s += ", mode " + d.OldMode + " -> " + d.NewMode
 		}
@@ -388,7 +397,7 @@ func wholeChange(f *File) string {
 	if d != nil && d.ModeChange() {
 		return "change mode " + d.OldMode + " -> " + d.NewMode
 	}
-	return "change " + f.Path()
+	return "change " + display.Name(f.Path())
 }
 
 // keys lists the keys that do something here, for the prompt.
@@ -474,17 +483,21 @@ func (t *Terminal) list(r *Review) {
 		if i == r.Cursor {
 			mark = ">"
 		}
-		first := ""
+		first, marker := "", ""
 		for _, l := range it.Hunk.Lines {
 			if l.Kind != edit.Context {
-				first = string(l.Kind) + visible(l.Text)
+				shown, marked := display.Escape(l.Text)
+				first = string(l.Kind) + shown
+				if marked {
+					marker = display.Marker
+				}
 				break
 			}
 		}
 		if it.Whole {
 			first = wholeChange(r.FileOf(it))
 		}
-		t.printf("%s%3d: %-10s %s  %s\n", mark, i+1, it.Decision.String(), r.Where(it), clip(first))
+		t.printf("%s%3d: %-10s %s  %s%s\n", mark, i+1, it.Decision.String(), r.Where(it), clip(first), marker)
 	}
 }
 
@@ -506,7 +519,7 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 		if len(parts) == 0 {
 			continue
 		}
-		t.printf("  %-40s %s\n", s.Path, strings.Join(parts, ", "))
+		t.printf("  %-40s %s\n", display.Name(s.Path), strings.Join(parts, ", "))
 		if s.Applies() {
 			files++
 			hunks += s.Approved + s.Edited
@@ -731,12 +744,6 @@ func (t *Terminal) line(ctx context.Context, prompt string) (string, bool, error
 			_, _ = t.Out.Write([]byte{b})
 		}
 	}
-}
-
-// visible shows a carriage return left in a line, which a reviewer would
-// otherwise miss.
-func visible(s string) string {
-	return strings.ReplaceAll(s, "\r", `\r`)
 }
 
 func abs(n int) int {

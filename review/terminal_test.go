@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -239,5 +240,50 @@ func TestTerminalGrantedAtStart(t *testing.T) {
 	}
 	if !strings.HasPrefix(strings.TrimSpace(screen), "Review summary:") {
 		t.Errorf("got screen %q, want the summary first", screen)
+	}
+}
+
+// hostilePatch creates a file whose name holds an escape sequence and
+// whose second line, printed raw, would move the cursor up, erase the
+// first line and print a harmless-looking one in its place.
+const hostilePatch = "diff --git \"a/run\\033[2K.sh\" \"b/run\\033[2K.sh\"\n" +
+	"new file mode 100644\n" +
+	"--- /dev/null\n" +
+	"+++ \"b/run\\033[2K.sh\"\n" +
+	"@@ -0,0 +1,3 @@\n" +
+	"+rm -rf ~ # evil\n" +
+	"+# ok\x1b[1A\x1b[2K\x1b[32m+harmless change\n" +
+	"+flip \u202eexe.txt\xff\n"
+
+func TestTerminalEscapesHostileText(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		r := review.New(mustPlace(t, hostilePatch), nil)
+		var screen strings.Builder
+		tm := &review.Terminal{In: strings.NewReader("g1\ryy"), Out: &screen, Color: color}
+		if err := tm.Run(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		s := screen.String()
+		plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(s, "") // pair's own colours
+		for _, want := range []string{
+			"run^[[2K.sh (⚠ control characters) (new, 3 lines)",
+			"new file run^[[2K.sh (⚠ control characters)",
+			"+rm -rf ~ # evil",
+			"+# ok^[[1A^[[2K^[[32m+harmless change ⚠ control characters",
+			`+flip \u202eexe.txt\xff ⚠ control characters`,
+			"run^[[2K.sh (⚠ control characters)       1 approved",
+		} {
+			if !strings.Contains(plain, want) {
+				t.Errorf("color %v: screen lacks %q:\n%s", color, want, s)
+			}
+		}
+		for _, bad := range []string{"\x1b[1A", "\x1b[2K", "\u202e", "\xff"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("color %v: screen holds %q raw:\n%q", color, bad, s)
+			}
+		}
+		if !color && strings.Contains(s, "\x1b") {
+			t.Errorf("screen without colour holds an escape:\n%q", s)
+		}
 	}
 }
