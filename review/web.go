@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // The page, all of it hand-written and served from the binary: no
@@ -267,6 +268,9 @@ func (w *Web) publish(e WebEvent) {
 	}
 	w.seq++
 	e.ID, e.Time = w.seq, w.opts.Now().UTC()
+	// The model's words and tool output go into the page as text: made
+	// visible there as on a terminal (see internal/display).
+	e.Text = display.Text(e.Text)
 	w.record(e)
 	if len(w.history) == webHistory {
 		w.history = slices.Delete(w.history, 0, webHistory/4)
@@ -421,7 +425,7 @@ func (w *Web) Confirm(ctx context.Context, title, detail string) (yes bool, note
 		return false, "", ErrBusy
 	}
 	w.serial++
-	q := &webQuestion{Serial: w.serial, Title: title, Detail: detail}
+	q := &webQuestion{Serial: w.serial, Title: display.Text(title), Detail: display.Text(detail)}
 	done := make(chan webAnswer, 1)
 	w.question, w.qDone = q, done
 	prev := w.status
@@ -637,10 +641,14 @@ type webTotals struct {
 }
 
 type webFileView struct {
-	Path    string           `json:"path"`
-	OldPath string           `json:"old_path,omitempty"`
-	Action  string           `json:"action"`
-	Failed  []webFailureView `json:"failed,omitempty"`
+	// Path and OldPath are the names as they are; Shown and OldShown
+	// are what the page shows of them (see internal/display).
+	Path     string           `json:"path"`
+	OldPath  string           `json:"old_path,omitempty"`
+	Shown    string           `json:"shown"`
+	OldShown string           `json:"old_shown,omitempty"`
+	Action   string           `json:"action"`
+	Failed   []webFailureView `json:"failed,omitempty"`
 }
 
 type webFailureView struct {
@@ -676,7 +684,10 @@ type webItemView struct {
 
 type webLineView struct {
 	Kind string `json:"kind"` // " ", "-" or "+"
-	Text string `json:"text"`
+	// Text is the line as shown, its control and format characters
+	// escaped; Marker is display.Marker when it had any.
+	Text   string `json:"text"`
+	Marker string `json:"marker,omitempty"`
 }
 
 func (w *Web) serveState(rw http.ResponseWriter) {
@@ -724,12 +735,12 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	}
 	for i := range r.Proposal.Files {
 		f := &r.Proposal.Files[i]
-		fv := webFileView{Path: f.Path(), Action: f.Action()}
+		fv := webFileView{Path: f.Path(), Shown: display.Name(f.Path()), Action: f.Action()}
 		if f.Action() == "rename" {
-			fv.OldPath = f.OldPath
+			fv.OldPath, fv.OldShown = f.OldPath, display.Name(f.OldPath)
 		}
 		for _, e := range f.Failed {
-			fv.Failed = append(fv.Failed, webFailureView{Hunk: e.Hunk + 1, Reason: e.Reason, Detail: e.Detail})
+			fv.Failed = append(fv.Failed, webFailureView{Hunk: e.Hunk + 1, Reason: display.Line(e.Reason), Detail: display.Text(e.Detail)})
 		}
 		v.Files[i] = fv
 	}
@@ -749,12 +760,19 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		if it.Whole {
 			iv.Change = wholeChange(f)
 		} else {
-			iv.Header = r.Header(it)
+			iv.Header = display.Line(r.Header(it))
 			iv.Placement = it.Hunk.Label()
 			iv.Offset = it.Hunk.Offset
-			iv.Notes = slices.Clone(it.Hunk.Notes)
+			for _, n := range it.Hunk.Notes {
+				iv.Notes = append(iv.Notes, display.Line(n))
+			}
 			for _, l := range it.Hunk.Lines {
-				iv.Lines = append(iv.Lines, webLineView{Kind: string(rune(l.Kind)), Text: l.Text})
+				lv := webLineView{Kind: string(rune(l.Kind))}
+				var marked bool
+				if lv.Text, marked = display.Escape(l.Text); marked {
+					lv.Marker = display.Marker
+				}
+				iv.Lines = append(iv.Lines, lv)
 			}
 			switch it.Hunk.FinalNewline {
 			case edit.NewlineRemove:

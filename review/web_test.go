@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -127,6 +128,7 @@ type webState struct {
 		} `json:"totals"`
 		Files []struct {
 			Path   string `json:"path"`
+			Shown  string `json:"shown"`
 			Action string `json:"action"`
 		} `json:"files"`
 		Items []struct {
@@ -139,8 +141,9 @@ type webState struct {
 			Placement string   `json:"placement"`
 			Notes     []string `json:"notes"`
 			Lines     []struct {
-				Kind string `json:"kind"`
-				Text string `json:"text"`
+				Kind   string `json:"kind"`
+				Text   string `json:"text"`
+				Marker string `json:"marker"`
 			} `json:"lines"`
 			Decision   string `json:"decision"`
 			Note       string `json:"note"`
@@ -1088,5 +1091,47 @@ func TestWebEdit(t *testing.T) {
 	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
 	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change3) || len(got) != 1 {
 		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit and change 3", len(got), got["calc.go"])
+	}
+}
+
+// TestWebEscapesHostileText: the page gets hunk lines, file names and the
+// model's words with their escape sequences and bidi controls made
+// visible, each marked line with its marker; the name it sends back is
+// the real one, and the approved bytes are the patch's own.
+func TestWebEscapesHostileText(t *testing.T) {
+	w := newWeb(t)
+	w.Publish(review.WebEvent{Kind: review.EventToken, Text: "done\x1b[2J \u202eflip"})
+	r := review.New(mustPlace(t, hostilePatch), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	startReview(t, ctx, w, r)
+	s := getState(t, w)
+	if got, want := s.Conversation[0].Text, `done^[[2J \u202eflip`+display.Marker; got != want {
+		t.Errorf("streamed text: got %q, want %q", got, want)
+	}
+	f, it := s.Review.Files[0], s.Review.Items[0]
+	if f.Path != "run\x1b[2K.sh" || f.Shown != "run^[[2K.sh"+display.NameMarker {
+		t.Errorf("file: got path %q shown %q, want the name as it is and escaped", f.Path, f.Shown)
+	}
+	if want := "run^[[2K.sh" + display.NameMarker + " (new, 3 lines)"; it.Where != want {
+		t.Errorf("where: got %q, want %q", it.Where, want)
+	}
+	var got []string
+	for _, l := range it.Lines {
+		got = append(got, l.Kind+l.Text+l.Marker)
+	}
+	want := []string{
+		"+rm -rf ~ # evil",
+		"+# ok^[[1A^[[2K^[[32m+harmless change" + display.Marker,
+		`+flip \u202eexe.txt\xff` + display.Marker,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines: got %q, want %q", got, want)
+	}
+	if !strings.Contains(it.EditText, "+# ok\x1b[1A") {
+		t.Errorf("edit text: got %q, want the line as it is, to edit", it.EditText)
+	}
+	if h := r.Items[0].Hunk.Lines[1].Text; h != "# ok\x1b[1A\x1b[2K\x1b[32m+harmless change" {
+		t.Errorf("the hunk itself changed: %q", h)
 	}
 }

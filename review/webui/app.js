@@ -196,7 +196,10 @@
   function diffLine(l) {
     const cls = l.kind === "+" ? "ln add" : l.kind === "-" ? "ln del" : "ln ctx";
     const span = el("span", { class: cls, "data-kind": l.kind });
-    const text = l.text.replace(/\r/g, "\\r");
+    // The server sends the line with its control and format characters
+    // escaped (^[, \u202e), and a marker when it had any.
+    const text = l.text;
+    if (l.marker) span.dataset.marked = "true";
     if (l.kind === "+") {
       // Trailing whitespace an added line brings, as git shows it.
       const body = text.replace(/[ \t]+$/, "");
@@ -205,6 +208,7 @@
     } else {
       span.textContent = l.kind + text;
     }
+    if (l.marker) span.append(el("span", { class: "ctl-marker" }, l.marker));
     return span;
   }
 
@@ -257,7 +261,7 @@
       type: "button",
       "data-action": "always",
       "aria-pressed": granted ? "true" : "false",
-      title: "Approve every hunk of " + it.path + ", now and for the rest of this session",
+      title: "Approve every hunk of " + file.shown + ", now and for the rest of this session",
     }, "Always approve this file"));
     if (it.splittable) {
       acts.append(el("button", { type: "button", "data-action": "split", title: "Cut this hunk into its runs of changes, to decide each" }, "Split"));
@@ -337,9 +341,9 @@
       const file = v.files[it.file];
       if (it.file !== lastFile) {
         lastFile = it.file;
-        const h = el("h3", { class: "file-head", "data-file": file.path }, file.path);
+        const h = el("h3", { class: "file-head", "data-file": file.path }, file.shown);
         let action = file.action;
-        if (file.action === "rename") action = "renamed from " + file.old_path;
+        if (file.action === "rename") action = "renamed from " + file.old_shown;
         if (file.action !== "modify") h.append(el("span", { class: "action" }, action));
         nodes.push(h);
         if (!shownFiles.has(it.file)) {
@@ -352,7 +356,7 @@
     // Files with nothing to decide, only hunks that could not be placed.
     v.files.forEach((file, i) => {
       if (shownFiles.has(i) || !file.failed) return;
-      nodes.push(el("h3", { class: "file-head", "data-file": file.path }, file.path));
+      nodes.push(el("h3", { class: "file-head", "data-file": file.path }, file.shown));
       for (const f of file.failed) nodes.push(el("p", { class: "failed" }, "hunk " + f.hunk + " of the patch could not be placed: " + f.reason));
     });
     box.replaceChildren(...nodes);
