@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
@@ -380,7 +381,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		HookOutput: o.IO.Err,
 	})
 	for _, p := range res.Replaced {
-		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
+		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", display.Name(p))
 	}
 	if len(res.Replaced) > 0 { // report where the hunks go now
 		byPath := map[string]*edit.FilePlan{}
@@ -434,7 +435,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
 		}
 		for _, u := range report.Uncommitted {
-			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", u.Path, u.Reason)
+			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", display.Name(u.Path), display.Text(u.Reason))
 		}
 	}
 	if commitErr != nil {
@@ -614,34 +615,37 @@ func fileReportsOf(rev *review.Review) []fileReport {
 	return out
 }
 
+// printPlacements lists the files and hunks of r. Names and lines from
+// the patch or the files are shown escaped (see internal/display).
 func printPlacements(w io.Writer, r applyReport) {
 	for _, f := range r.Files {
+		path := display.Name(f.Path)
 		lines := 0
 		for _, h := range f.Hunks {
 			lines += max(h.NewLines, h.OldLines)
 		}
 		switch f.Action {
 		case "create":
-			fmt.Fprintf(w, "create %s (%d %s)\n", f.Path, lines, plural(lines, "line"))
+			fmt.Fprintf(w, "create %s (%d %s)\n", path, lines, plural(lines, "line"))
 		case "delete":
-			fmt.Fprintf(w, "delete %s (%d %s)\n", f.Path, lines, plural(lines, "line"))
+			fmt.Fprintf(w, "delete %s (%d %s)\n", path, lines, plural(lines, "line"))
 		case "rename":
-			fmt.Fprintf(w, "rename %s -> %s\n", f.OldPath, f.Path)
+			fmt.Fprintf(w, "rename %s -> %s\n", display.Name(f.OldPath), path)
 		}
 		if f.Mode != "" && f.Action != "create" {
-			fmt.Fprintf(w, "mode %s %s\n", f.Mode, f.Path)
+			fmt.Fprintf(w, "mode %s %s\n", display.Name(f.Mode), path)
 		}
 		if f.Action == "create" || f.Action == "delete" {
 			// The whole file is the hunk.
 			if len(f.Hunks) == 1 && f.Hunks[0].Decision == "rejected" {
-				fmt.Fprintf(w, "%s\trejected\n", f.Path)
+				fmt.Fprintf(w, "%s\trejected\n", path)
 			}
 			continue
 		}
 		for _, h := range f.Hunks {
 			if h.Placement == "" { // the file change itself (a pure rename)
 				if h.Decision != "" {
-					fmt.Fprintf(w, "%s\t%s\n", f.Path, h.Decision)
+					fmt.Fprintf(w, "%s\t%s\n", path, h.Decision)
 				}
 				continue
 			}
@@ -652,29 +656,30 @@ func printPlacements(w io.Writer, r applyReport) {
 			if h.Decision != "" {
 				label += "\t" + h.Decision
 				if h.Note != "" {
-					label += ": " + h.Note
+					label += ": " + display.Line(h.Note)
 				}
 			}
-			fmt.Fprintf(w, "%s:%d-%d\t%s\n", f.Path, h.Start, h.End, label)
+			fmt.Fprintf(w, "%s:%d-%d\t%s\n", path, h.Start, h.End, label)
 			for _, n := range h.Notes {
-				fmt.Fprintf(w, "\t%s\n", n)
+				fmt.Fprintf(w, "\t%s\n", display.Line(n))
 			}
 		}
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(w, "%s: hunk %d: FAILED: %s", e.Path, e.Hunk, e.Reason)
+		path := display.Name(e.Path)
+		fmt.Fprintf(w, "%s: hunk %d: FAILED: %s", path, e.Hunk, display.Text(e.Reason))
 		if e.Detail != "" {
-			fmt.Fprintf(w, ": %s", e.Detail)
+			fmt.Fprintf(w, ": %s", display.Text(e.Detail))
 		}
 		fmt.Fprintln(w)
 		if len(e.Nearest) > 0 {
-			fmt.Fprintf(w, "\tnearest lines of %s:\n", e.Path)
+			fmt.Fprintf(w, "\tnearest lines of %s:\n", path)
 			prev := 0
 			for _, l := range e.Nearest {
 				if prev != 0 && l.N != prev+1 {
 					fmt.Fprintf(w, "\t%6s |\n", "...")
 				}
-				fmt.Fprintf(w, "\t%6d | %s\n", l.N, strings.ReplaceAll(l.Text, "\t", "    "))
+				fmt.Fprintf(w, "\t%6d | %s\n", l.N, display.Line(strings.ReplaceAll(l.Text, "\t", "    ")))
 				prev = l.N
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
@@ -293,7 +294,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		if st.Turn.Pending == nil {
 			return &exitError{code: exitFailure, msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
 		}
-		fmt.Fprintf(o.IO.Err, "pair: session %s: %s\n", st.Session, st.Turn.ReviewReason)
+		fmt.Fprintf(o.IO.Err, "pair: session %s: %s\n", st.Session, display.Text(st.Turn.ReviewReason))
 		err := a.Resume(c.Context, st)
 		return finishTurn(c.Context, o, st, err, show)
 	case o.OneShot:
@@ -321,7 +322,7 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 	} else {
 		show.endLine()
 		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
-			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(t.Paths, ", "))
+			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(display.Names(t.Paths), ", "))
 		}
 	}
 	switch {
@@ -390,6 +391,9 @@ type eventPrinter struct {
 	color  bool
 	st     *agent.State
 	midway bool // a token line is open
+	// text shows the model's streamed words escaped (see
+	// internal/display); flushed when its line is left.
+	text *display.Writer
 	// notice is the last notice shown (an MCP call's failure), which
 	// the tool's result does not repeat.
 	notice string
@@ -403,6 +407,9 @@ func (p *eventPrinter) tokens() io.Writer {
 }
 
 func (p *eventPrinter) endLine() {
+	if p.text != nil {
+		_ = p.text.Flush()
+	}
 	if p.midway {
 		fmt.Fprintln(p.tokens())
 		p.midway = false
@@ -417,9 +424,17 @@ func (p *eventPrinter) dim(s string) string {
 }
 
 func (p *eventPrinter) event(e agent.Event) {
+	if e.Kind != agent.EventToken {
+		// Tool names, arguments, results and notices hold the model's
+		// and the repository's text: escaped.
+		e.Tool, e.Text, e.Detail = display.Name(e.Tool), display.Text(e.Text), display.Text(e.Detail)
+	}
 	switch e.Kind {
 	case agent.EventToken:
-		fmt.Fprint(p.tokens(), e.Text)
+		if p.text == nil || p.text.W != p.tokens() {
+			p.text = &display.Writer{W: p.tokens()}
+		}
+		fmt.Fprint(p.text, e.Text)
 		p.midway = !strings.HasSuffix(e.Text, "\n")
 	case agent.EventRequestStarted:
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", p.st.Model, e.Detail)))
@@ -482,7 +497,7 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 	out := o.IO.Out
 	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", st.Model, a.Tree.Dir)
 	if len(st.Files) > 0 {
-		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(display.Names(st.Files), ", "))
 	}
 	// turn runs one request (or the pending review) with Ctrl-C stopping
 	// it alone: the chat goes on, the session as it was saved.
@@ -497,13 +512,13 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 		case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 			fmt.Fprintf(o.IO.Err, "pair: request stopped; nothing more was written (session %s)\n", st.Session)
 		case err != nil:
-			fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+			fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(err.Error()))
 		}
 		return nil
 	}
 	if st.Turn.Pending != nil {
 		// A review the session paused for comes first.
-		fmt.Fprintf(out, "session %s is waiting for a review: %s\n", st.Session, st.Turn.ReviewReason)
+		fmt.Fprintf(out, "session %s is waiting for a review: %s\n", st.Session, display.Text(st.Turn.ReviewReason))
 		if err := turn(func(ctx context.Context) error { return a.Resume(ctx, st) }); err != nil {
 			return err
 		}
@@ -526,7 +541,7 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 		if strings.HasPrefix(line, "/") {
 			quit, err := slash(c, o, a, st, line)
 			if err != nil {
-				fmt.Fprintf(o.IO.Err, "pair: %v\n", err)
+				fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(err.Error()))
 			}
 			if quit {
 				return nil
@@ -602,7 +617,7 @@ func slash(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, line
 				st.Files = append(st.Files, p)
 			}
 		}
-		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(display.Names(st.Files), ", "))
 	case "/drop":
 		if rest == "" {
 			st.Files = nil
@@ -612,13 +627,13 @@ func slash(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, line
 			st.Files = slices.DeleteFunc(st.Files, func(x string) bool { return x == p })
 			delete(st.Sent, p)
 		}
-		fmt.Fprintf(out, "files in context: %s\n", strings.Join(st.Files, ", "))
+		fmt.Fprintf(out, "files in context: %s\n", strings.Join(display.Names(st.Files), ", "))
 	case "/ls":
 		if len(st.Files) == 0 {
 			fmt.Fprintln(out, "no files in context; /add FILE")
 		}
 		for _, f := range st.Files {
-			fmt.Fprintln(out, f)
+			fmt.Fprintln(out, display.Name(f))
 		}
 	case "/ask":
 		if rest == "" {
@@ -636,7 +651,7 @@ func slash(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, line
 		if d == "" {
 			d = "no uncommitted changes\n"
 		}
-		fmt.Fprint(out, d)
+		fmt.Fprint(out, display.Text(d))
 	case "/undo":
 		return false, runUndo(c, undoOptions{Dir: a.Tree.Dir, IO: o.IO})
 	case "/run", "/test":
@@ -654,7 +669,7 @@ func slash(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, line
 		if err != nil {
 			return false, err
 		}
-		fmt.Fprint(out, res.Output)
+		fmt.Fprint(out, display.Text(res.Output))
 		fmt.Fprintf(out, "(exit code %d; the output goes with your next request)\n", res.ExitCode)
 		st.Messages = append(st.Messages, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("I ran `%s` (exit code %d). Output:\n%s", cmdline, res.ExitCode, tailText(res.Output, 8000))})
 	case "/tokens":

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -164,17 +165,19 @@ func runLog(o logOptions) error {
 	return nil
 }
 
+// printLog lists the commits. Subjects and trailers are anyone's text in
+// the repository's history: shown escaped (see internal/display).
 func printLog(w io.Writer, entries []repo.LogEntry) {
 	for i, e := range entries {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s %s\n", shortHash(e.Hash), e.When.Format("2006-01-02 15:04"), e.Subject)
-		fmt.Fprintf(w, "\tmodel:   %s\n", orNone(e.Model))
-		fmt.Fprintf(w, "\tsession: %s\n", orNone(e.Session))
+		fmt.Fprintf(w, "%s %s %s\n", shortHash(e.Hash), e.When.Format("2006-01-02 15:04"), display.Line(e.Subject))
+		fmt.Fprintf(w, "\tmodel:   %s\n", display.Line(orNone(e.Model)))
+		fmt.Fprintf(w, "\tsession: %s\n", display.Line(orNone(e.Session)))
 		fmt.Fprintf(w, "\thunks:   %d approved, %d edited, %d rejected\n", e.Approved, e.Edited, e.Rejected)
 		if e.Warning != "" {
-			fmt.Fprintf(w, "\twarning: %s\n", e.Warning)
+			fmt.Fprintf(w, "\twarning: %s\n", display.Line(e.Warning))
 		}
 	}
 }
@@ -187,7 +190,7 @@ func printStats(w io.Writer, models []modelStats) {
 		if m.Hunks > 0 {
 			rate = fmt.Sprintf("%.1f%%", 100*m.AcceptanceRate)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", orNone(m.Model), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", display.Name(orNone(m.Model)), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
 	}
 	tw.Flush()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
@@ -198,14 +199,16 @@ func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.Command
 		}
 		return code + s + "\x1b[m"
 	}
+	// What the model asks for is shown escaped: a hidden part of a
+	// command would run all the same (see internal/display).
 	if req.Kind == "mcp" {
-		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+req.Tool+" with:"), paint("\x1b[33m", mcpArgsText(req.Arguments, "  ")))
-		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", req.Server)
+		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+display.Name(req.Tool)+" with:"), paint("\x1b[33m", display.Text(mcpArgsText(req.Arguments, "  "))))
+		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", display.Name(req.Server))
 	} else {
-		fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", req.Command))
+		fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", display.Text(req.Command)))
 	}
 	if req.Reason != "" {
-		fmt.Fprintf(screen.Out, "  (%s)\n", req.Reason)
+		fmt.Fprintf(screen.Out, "  (%s)\n", display.Text(req.Reason))
 	}
 	for {
 		fmt.Fprint(screen.Out, paint("\x1b[1;34m", "Run it [y,n]?")+" ")

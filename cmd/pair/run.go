@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // Exit codes, as DESIGN.md's output contract sets them.
@@ -57,11 +59,13 @@ func run(ctx context.Context, args []string, io stdio) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", ee.msg)
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(io.Err, "pair: %s\n", strings.TrimPrefix(err.Error(), "pair: "))
+	// An error can name files and quote lines of a patch or a model's
+	// reply: shown escaped (see internal/display).
+	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(strings.TrimPrefix(err.Error(), "pair: ")))
 	var ue *usageError
 	switch {
 	case errors.As(err, &ue) || isFlagError(err):

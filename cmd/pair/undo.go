@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -134,13 +135,14 @@ func printUndo(w io.Writer, r undoReport) {
 	if r.DryRun {
 		verb, would = "would undo", "would "
 	}
-	fmt.Fprintf(w, "%s %s %s\n", verb, r.Commit.Short, r.Commit.Subject)
+	// The subject and the names come from the repository: escaped.
+	fmt.Fprintf(w, "%s %s %s\n", verb, r.Commit.Short, display.Line(r.Commit.Subject))
 	for _, f := range r.Files {
-		fmt.Fprintf(w, "\t%s%s %s\n", would, f.Action, f.Path)
+		fmt.Fprintf(w, "\t%s%s %s\n", would, f.Action, display.Name(f.Path))
 	}
 	where := "HEAD"
 	if r.Branch != "" {
-		where = shortBranch(r.Branch)
+		where = display.Name(shortBranch(r.Branch))
 	}
 	if r.DryRun {
 		fmt.Fprintf(w, "%s would move to %s; nothing was changed (--dry-run)\n", where, shortHash(r.Parent))
