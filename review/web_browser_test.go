@@ -307,3 +307,50 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit, change 2a and change 3", len(got), got["calc.go"])
 	}
 }
+
+// TestWebBrowserHostileText: in a real Chromium, a hunk whose line holds
+// escape sequences and a bidi override, in a file whose name holds one,
+// shows every line, escaped, with the marker, and the name escaped.
+func TestWebBrowserHostileText(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := review.New(mustPlace(t, hostilePatch), nil)
+	browse(t, ctx, "open the page",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+	)
+	done, _ := startReview(t, context.Background(), w, r)
+	browse(t, ctx, "see the review", chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"]`)))
+	lines := get(t, ctx, "read the lines", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('[data-hunk-id="1"] .ln')].map((l) => l.textContent + (l.dataset.marked ? " [marked]" : ""))`))
+	want := []string{
+		"+rm -rf ~ # evil",
+		"+# ok^[[1A^[[2K^[[32m+harmless change ⚠ control characters [marked]",
+		`+flip \u202eexe.txt\xff ⚠ control characters [marked]`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines: got %q, want %q", lines, want)
+	}
+	head := get(t, ctx, "read the file name", chromedp.TextContent(chromedp.CSS(`.file-head`)))
+	where := get(t, ctx, "read where", chromedp.TextContent(chromedp.CSS(`[data-hunk-id="1"] .where`)))
+	if !strings.HasPrefix(head, "run^[[2K.sh (⚠ control characters)") || where != "run^[[2K.sh (⚠ control characters) (new, 3 lines)" {
+		t.Errorf("name: got heading %q and %q, want the name escaped and marked", head, where)
+	}
+	page := get(t, ctx, "read the page", chromedp.Evaluate[string](`document.body.textContent`))
+	for _, bad := range []string{"\x1b", "\u202e"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page's text holds %q raw", bad)
+		}
+	}
+	browse(t, ctx, "approve and submit",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"][data-decision="approved"]`)),
+		chromedp.Click(chromedp.CSS(`[data-action="submit"]`)),
+	)
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after the submit", err)
+	}
+	if got := results(t, r)["run\x1b[2K.sh"]; got != "rm -rf ~ # evil\n# ok\x1b[1A\x1b[2K\x1b[32m+harmless change\nflip \u202eexe.txt\xff\n" {
+		t.Errorf("result: got %q, want the patch's bytes", got)
+	}
+}

@@ -943,3 +943,36 @@ func (s *ptySession) raw() bool {
 func printable(screen string) string {
 	return strings.NewReplacer("\x1b", `\e`, "\r\n", "\n", "\r", `\r`).Replace(screen)
 }
+
+// TestInteractiveHostileHunk: a hunk line with escape sequences that would
+// erase the line above it is shown escaped and marked, both lines on the
+// screen; only pair's own colours reach the terminal; what is committed
+// is the patch's bytes.
+func TestInteractiveHostileHunk(t *testing.T) {
+	t.Parallel()
+	r := newInteractiveRepo(t, goodEditor)
+	hostile := "# ok\x1b[1A\x1b[2K\x1b[32m+harmless change"
+	r.writeFile(t, "fix.diff", "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,4 @@\n first: alpha\n+rm -rf ~ # evil\n+"+hostile+"\n second: beta\n")
+	s := r.start(t, nil, "apply", "fix.diff")
+	s.answer("[1/1]", "y")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.send("y")
+	screen := s.wait(0)
+
+	plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(screen, "") // colours
+	for _, want := range []string{
+		"+rm -rf ~ # evil\r\n+# ok^[[1A^[[2K^[[32m+harmless change ⚠ control characters\r\n",
+	} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the screen never showed %q; it showed:\n%s", want, printable(screen))
+		}
+	}
+	if strings.Contains(plain, "\x1b") {
+		t.Errorf("an escape sequence other than a colour reached the terminal:\n%s", printable(screen))
+	}
+	if !strings.Contains(screen, "\x1b[32m") {
+		t.Errorf("pair's own colours are gone:\n%s", printable(screen))
+	}
+	r.wantFile(t, "notes.txt", strings.Replace(notesTxt, "first: alpha\n", "first: alpha\nrm -rf ~ # evil\n"+hostile+"\n", 1))
+	r.wantCommitted(t, "notes.txt")
+}
