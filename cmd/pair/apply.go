@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/display"
@@ -550,14 +551,17 @@ func readPatch(o applyOptions) (string, error) {
 		}
 		return string(b), nil
 	}
-	if f, ok := o.IO.In.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return "", usagef("apply: give a patch file, or pipe the patch to standard input")
-		}
+	// A terminal is not a patch; /dev/null (a character device too) is
+	// an empty one.
+	if f, ok := o.IO.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return "", usagef("apply: give a patch file, or pipe the patch to standard input")
 	}
 	b, err := io.ReadAll(o.IO.In)
 	if err != nil {
 		return "", fmt.Errorf("apply: read standard input: %w", err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", errors.New("apply: standard input is empty: no patch to apply")
 	}
 	return string(b), nil
 }

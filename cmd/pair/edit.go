@@ -451,7 +451,8 @@ func (p *eventPrinter) event(e agent.Event) {
 		if e.Text != "" {
 			what += " " + e.Text
 		}
-		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, e.Detail)
+		// edit, review and ask, which print events, all take the flags.
+		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, accessHint(e.Detail, func(string) bool { return true }))
 	case agent.EventSuggestion:
 		p.endLine()
 		fmt.Fprintf(p.io.Err, "suggested command (not run): %s\n", e.Text)
@@ -541,7 +542,7 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 		if strings.HasPrefix(line, "/") {
 			quit, err := slash(c, o, a, st, line)
 			if err != nil {
-				fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(err.Error()))
+				fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(accessHint(err.Error(), func(string) bool { return true })))
 			}
 			if quit {
 				return nil

@@ -976,3 +976,16 @@ func TestInteractiveHostileHunk(t *testing.T) {
 	r.wantFile(t, "notes.txt", strings.Replace(notesTxt, "first: alpha\n", "first: alpha\nrm -rf ~ # evil\n"+hostile+"\n", 1))
 	r.wantCommitted(t, "notes.txt")
 }
+
+// TestInteractiveNoPatch: pair apply with no patch file and a terminal as
+// standard input is a usage error (exit 2), without waiting for input.
+func TestInteractiveNoPatch(t *testing.T) {
+	t.Parallel()
+	r := newInteractiveRepo(t, goodEditor)
+	s := r.start(t, nil, "apply", "--yes")
+	screen := s.wait(2)
+	if !strings.Contains(screen, "pair: apply: give a patch file, or pipe the patch to standard input") {
+		t.Errorf("the screen does not ask for a patch:\n%s", printable(screen))
+	}
+	r.wantUnchanged(t)
+}

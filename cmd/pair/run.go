@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/repo"
 )
 
 // Exit codes, as DESIGN.md's output contract sets them.
@@ -56,16 +58,22 @@ func run(ctx context.Context, args []string, io stdio) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(ee.msg))
+	has := func(flag string) bool { return false }
+	if len(args) > 1 {
+		if cmd := app.Command(args[1]); cmd != nil {
+			has = func(flag string) bool { return commandHasFlag(cmd, flag) }
 		}
-		return ee.code
 	}
 	// An error can name files and quote lines of a patch or a model's
 	// reply: shown escaped (see internal/display).
-	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(strings.TrimPrefix(err.Error(), "pair: ")))
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(ee.msg, has)))
+		}
+		return ee.code
+	}
+	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
 	var ue *usageError
 	switch {
 	case errors.As(err, &ue) || isFlagError(err):
@@ -74,6 +82,40 @@ func run(ctx context.Context, args []string, io stdio) int {
 		return exitInterrupted
 	}
 	return exitFailure
+}
+
+// accessHint names, in a refusal of a file that looks like a secret or
+// that git ignores, the flag that allows it, when has says the command
+// has that flag.
+func accessHint(msg string, has func(flag string) bool) string {
+	for _, a := range []struct {
+		err         error
+		flag, vague string
+	}{
+		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
+		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
+	} {
+		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
+			continue
+		}
+		hint := "(--" + a.flag + " allows it)"
+		if strings.Contains(msg, a.vague) {
+			msg = strings.ReplaceAll(msg, a.vague, hint)
+		} else {
+			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
+		}
+	}
+	return msg
+}
+
+// commandHasFlag reports whether cmd takes the flag --name.
+func commandHasFlag(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // withUsageErrors makes each command report a bad flag or argument as a

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -20,11 +20,29 @@ func openTree(dir string, w io.Writer) (*repo.Tree, error) {
 		return nil, err
 	}
 	if rec := t.Recovery; rec.Action != "" {
-		fmt.Fprintf(w, "pair: an earlier pair was interrupted while writing %s; its write was %s\n",
-			strings.Join(rec.Paths, ", "), rec.Action)
+		fmt.Fprintf(w, "pair: an earlier pair was interrupted while writing %d %s; its write was %s:\n",
+			len(rec.Paths), plural(len(rec.Paths), "file"), rec.Action)
+		printNames(w, rec.Paths)
 		if len(rec.Conflicts) > 0 {
-			fmt.Fprintf(w, "pair: changed since, and left as they are: %s\n", strings.Join(rec.Conflicts, ", "))
+			fmt.Fprintf(w, "pair: %d %s changed since, and left as %s:\n",
+				len(rec.Conflicts), plural(len(rec.Conflicts), "file"), map[bool]string{true: "it is", false: "they are"}[len(rec.Conflicts) == 1])
+			printNames(w, rec.Conflicts)
 		}
 	}
 	return t, nil
+}
+
+// maxNames is how many names printNames shows before it counts the rest.
+const maxNames = 10
+
+// printNames lists names one per line, indented, at most maxNames of them
+// and then how many more there are.
+func printNames(w io.Writer, names []string) {
+	for i, n := range names {
+		if i == maxNames {
+			fmt.Fprintf(w, "  and %d more\n", len(names)-maxNames)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", display.Name(n))
+	}
 }
