@@ -18,6 +18,7 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/mcp"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
@@ -352,7 +353,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			if t.Override != "" {
 				why += "; .pair.yml: " + t.Override
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", t.Name, t.Risk, why, clipOneLine(t.Description, 60))
+			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(clipOneLine(t.Description, 60)))
 			if t.Unchecked != "" {
 				fmt.Fprintf(tw, "  \t\tnote: %s; only checked to be an object\t\n", t.Unchecked)
 			}

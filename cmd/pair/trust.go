@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/internal/display"
 )
 
 func trustCommand(io stdio) *cli.Command {
@@ -57,23 +59,23 @@ pair trust. Any change to the file needs trusting again. Your own
 			}
 			fmt.Fprintf(io.Out, "trusted %s as it is now\n", p)
 			if fc.APIBase != "" {
-				fmt.Fprintf(io.Out, "  api_base: %s (your code and key go there)\n", fc.APIBase)
+				fmt.Fprintf(io.Out, "  api_base: %s (your code and key go there)\n", display.Line(fc.APIBase))
 			}
 			if fc.APIKeyEnv != "" {
-				fmt.Fprintf(io.Out, "  api_key_env: %s\n", fc.APIKeyEnv)
+				fmt.Fprintf(io.Out, "  api_key_env: %s\n", display.Line(fc.APIKeyEnv))
 			}
 			if fc.TestCmd != "" {
-				fmt.Fprintf(io.Out, "  test_cmd: %s (runs after every change)\n", fc.TestCmd)
+				fmt.Fprintf(io.Out, "  test_cmd: %s (runs after every change)\n", display.Line(fc.TestCmd))
 			}
 			for _, a := range fc.AllowCommands {
-				fmt.Fprintf(io.Out, "  allow_commands: %s (runs without asking)\n", a)
+				fmt.Fprintf(io.Out, "  allow_commands: %s (runs without asking)\n", display.Line(a))
 			}
 			for _, s := range fc.MCPServers {
 				what := s.URL
 				if s.Command != "" {
 					what = s.Command
 				}
-				fmt.Fprintf(io.Out, "  mcp_servers: %s (%s)\n", s.Name, what)
+				fmt.Fprintf(io.Out, "  mcp_servers: %s (%s)\n", display.Name(s.Name), display.Line(what))
 			}
 			return nil
 		},

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/pair-cli/pair/agent"
+)
+
+// TestEventPrinterEscapes: the model's streamed words, cut anywhere into
+// tokens, and its tool calls reach the terminal with their escape
+// sequences and bidi controls shown, each such line marked.
+func TestEventPrinterEscapes(t *testing.T) {
+	var out, errOut strings.Builder
+	p := &eventPrinter{io: stdio{Out: &out, Err: &errOut}, st: &agent.State{}}
+	for _, tok := range []string{"Done: \x1b", "[2K\x1b[1Aall ", "good\xe2\x80", "\xae.\nNext line\n"} {
+		p.event(agent.Event{Kind: agent.EventToken, Text: tok})
+	}
+	p.event(agent.Event{Kind: agent.EventToolCall, Tool: "read_file", Text: "a\x1b]0;x\a.go"})
+	p.event(agent.Event{Kind: agent.EventFinal})
+	if want := "Done: ^[[2K^[[1Aall good\\u202e. ⚠ control characters\nNext line\n"; out.String() != want {
+		t.Errorf("streamed: got %q, want %q", out.String(), want)
+	}
+	if want := "→ read_file a^[]0;x^G.go ⚠ control characters\n"; errOut.String() != want {
+		t.Errorf("tool call: got %q, want %q", errOut.String(), want)
+	}
+}
+
+func TestClipOneLineKeepsCharacters(t *testing.T) {
+	s := clipOneLine(strings.Repeat("é", 10), 5)
+	if !utf8.ValidString(s) || s != "éé…" {
+		t.Errorf("got %q, want two whole characters and an ellipsis", s)
+	}
+}
