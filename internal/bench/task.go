@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
@@ -99,7 +100,7 @@ func (f *FileCheck) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(f))
 }
 
-var replyName = regexp.MustCompile(`^model/(\d+)\.(json|sse)$`)
+var replyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^model/(\d+)\.(json|sse)$`) })
 
 // Parse reads a task file.
 func Parse(name string, data []byte) (*Task, error) {
@@ -156,8 +157,8 @@ func Parse(name string, data []byte) (*Task, error) {
 			t.hooks[strings.TrimPrefix(f.Name, "hooks/")] = string(f.Data)
 		case f.Name == "live/check":
 			t.liveCheck = strings.TrimSpace(string(f.Data))
-		case replyName.MatchString(f.Name):
-			m := replyName.FindStringSubmatch(f.Name)
+		case replyName().MatchString(f.Name):
+			m := replyName().FindStringSubmatch(f.Name)
 			n, _ := strconv.Atoi(m[1])
 			var r replay.Reply
 			if m[2] == "sse" {
