@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// The task types of a request (DESIGN.md, "The flow of one request").
+// The task types of a request (docs/ARCHITECTURE.md, "From a model's reply to a commit").
 const (
 	TaskRepoQnA     = "repo_qna"
 	TaskDocs        = "doc_generation"
