@@ -1,7 +1,13 @@
-// Package agent is the model loop: it will hold a request's conversation
-// and whole state as one JSON-serialisable State, call the model through a
-// small client interface, run read-only tools at once, send every edit,
-// commit or command through a policy gate to a reviewer it declares, and
-// save the state at each pause so that another process can resume it. It
-// is empty until the issue that builds it; DESIGN.md describes it.
+// Package agent is the model loop. It holds a request's conversation and
+// whole state as one JSON-serialisable State, calls the model through a
+// streaming OpenAI-compatible Client, runs read-only tools at once, and
+// sends every edit, command and side-effecting MCP call through a policy
+// gate to a Reviewer it declares. At each pause it saves the state in a
+// session (Sessions), so that another process can resume it (Resume).
+//
+// Edits reach the tree as unified diffs: a proposal is parsed and placed
+// with package edit, reviewed, then written and committed with package
+// repo. Feedback to the model says what was written, rejected or could not
+// be placed, with the nearest lines of the file. Classify decides a
+// request's task type from its words, without a model call.
 package agent

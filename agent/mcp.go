@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,13 +61,13 @@ type ExternalTool struct {
 // Name is the tool's name for the person and the log: server.tool.
 func (t *ExternalTool) Name() string { return t.Server + "." + t.Tool }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // WireName is the tool's name for the model: Server__Tool, with any
 // character that function names may not hold ("^[a-zA-Z0-9_-]{1,64}$"
 // for OpenAI) replaced by "_", and shortened with a hash past 64.
 func (t *ExternalTool) WireName() string {
-	n := unsafeName.ReplaceAllString(t.Server, "_") + "__" + unsafeName.ReplaceAllString(t.Tool, "_")
+	n := unsafeName().ReplaceAllString(t.Server, "_") + "__" + unsafeName().ReplaceAllString(t.Tool, "_")
 	if len(n) > 64 {
 		n = n[:55] + "_" + hashOf(t.Name())[:8]
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,11 +34,11 @@ var (
 	ErrBadSessionName = errors.New("a session name is letters, digits, '.', '_' and '-'")
 )
 
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+var sessionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) })
 
 // ValidName reports whether name can name a session.
 func ValidName(name string) error {
-	if !sessionName.MatchString(name) || strings.Contains(name, "..") {
+	if !sessionName().MatchString(name) || strings.Contains(name, "..") {
 		return fmt.Errorf("%w: %q", ErrBadSessionName, name)
 	}
 	return nil

@@ -1,5 +1,16 @@
-// Package repo is pair's access to the working tree: it finds the
-// repository root, resolves every path a person or a model names inside it
-// (never outside, never into .git), reads files, and writes a set of
-// changed files all together or not at all.
+// Package repo is pair's access to the working tree and to git.
+//
+// Open finds the root; Clean keeps every path a person, a patch or a model
+// names inside it (never outside, never into .git), and Guard refuses
+// files that git ignores and files that look like secrets unless Access
+// allows them. The model's read tools live here (ReadText, ListFiles,
+// SearchFiles, RepoMap, Status, WorkDiff, History).
+//
+// PlaceWith places a patch's hunks on the files (with package edit), and
+// ApplyPlans writes them: Write changes a set of files all together or not
+// at all, with a journal that a crash is recovered from at the next Open.
+// Commit records the approved hunks on top of HEAD, running the person's
+// hooks, with the audit trailer that Record.Message writes and
+// ParseMessage reads. Undo takes back the last pair commit when that is
+// safe, and Log lists pair commits.
 package repo

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // maxMapSize is the size of the largest file whose symbols RepoMap reads;
@@ -151,22 +152,22 @@ func symbols(name string, src []byte) []string {
 	case ".py", ".pyi":
 		return pythonSymbols(src)
 	case ".rb", ".rake":
-		return scanSymbols(src, rubyRules)
+		return scanSymbols(src, rubyRules())
 	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
-		return scanSymbols(src, jsRules)
+		return scanSymbols(src, jsRules())
 	case ".rs":
-		return scanSymbols(src, rustRules)
+		return scanSymbols(src, rustRules())
 	case ".java", ".kt", ".kts", ".cs", ".scala":
-		return scanSymbols(src, jvmRules)
+		return scanSymbols(src, jvmRules())
 	case ".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm":
 		return scanSymbols(src, cRules(false))
 	case ".h", ".hh", ".hpp", ".hxx", ".h++":
 		return scanSymbols(src, cRules(true))
 	case ".sh", ".bash", ".zsh", ".ksh":
-		return scanSymbols(src, shellRules)
+		return scanSymbols(src, shellRules())
 	case "":
 		if first, _, _ := bytes.Cut(src, []byte("\n")); bytes.HasPrefix(first, []byte("#!")) && bytes.Contains(first, []byte("sh")) {
-			return scanSymbols(src, shellRules)
+			return scanSymbols(src, shellRules())
 		}
 	}
 	return nil
@@ -241,10 +242,10 @@ func pythonSymbols(src []byte) []string {
 		indent := line[:len(line)-len(trimmed)]
 		if indent == "" {
 			class, body = false, ""
-			if m := pyClass.FindStringSubmatch(line); m != nil {
+			if m := pyClass().FindStringSubmatch(line); m != nil {
 				out = append(out, "class "+m[1])
 				class = true
-			} else if m := pyDef.FindStringSubmatch(line); m != nil {
+			} else if m := pyDef().FindStringSubmatch(line); m != nil {
 				out = append(out, "def "+m[2])
 			}
 			continue
@@ -256,7 +257,7 @@ func pythonSymbols(src []byte) []string {
 			body = indent
 		}
 		if indent == body {
-			if m := pyDef.FindStringSubmatch(trimmed); m != nil {
+			if m := pyDef().FindStringSubmatch(trimmed); m != nil {
 				out = append(out, "  def "+m[2])
 			}
 		}
@@ -265,8 +266,8 @@ func pythonSymbols(src []byte) []string {
 }
 
 var (
-	pyClass = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)`)
-	pyDef   = regexp.MustCompile(`^(async\s+)?def\s+([A-Za-z_]\w*)`)
+	pyClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class\s+([A-Za-z_]\w*)`) })
+	pyDef   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(async\s+)?def\s+([A-Za-z_]\w*)`) })
 )
 
 // scanRule is one kind of declaration a line scan recognises: a line that
@@ -321,34 +322,40 @@ func kindName(k, n int) func([]string) string {
 	return func(m []string) string { return m[k] + " " + m[n] }
 }
 
-var rubyRules = []scanRule{
-	{re: regexp.MustCompile(`^\s*(class|module)\s+([A-Z][\w:]*)`), format: kindName(1, 2), indented: true, member: true},
-	{re: regexp.MustCompile(`^\s*def\s+((self\.)?[\w?!=\[\]<>+\-*/%~]+)`), format: group("def ", 1), indented: true, member: true},
-}
+var rubyRules = sync.OnceValue(func() []scanRule {
+	return []scanRule{
+		{re: regexp.MustCompile(`^\s*(class|module)\s+([A-Z][\w:]*)`), format: kindName(1, 2), indented: true, member: true},
+		{re: regexp.MustCompile(`^\s*def\s+((self\.)?[\w?!=\[\]<>+\-*/%~]+)`), format: group("def ", 1), indented: true, member: true},
+	}
+})
 
 const jsName = `[A-Za-z_$][\w$]*`
 
-var jsRules = []scanRule{
-	{re: regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(` + jsName + `)`), format: group("function ", 1)},
-	{re: regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(` + jsName + `)`), format: group("class ", 1)},
-	{re: regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?(?:const\s+)?(interface|type|enum)\s+(` + jsName + `)`), format: kindName(1, 2)},
-	{re: regexp.MustCompile(`^(?:export\s+)?(?:const|let|var)\s+(` + jsName + `)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|` + jsName + `\s*=>)`), format: group("const ", 1)},
-	{re: regexp.MustCompile(`^export\s+(?:const|let|var)\s+(` + jsName + `)`), format: group("const ", 1)},
-}
+var jsRules = sync.OnceValue(func() []scanRule {
+	return []scanRule{
+		{re: regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(` + jsName + `)`), format: group("function ", 1)},
+		{re: regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(` + jsName + `)`), format: group("class ", 1)},
+		{re: regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?(?:const\s+)?(interface|type|enum)\s+(` + jsName + `)`), format: kindName(1, 2)},
+		{re: regexp.MustCompile(`^(?:export\s+)?(?:const|let|var)\s+(` + jsName + `)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|` + jsName + `\s*=>)`), format: group("const ", 1)},
+		{re: regexp.MustCompile(`^export\s+(?:const|let|var)\s+(` + jsName + `)`), format: group("const ", 1)},
+	}
+})
 
 const rustVis = `(?:pub(?:\s*\([^)]*\))?\s+)?`
 
-var rustRules = []scanRule{
-	{re: regexp.MustCompile(`^` + rustVis + `(?:default\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+(\w+)`), format: group("fn ", 1)},
-	{re: regexp.MustCompile(`^` + rustVis + `(struct|enum|union|type|mod|static|const)\s+(\w+)`), format: kindName(1, 2)},
-	{re: regexp.MustCompile(`^` + rustVis + `(?:unsafe\s+)?(?:auto\s+)?trait\s+(\w+)`), format: group("trait ", 1)},
-	{re: regexp.MustCompile(`^(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s*([^{]+?)\s*(?:\{.*)?$`), format: func(m []string) string {
-		s, _, _ := strings.Cut(m[1], " where ")
-		return "impl " + strings.TrimSuffix(strings.TrimSpace(s), " where")
-	}},
-	{re: regexp.MustCompile(`^macro_rules!\s*(\w+)`), format: group("macro ", 1)},
-	{re: regexp.MustCompile(`^\s+` + rustVis + `(?:default\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+(\w+)`), format: group("fn ", 1), indented: true, member: true},
-}
+var rustRules = sync.OnceValue(func() []scanRule {
+	return []scanRule{
+		{re: regexp.MustCompile(`^` + rustVis + `(?:default\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+(\w+)`), format: group("fn ", 1)},
+		{re: regexp.MustCompile(`^` + rustVis + `(struct|enum|union|type|mod|static|const)\s+(\w+)`), format: kindName(1, 2)},
+		{re: regexp.MustCompile(`^` + rustVis + `(?:unsafe\s+)?(?:auto\s+)?trait\s+(\w+)`), format: group("trait ", 1)},
+		{re: regexp.MustCompile(`^(?:unsafe\s+)?impl\b(?:\s*<[^{]*?>)?\s*([^{]+?)\s*(?:\{.*)?$`), format: func(m []string) string {
+			s, _, _ := strings.Cut(m[1], " where ")
+			return "impl " + strings.TrimSuffix(strings.TrimSpace(s), " where")
+		}},
+		{re: regexp.MustCompile(`^macro_rules!\s*(\w+)`), format: group("macro ", 1)},
+		{re: regexp.MustCompile(`^\s+` + rustVis + `(?:default\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+(\w+)`), format: group("fn ", 1), indented: true, member: true},
+	}
+})
 
 const jvmMods = `(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|open|data|inner|enum|annotation|value|readonly|unsafe|new|override|virtual|file|non-sealed|strictfp|implicit|case)\s+)*`
 
@@ -358,21 +365,23 @@ var jvmKeywords = map[string]bool{
 	"synchronized": true, "when": true, "try": true, "do": true,
 }
 
-var jvmRules = []scanRule{
-	{re: regexp.MustCompile(`^\s*(?:@\w+(?:\([^)]*\))?\s+)*` + jvmMods + `(class|interface|enum|record|object|struct|trait)\s+(\w+)`), format: kindName(1, 2), indented: true},
-	{re: regexp.MustCompile(`^(\s*)(?:(?:public|private|protected|internal|override|open|suspend|inline|abstract|final|operator|infix|tailrec|external|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(`), format: func(m []string) string {
-		if m[1] != "" {
-			return "  fun " + m[2]
-		}
-		return "fun " + m[2]
-	}, indented: true},
-	{re: regexp.MustCompile(`^\s+(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|native|sealed|extern|unsafe|new|partial|default|strictfp|def)\s+)+(?:[\w<>\[\],.?]+(?:\s*,\s*[\w<>\[\],.?]+)*\s+)?(\w+)\s*[(\[]`), format: func(m []string) string {
-		if jvmKeywords[m[1]] {
-			return ""
-		}
-		return "  " + m[1] + "()"
-	}, indented: true},
-}
+var jvmRules = sync.OnceValue(func() []scanRule {
+	return []scanRule{
+		{re: regexp.MustCompile(`^\s*(?:@\w+(?:\([^)]*\))?\s+)*` + jvmMods + `(class|interface|enum|record|object|struct|trait)\s+(\w+)`), format: kindName(1, 2), indented: true},
+		{re: regexp.MustCompile(`^(\s*)(?:(?:public|private|protected|internal|override|open|suspend|inline|abstract|final|operator|infix|tailrec|external|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(`), format: func(m []string) string {
+			if m[1] != "" {
+				return "  fun " + m[2]
+			}
+			return "fun " + m[2]
+		}, indented: true},
+		{re: regexp.MustCompile(`^\s+(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|native|sealed|extern|unsafe|new|partial|default|strictfp|def)\s+)+(?:[\w<>\[\],.?]+(?:\s*,\s*[\w<>\[\],.?]+)*\s+)?(\w+)\s*[(\[]`), format: func(m []string) string {
+			if jvmKeywords[m[1]] {
+				return ""
+			}
+			return "  " + m[1] + "()"
+		}, indented: true},
+	}
+})
 
 var cKeywords = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true,
@@ -399,7 +408,9 @@ func cRules(header bool) []scanRule {
 	}
 }
 
-var shellRules = []scanRule{
-	{re: regexp.MustCompile(`^\s*function\s+([A-Za-z_][\w.:-]*)`), format: func(m []string) string { return m[1] + "()" }, indented: true},
-	{re: regexp.MustCompile(`^\s*([A-Za-z_][\w.:-]*)\s*\(\)`), format: func(m []string) string { return m[1] + "()" }, indented: true},
-}
+var shellRules = sync.OnceValue(func() []scanRule {
+	return []scanRule{
+		{re: regexp.MustCompile(`^\s*function\s+([A-Za-z_][\w.:-]*)`), format: func(m []string) string { return m[1] + "()" }, indented: true},
+		{re: regexp.MustCompile(`^\s*([A-Za-z_][\w.:-]*)\s*\(\)`), format: func(m []string) string { return m[1] + "()" }, indented: true},
+	}
+})

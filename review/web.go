@@ -105,7 +105,7 @@ const (
 	webKeepAlive = 15 * time.Second // between SSE comments on a quiet stream
 )
 
-var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,}$`)
+var tokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{16,}$`) })
 
 // Web serves the review and the conversation as one page on the loopback
 // address. Every request must carry the token (in the URL the first time,
@@ -152,7 +152,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 			return nil, fmt.Errorf("web: make a token: %w", err)
 		}
 		token = hex.EncodeToString(b)
-	} else if !tokenRE.MatchString(token) {
+	} else if !tokenRE().MatchString(token) {
 		return nil, errors.New("web: the token needs at least 16 characters of A-Z, a-z, 0-9, '_' and '-'")
 	}
 	if o.Title == "" {

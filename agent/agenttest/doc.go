@@ -23,4 +23,8 @@
 // Server.Config and Server.HTTPClient reach the server in memory, through
 // an http.RoundTripper; Server.URL is a real socket, for end-to-end tests
 // of the command.
+//
+// The server itself is internal/replay, which pair bench uses too; this
+// package ties it to a test (any TB: *testing.T, or a reporter of one's
+// own) and to the agent's client, and does not import testing.
 package agenttest

@@ -11,4 +11,10 @@
 // clear error, never a hang: Start never fails as a whole (each Server
 // carries its own Err), and a call fails with an error that says what
 // happened. Close stops every server, with its process group.
+//
+// Entry is a server as .pair.yml's mcp_servers writes it: CheckEntries
+// checks a file's list, MergeEntries lays the repository's over the home
+// directory's, and Configs makes the Config of each, in an environment
+// that ScrubEnv has cleared of the model's API key. ServeNotebook is
+// pair's own example server (pair mcp example-server).
 package mcp

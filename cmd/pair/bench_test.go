@@ -12,12 +12,13 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/internal/bench"
 )
 
 // TestBenchSuite runs pair bench on the project's suite: every task must
 // pass.
 func TestBenchSuite(t *testing.T) {
-	tasks, err := loadBenchTasks([]string{filepath.Join("..", "..", "testdata", "bench")})
+	tasks, err := bench.Load([]string{filepath.Join("..", "..", "testdata", "bench")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ grep -q 'hello, world' app.go
 		agenttest.Reply{Text: "done"},
 		agenttest.Reply{Text: "I would change the greeting."},
 	)
-	tasks, err := loadBenchTasks([]string{dir})
+	tasks, err := bench.Load([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ grep -q 'hello, world' app.go
 	if !errors.As(err, &ee) || ee.code != exitFailure {
 		t.Fatalf("got %v, want exit 1 (one round failed)\n%s", err, out.String())
 	}
-	var rep benchReport
+	var rep bench.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -141,7 +142,7 @@ expect:
 a
 `)
 	write("broken.txtar", "request: [unclosed\n-- repo/a.txt --\na\n")
-	tasks, err := loadBenchTasks([]string{dir})
+	tasks, err := bench.Load([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,136 +18,30 @@ import (
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
-type mcpServerConfig struct {
-	Name string `yaml:"name"`
-	// A subprocess over stdio.
-	Command string            `yaml:"command"`
-	Args    []string          `yaml:"args"`
-	Env     map[string]string `yaml:"env"`
-	Dir     string            `yaml:"dir"`
-	// A streamable HTTP endpoint.
-	URL     string            `yaml:"url"`
-	Headers map[string]string `yaml:"headers"`
-	// Timeout bounds each call (default 30s), StartTimeout the start
-	// (default 60s).
-	Timeout      time.Duration `yaml:"timeout"`
-	StartTimeout time.Duration `yaml:"start_timeout"`
-	// Tools overrides tools' risk by their name on the server: allow,
-	// review or deny; "*" for all the others.
-	Tools map[string]string `yaml:"tools"`
-	// Disabled turns off a server of the home directory's file in one
-	// repository.
-	Disabled bool `yaml:"disabled"`
-
-	base string // the directory of the file it comes from
-}
-
-var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+type mcpServerConfig = mcp.Entry
 
 // checkMCPServers checks the mcp_servers of the file p.
 func checkMCPServers(p string, list []mcpServerConfig) error {
-	seen := map[string]bool{}
-	for i, s := range list {
-		switch {
-		case !mcpServerName.MatchString(s.Name):
-			return fmt.Errorf("%s: mcp_servers[%d]: name %q: use letters, digits, '-' and '_' (it prefixes the server's tools)", p, i, s.Name)
-		case seen[s.Name]:
-			return fmt.Errorf("%s: mcp_servers: %s is named twice", p, s.Name)
-		case s.Disabled:
-		case s.Command == "" && s.URL == "":
-			return fmt.Errorf("%s: mcp server %s: give a command (a server over stdio) or a url (streamable HTTP)", p, s.Name)
-		case s.Command != "" && s.URL != "":
-			return fmt.Errorf("%s: mcp server %s: give a command or a url, not both", p, s.Name)
-		case s.URL != "" && (len(s.Args) > 0 || len(s.Env) > 0 || s.Dir != ""):
-			return fmt.Errorf("%s: mcp server %s: args, env and dir are for a command, not a url", p, s.Name)
-		case s.Command != "" && len(s.Headers) > 0:
-			return fmt.Errorf("%s: mcp server %s: headers are for a url, not a command", p, s.Name)
-		case s.Timeout < 0 || s.Timeout > 0 && s.Timeout < time.Millisecond,
-			s.StartTimeout < 0 || s.StartTimeout > 0 && s.StartTimeout < time.Millisecond:
-			return fmt.Errorf("%s: mcp server %s: a timeout is a duration such as 30s or 2m", p, s.Name)
-		}
-		seen[s.Name] = true
-		for tool, word := range s.Tools {
-			if word != mcp.Allow && word != mcp.Review && word != mcp.Deny {
-				return fmt.Errorf("%s: mcp server %s: tools: %s: %q is not allow, review or deny", p, s.Name, tool, word)
-			}
-		}
-	}
-	return nil
+	return mcp.CheckEntries(p, list)
 }
 
 // mergeMCPServers lays the files' servers over each other: a server of
 // the repository's file replaces the home directory's of the same name.
 // files and paths go in the same order, the repository's first.
 func mergeMCPServers(files []fileConfig, paths []string) []mcpServerConfig {
-	var out []mcpServerConfig
-	seen := map[string]bool{}
+	lists := make([][]mcp.Entry, len(files))
 	for i, f := range files {
-		for _, s := range f.MCPServers {
-			if seen[s.Name] {
-				continue
-			}
-			seen[s.Name] = true
-			s.base = filepath.Dir(paths[i])
-			if !s.Disabled {
-				out = append(out, s)
-			}
-		}
+		lists[i] = f.MCPServers
 	}
-	return out
+	return mcp.MergeEntries(lists, paths)
 }
 
 // mcpConfigs turns the configured servers into the mcp package's
-// configuration. Commands run in root unless dir says otherwise (relative
-// to the file that names it). Their environment is pair's, without the
-// model's API key, with env added; ${VAR} in the command, args, env, URL
-// and headers is replaced by pair's variable, and ${PAIR} by pair's own
+// configuration: commands run in root, with pair's environment without
+// the model's API key; ${VAR} is pair's variable, and ${PAIR} pair's own
 // path (pair mcp example-server is a server pair itself provides).
 func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
-	var base []string
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if k == "OPENAI_API_KEY" || cfg.APIKey != "" && v == cfg.APIKey {
-			continue // the model's key is pair's alone
-		}
-		base = append(base, kv)
-	}
-	var out []mcp.Config
-	for _, s := range cfg.MCPServers {
-		c := mcp.Config{
-			Name: s.Name, Command: expandConfig(s.Command), URL: expandConfig(s.URL),
-			Timeout: s.Timeout, StartTimeout: s.StartTimeout, Tools: s.Tools,
-		}
-		for _, a := range s.Args {
-			c.Args = append(c.Args, expandConfig(a))
-		}
-		if s.Command != "" {
-			c.Dir = root
-			if s.Dir != "" {
-				c.Dir = s.Dir
-				if !filepath.IsAbs(c.Dir) {
-					c.Dir = filepath.Join(s.base, c.Dir)
-				}
-			}
-			c.Env = append([]string(nil), base...)
-			keys := make([]string, 0, len(s.Env))
-			for k := range s.Env {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				c.Env = append(c.Env, k+"="+expandConfig(s.Env[k]))
-			}
-		}
-		if len(s.Headers) > 0 {
-			c.Headers = map[string]string{}
-			for k, v := range s.Headers {
-				c.Headers[k] = expandConfig(v)
-			}
-		}
-		out = append(out, c)
-	}
-	return out
+	return mcp.Configs(cfg.MCPServers, root, mcp.ScrubEnv(os.Environ(), cfg.APIKey), expandConfig)
 }
 
 // startMCP starts the configured MCP servers. A server that does not
@@ -232,7 +122,7 @@ and an add_note tool that changes it:
 			Name:   "example-server",
 			Usage:  "serve an example MCP server (a notebook in notes.txt) on standard input and output",
 			Hidden: true,
-			Action: func(c *cli.Context) error { return runExampleMCPServer(c.Context) },
+			Action: func(c *cli.Context) error { return mcp.ServeNotebook(c.Context) },
 		}, {
 			Name:  "list",
 			Usage: "start each configured MCP server and list its tools with their risk",

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/pair-cli/pair/agent/agenttest"
+	scripted "github.com/pair-cli/pair/internal/replay"
 )
 
 // modelKey finds a script's model server among its values.
@@ -15,8 +17,9 @@ type modelKey struct{}
 
 // scriptModel is the scripted model server of one script.
 type scriptModel struct {
-	tb  *benchTB
-	srv *agenttest.Server
+	srv  *scripted.Server
+	mu   sync.Mutex
+	errs []string
 }
 
 // cmdModel drives a scripted OpenAI-compatible server over a real socket:
@@ -44,8 +47,11 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 		if err := json.Unmarshal([]byte(ts.ReadFile(args[1])), &replies); err != nil {
 			ts.Fatalf("model: %s: %v", args[1], err)
 		}
-		m.tb = &benchTB{}
-		m.srv = agenttest.NewServer(m.tb, replies...)
+		m.srv = scripted.New(func(msg string) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.errs = append(m.errs, msg)
+		}, replies...)
 		ts.Setenv("OPENAI_BASE_URL", m.srv.URL())
 		ts.Setenv("OPENAI_API_KEY", "test-key")
 		ts.Setenv("PAIR_MODEL", "test-model")
@@ -54,8 +60,10 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("model verify: no model started")
 		}
 		m.srv.Verify()
-		if m.tb.Failed() {
-			ts.Fatalf("model: %s", strings.Join(m.tb.errs, "\n"))
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if len(m.errs) > 0 {
+			ts.Fatalf("model: %s", strings.Join(m.errs, "\n"))
 		}
 	case "requests":
 		if m.srv == nil || len(args) != 2 {
@@ -80,10 +88,8 @@ func setupModel(env *testscript.Env) {
 	m := &scriptModel{}
 	env.Values[modelKey{}] = m
 	env.Defer(func() {
-		if m.tb != nil {
-			for _, f := range m.tb.cleanups {
-				f()
-			}
+		if m.srv != nil {
+			m.srv.Close()
 		}
 	})
 }

@@ -12,16 +12,17 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-// Exit codes, as DESIGN.md's output contract sets them.
+// Exit codes, as the output contract sets them (package output).
 const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitNeedsReview = 3
-	exitInterrupted = 130
+	exitOK          = output.OK
+	exitFailure     = output.Failure
+	exitUsage       = output.Usage
+	exitNeedsReview = output.NeedsReview
+	exitInterrupted = output.Interrupted
 )
 
 // stdio carries the process's standard streams, so tests can replace them.

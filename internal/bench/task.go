@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -13,25 +13,26 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/internal/replay"
 )
 
-// benchTask is one task of pair bench: a txtar file whose comment is the
+// Task is one task of pair bench: a txtar file whose comment is the
 // YAML metadata and whose files are the fixture and the scripted model.
 //
 //	repo/PATH        the fixture repository, committed before the task
 //	dirty/PATH       written after that commit: the person's own
 //	                 uncommitted edits
 //	hooks/NAME       a git hook (pre-commit, commit-msg), made executable
-//	model/NNN.json   a scripted reply (agenttest.Reply as JSON), in order
+//	model/NNN.json   a scripted reply (replay.Reply as JSON), in order
 //	model/NNN.sse    a reply as raw server-sent events
 //	live/check       for --live: a shell command, run in the repository
 //	                 after the task, that decides success (exit status 0)
-type benchTask struct {
+type Task struct {
 	Path string `yaml:"-"`
 	ID   string `yaml:"id"`
 	// Command is edit or ask; Request what the person asks; Files the
@@ -46,11 +47,11 @@ type benchTask struct {
 	// Config becomes the repository's .pair.yml.
 	Config map[string]any `yaml:"config"`
 	// Flags are extra flags for pair edit or ask (e.g. --no-commit).
-	Flags  []string    `yaml:"flags"`
-	Expect benchExpect `yaml:"expect"`
+	Flags  []string `yaml:"flags"`
+	Expect Expect   `yaml:"expect"`
 
 	repo, dirty, hooks map[string]string
-	replies            []agenttest.Reply
+	replies            []replay.Reply
 	liveCheck          string
 	// unknown are expectations this runner does not know (the task
 	// fails); ignored are sections that are not the runner's.
@@ -60,13 +61,13 @@ type benchTask struct {
 	loadErr error
 }
 
-// benchExpect is what must hold after the task.
-type benchExpect struct {
+// Expect is what must hold after the task.
+type Expect struct {
 	Exit                *int                 `yaml:"exit"`
 	Status              string               `yaml:"status"`
 	TaskType            string               `yaml:"task_type"`
 	RequiresHumanReview *bool                `yaml:"requires_human_review"`
-	Files               map[string]fileCheck `yaml:"files"`
+	Files               map[string]FileCheck `yaml:"files"`
 	Unchanged           []string             `yaml:"unchanged"`
 	Commits             *int                 `yaml:"commits"`
 	Trailers            []string             `yaml:"trailers"`
@@ -78,9 +79,9 @@ type benchExpect struct {
 	Pauses              *int                 `yaml:"pauses"`
 }
 
-// fileCheck is an expectation on one file: its exact content, or lines it
+// FileCheck is an expectation on one file: its exact content, or lines it
 // must or must not contain; Absent says it must not exist.
-type fileCheck struct {
+type FileCheck struct {
 	Equals      *string  `yaml:"equals"`
 	Contains    []string `yaml:"contains"`
 	NotContains []string `yaml:"not_contains"`
@@ -89,22 +90,22 @@ type fileCheck struct {
 
 // UnmarshalYAML lets a file's expectation be a plain string: its exact
 // content.
-func (f *fileCheck) UnmarshalYAML(n *yaml.Node) error {
+func (f *FileCheck) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		s := n.Value
 		f.Equals = &s
 		return nil
 	}
-	type plain fileCheck
+	type plain FileCheck
 	return n.Decode((*plain)(f))
 }
 
-var replyName = regexp.MustCompile(`^model/(\d+)\.(json|sse)$`)
+var replyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^model/(\d+)\.(json|sse)$`) })
 
-// parseBenchTask reads a task file.
-func parseBenchTask(name string, data []byte) (*benchTask, error) {
+// Parse reads a task file.
+func Parse(name string, data []byte) (*Task, error) {
 	ar := txtar.Parse(data)
-	t := &benchTask{Path: name, repo: map[string]string{}, dirty: map[string]string{}, hooks: map[string]string{}}
+	t := &Task{Path: name, repo: map[string]string{}, dirty: map[string]string{}, hooks: map[string]string{}}
 	// The metadata has at least the documented fields; others (a
 	// description, tags) are the author's and are left alone. An
 	// expectation this runner does not know fails the task instead of
@@ -121,7 +122,7 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 	}
 	if err := yaml.Unmarshal(ar.Comment, &raw); err == nil {
 		known := map[string]bool{}
-		for _, f := range reflect.VisibleFields(reflect.TypeOf(benchExpect{})) {
+		for _, f := range reflect.VisibleFields(reflect.TypeOf(Expect{})) {
 			known[strings.Split(f.Tag.Get("yaml"), ",")[0]] = true
 		}
 		for k := range raw.Expect {
@@ -143,7 +144,7 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 	}
 	type numbered struct {
 		n     int
-		reply agenttest.Reply
+		reply replay.Reply
 	}
 	var replies []numbered
 	for _, f := range ar.Files {
@@ -156,10 +157,10 @@ func parseBenchTask(name string, data []byte) (*benchTask, error) {
 			t.hooks[strings.TrimPrefix(f.Name, "hooks/")] = string(f.Data)
 		case f.Name == "live/check":
 			t.liveCheck = strings.TrimSpace(string(f.Data))
-		case replyName.MatchString(f.Name):
-			m := replyName.FindStringSubmatch(f.Name)
+		case replyName().MatchString(f.Name):
+			m := replyName().FindStringSubmatch(f.Name)
 			n, _ := strconv.Atoi(m[1])
-			var r agenttest.Reply
+			var r replay.Reply
 			if m[2] == "sse" {
 				r.SSE = string(f.Data)
 				if !strings.HasSuffix(r.SSE, "\n\n") {
@@ -257,9 +258,9 @@ func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// loadBenchTasks reads the tasks named by args: .txtar files, or
+// Load reads the tasks named by args: .txtar files, or
 // directories holding them.
-func loadBenchTasks(args []string) ([]*benchTask, error) {
+func Load(args []string) ([]*Task, error) {
 	var files []string
 	for _, a := range args {
 		fi, err := os.Stat(a)
@@ -283,16 +284,16 @@ func loadBenchTasks(args []string) ([]*benchTask, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no tasks (.txtar files) in %s", strings.Join(args, ", "))
 	}
-	var tasks []*benchTask
+	var tasks []*Task
 	ids := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		t, err := parseBenchTask(f, b)
+		t, err := Parse(f, b)
 		if err != nil {
-			t = &benchTask{Path: f, ID: strings.TrimSuffix(path.Base(f), ".txtar"), loadErr: err}
+			t = &Task{Path: f, ID: strings.TrimSuffix(path.Base(f), ".txtar"), loadErr: err}
 		}
 		if prev, dup := ids[t.ID]; dup {
 			return nil, fmt.Errorf("%s and %s have the same id %q", prev, f, t.ID)

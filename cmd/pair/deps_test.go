@@ -1,0 +1,26 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestNoTestCodeInTheBinary: the release binary links neither the testing
+// packages nor the test fakes; pair bench's stand-in model server is
+// internal/replay.
+func TestNoTestCodeInTheBinary(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		switch {
+		case p == "testing", p == "net/http/httptest", strings.HasSuffix(p, "test") && strings.HasPrefix(p, "github.com/pair-cli/pair/"):
+			t.Errorf("pair links %s", p)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+// Package output is the part of pair's output contract that the commands
+// and the runners below them share: the exit codes, JSON on standard
+// output, and the wording of reports (counted nouns, text clipped to one
+// line).
+package output
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+)
+
+// Exit codes of the pair command.
+const (
+	OK          = 0
+	Failure     = 1
+	Usage       = 2
+	NeedsReview = 3 // paused: hunks wait for a person's review
+	Interrupted = 130
+)
+
+// WriteJSON writes v as indented JSON and a newline. The values pair
+// prints are its own types, which always encode.
+func WriteJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// Plural returns word, with an s unless n is 1.
+func Plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// OneLine folds s's white space into single spaces and clips it to n
+// bytes, marking a cut with an ellipsis.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
