@@ -98,7 +98,8 @@ func TestParseEditsMalformed(t *testing.T) {
 		msg        string
 	}{
 		{"no divider", "a.go\n<<<<<<< SEARCH\nx\n>>>>>>> REPLACE\n", FormSearchReplace, 4, "no \"=======\""},
-		{"no replace marker", "a.go\n<<<<<<< SEARCH\nx\n=======\ny\n", FormSearchReplace, 4, "not closed"},
+		{"no replace marker", "a.go\n<<<<<<< SEARCH\nx\n=======\ny\n", FormSearchReplace, 5, "ends before the block opened at line 2 is closed"},
+		{"no divider at the end", "a.go\n<<<<<<< SEARCH\nx", FormSearchReplace, 3, "ends in the SEARCH block opened at line 2"},
 		{"two dividers", "a.go\n<<<<<<< SEARCH\nx\n=======\ny\n=======\nz\n>>>>>>> REPLACE\n", FormSearchReplace, 6, "not closed"},
 		{"replace without search", "a.go\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n", FormSearchReplace, 2, "without a \"<<<<<<< SEARCH\""},
 		{"no path", "Change this:\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n", FormSearchReplace, 2, "without a file path"},

@@ -76,9 +76,8 @@ func parseSearchReplace(lines []string) (*Edits, error) {
 			search = append(search, lines[i])
 		}
 		if i == len(lines) {
-			return nil, &FormatError{FormSearchReplace, start + 1, "SEARCH block without \"=======\" and \">>>>>>> REPLACE\""}
+			return nil, &FormatError{FormSearchReplace, i, fmt.Sprintf("the text ends in the SEARCH block opened at line %d, before its \"=======\" and \">>>>>>> REPLACE\"", start+1)}
 		}
-		div := i
 		i++
 		for ; i < len(lines) && !isReplace(lines[i]); i++ {
 			if isSearch(lines[i]) || isDivider(lines[i]) {
@@ -87,7 +86,7 @@ func parseSearchReplace(lines []string) (*Edits, error) {
 			replace = append(replace, lines[i])
 		}
 		if i == len(lines) {
-			return nil, &FormatError{FormSearchReplace, div + 1, fmt.Sprintf("the block opened at line %d is not closed by \">>>>>>> REPLACE\"", start+1)}
+			return nil, &FormatError{FormSearchReplace, i, fmt.Sprintf("the text ends before the block opened at line %d is closed by \">>>>>>> REPLACE\"", start+1)}
 		}
 		fd := byPath[p]
 		if fd == nil {

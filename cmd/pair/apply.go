@@ -119,7 +119,11 @@ type applyOptions struct {
 
 // applyReport is the --json output of pair apply.
 type applyReport struct {
-	Status  string         `json:"status"` // ok | failed
+	Status string `json:"status"` // ok | failed
+	// Form is the edit format of the patch: unified, search-replace, v4a
+	// or whole-file; Ignored lists its fenced blocks that were not edits.
+	Form    edit.Form      `json:"form,omitempty"`
+	Ignored []edit.Ignored `json:"ignored,omitempty"`
 	Check   bool           `json:"check"`
 	Applied bool           `json:"applied"`
 	Files   []fileReport   `json:"files"`
@@ -249,9 +253,23 @@ func runApply(c *cli.Context, o applyOptions) error {
 		}
 		return fmt.Errorf("apply: %w", err)
 	}
-	patch, err := edit.Parse(text)
+	edits, err := edit.ParseEdits(text)
 	if err != nil {
 		return fail(err)
+	}
+	report.Form = edits.Form
+	patch, err := edits.Patch(func(p string) (string, error) {
+		s, _, err := tree.ReadText(p, o.Access, 0)
+		return s, err
+	})
+	report.Ignored = edits.Ignored
+	if err != nil {
+		return fail(err)
+	}
+	if !o.JSON {
+		for _, ig := range edits.Ignored {
+			fmt.Fprintf(o.IO.Err, "pair: apply: ignored the block at line %d: %s\n", ig.Line, ig.Reason)
+		}
 	}
 	plans, err := tree.PlaceWith(patch, o.Access)
 	if err != nil {
@@ -615,6 +633,9 @@ func fileReportsOf(rev *review.Review) []fileReport {
 }
 
 func printPlacements(w io.Writer, r applyReport) {
+	if r.Form != "" && r.Form != edit.FormUnified {
+		fmt.Fprintf(w, "form %s\n", r.Form)
+	}
 	for _, f := range r.Files {
 		lines := 0
 		for _, h := range f.Hunks {
