@@ -27,6 +27,11 @@ func applyCommand(io stdio) *cli.Command {
 or missing, and applies it to the working tree (the top of the git repository
 that holds the current directory, or the current directory itself).
 
+Other edit forms are read too, and the output says which it was (form): Aider's
+SEARCH/REPLACE blocks under a path line, the V4A apply_patch form (*** Begin
+Patch), and a whole file in a fenced block under its path, diffed against the
+current file. Fenced blocks that are not edits are listed as ignored.
+
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
 numbers and counts, trailing whitespace, indentation, curly quotes, a missing
