@@ -693,3 +693,26 @@ func logHas(st *agent.State, text string) bool {
 	}
 	return false
 }
+
+// TestMalformedSearchReplaceReply: a broken block is not taken as the
+// answer: the model is told the line, and its corrected block applies.
+func TestMalformedSearchReplaceReply(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	broken := "app.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n```\n"
+	fixed := "app.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n>>>>>>> REPLACE\n```\n"
+	st, srv, err := run(t, tree, &reviewer{}, "edit", nil, "a longer farewell", agenttest.Reply{Text: broken}, agenttest.Reply{Text: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	fb := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(fb, "search-replace: line 7: the text ends before the block opened at line 3") {
+		t.Errorf("feedback to the model: %q", fb)
+	}
+	if st.Turn.Applied != 1 || !strings.Contains(readFile(t, tree, "app.go"), `"goodbye " + name`) {
+		t.Errorf("got applied %d", st.Turn.Applied)
+	}
+}

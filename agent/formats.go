@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pair-cli/pair/edit"
@@ -33,19 +34,23 @@ func (a *Agent) readCurrent(p string) (string, error) {
 
 // replyHasEdits reports whether a reply without tool calls holds an edit
 // in any form: a fenced or bare unified diff, SEARCH/REPLACE blocks, a V4A
-// patch, or a whole file under its path that differs from the file. Code
-// in a fence without a path is an example, not an edit.
+// patch (well formed or not), or a whole file under its path that differs
+// from the file. Code in a fence without a path is an example, not an
+// edit.
 func (a *Agent) replyHasEdits(s string) bool {
 	if hasDiff(s) {
 		return true
 	}
 	e, err := edit.ParseEdits(s)
-	if err != nil {
+	var fe *edit.FormatError
+	switch {
+	case errors.As(err, &fe):
+		return true // a broken edit: proposing it tells the model why
+	case err != nil:
 		return false
-	}
-	if e.Form != edit.FormWholeFile {
+	case e.Form != edit.FormWholeFile:
 		return true
 	}
 	_, err = e.Patch(a.readCurrent)
-	return err == nil
+	return !errors.Is(err, edit.ErrNoEdits)
 }

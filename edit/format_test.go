@@ -382,3 +382,15 @@ func applyAll(t *testing.T, old string, fd *FileDiff) string {
 	}
 	return out
 }
+
+// TestV4AUnifiedHeader: a unified "@@ -a,b +c,d @@" header in a V4A patch
+// gives the hunk its line number and section, not an anchor.
+func TestV4AUnifiedHeader(t *testing.T) {
+	e, err := ParseEdits("*** Begin Patch\n*** Update File: a.go\n@@ -3,2 +3,2 @@ func f() {\n-\tx := 1\n+\tx := 2\n*** End Patch\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := formShape(e.Files), "file \"a.go\" -> \"a.go\"\n@@ 3 func f() {\n-\tx := 1\n+\tx := 2\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -2,8 +2,14 @@ package edit
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 )
+
+// unifiedHeader matches a unified diff's hunk header, which models also
+// write in V4A patches.
+var unifiedHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@+(.*)$`)
 
 // The markers of the V4A apply_patch form.
 const (
@@ -79,6 +85,7 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 	var fd *FileDiff
 	var h *Hunk
 	var anchors []string
+	numbered := 0 // the old start of a unified "@@ -a,b +c,d @@" header
 	adding := false
 	blanks := 0 // empty lines of an added file not yet known to be part of it
 	closeHunk := func(atEnd bool) {
@@ -89,7 +96,7 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 			fd.Hunks = append(fd.Hunks, h)
 			e.hints[h] = v4aHint{anchors: anchors, atEnd: atEnd}
 		}
-		h, anchors = nil, nil
+		h, anchors, numbered = nil, nil, 0
 	}
 	closeFile := func(at int) error {
 		if fd != nil && len(anchors) > 0 && h == nil {
@@ -190,6 +197,16 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 			if h != nil {
 				closeHunk(false)
 			}
+			if m := unifiedHeader.FindStringSubmatch(l); m != nil {
+				// A unified diff's header in a V4A patch: its number is a
+				// hint, and what follows it a section, not an anchor.
+				start, _ := strconv.Atoi(m[1])
+				numbered = start
+				if a := strings.TrimSpace(m[2]); a != "" {
+					anchors = append(anchors, a)
+				}
+				continue
+			}
 			if a := strings.TrimSpace(strings.TrimPrefix(l, "@@")); a != "" {
 				anchors = append(anchors, a)
 			}
@@ -201,6 +218,9 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 				h = &Hunk{}
 				if len(anchors) > 0 {
 					h.Section = anchors[len(anchors)-1]
+				}
+				if numbered > 0 {
+					h.HasNumbers, h.OldStart = true, numbered
 				}
 			}
 			switch {
