@@ -78,7 +78,7 @@ type Edits struct {
 // are not part of it are listed in Ignored. A fenced block with no path
 // naming it is example code, never a whole-file edit.
 func ParseEdits(text string) (*Edits, error) {
-	lines := formatLines(text)
+	lines := splitPatchLines(text)
 	switch {
 	case hasV4A(lines):
 		return parseV4A(lines)
@@ -88,7 +88,7 @@ func ParseEdits(text string) (*Edits, error) {
 	if p, err := Parse(text); err == nil {
 		e := &Edits{Form: FormUnified, Files: p.Files}
 		for _, b := range fencedBlocks(lines) {
-			if !blockIsDiff(b.body) {
+			if !looksLikeDiff(b.body) {
 				e.Ignored = append(e.Ignored, Ignored{Line: b.open + 1, Reason: "not a diff: taken as example code"})
 			}
 		}
@@ -189,20 +189,6 @@ func fileDiffOf(oldPath, newPath, old, nw string) (*FileDiff, error) {
 	return p.Files[0], nil
 }
 
-// formatLines splits text into lines without terminators, accepting LF,
-// CRLF and a missing final newline.
-func formatLines(text string) []string {
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return nil
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}
-
 // fencedBlock is a fenced code block: open and end are the indexes of its
 // fence lines (end is len(lines) for a block never closed).
 type fencedBlock struct {
@@ -249,20 +235,6 @@ func fencedBlocks(lines []string) []fencedBlock {
 		i = end
 	}
 	return out
-}
-
-// blockIsDiff reports whether a fenced block's body reads as a unified
-// diff.
-func blockIsDiff(body []string) bool {
-	for i, l := range body {
-		if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") {
-			return true
-		}
-		if strings.HasPrefix(l, "--- ") && i+1 < len(body) && strings.HasPrefix(body[i+1], "+++ ") {
-			return true
-		}
-	}
-	return false
 }
 
 // pathLine reads a line that names a file on its own, as models write it

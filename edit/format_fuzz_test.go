@@ -55,7 +55,7 @@ func FuzzSearchReplace(f *testing.F) {
 	f.Fuzz(func(t *testing.T, search, replace, pathLn, text string) {
 		anyEdits(t, text, search)
 		p, ok := pathLine(pathLn, false)
-		sl, rl := formatLines(search), formatLines(replace)
+		sl, rl := splitPatchLines(search), splitPatchLines(replace)
 		if !ok || !markerFree(sl) || !markerFree(rl) || strings.Contains(pathLn, "\n") {
 			return
 		}
@@ -113,7 +113,7 @@ func FuzzV4A(f *testing.F) {
 	f.Add("x\n", uint8(0), "y", "```\n*** Begin Patch\n*** Delete File: x\n```\n*** Update File: y\n*** Move to: z\n@@\n x\n*** End of File\n")
 	f.Fuzz(func(t *testing.T, old string, at uint8, added, text string) {
 		anyEdits(t, text, old)
-		ol := formatLines(old)
+		ol := splitPatchLines(old)
 		if len(ol) == 0 || !markerFree(ol) || !markerFree([]string{added}) || strings.Contains(added, "\n") ||
 			strings.Contains(old, "\r") || !strings.HasSuffix(old, "\n") || slices.Contains(ol, "") {
 			return
