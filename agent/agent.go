@@ -447,8 +447,8 @@ func (a *Agent) loop(ctx context.Context) error {
 		if reply.FinishReason == "length" {
 			a.log("notice", "", "the reply was cut at the model's length limit")
 		}
-		// A reply without tool calls: fenced diffs in it are a proposal.
-		if hasDiff(reply.Content) && a.st.Mode != "ask" {
+		// A reply without tool calls: the edits in it are a proposal.
+		if a.st.Mode != "ask" && a.replyHasEdits(reply.Content) {
 			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil)
 			if err != nil {
 				return err
@@ -459,7 +459,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return nil
 		}
 		a.st.Turn.Final = reply.Content
-		if a.st.Mode == "ask" && hasDiff(reply.Content) {
+		if a.st.Mode == "ask" && a.replyHasEdits(reply.Content) {
 			a.block("reply", "fenced diff", "pair ask is read-only: the diff in the answer was not applied")
 		}
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
@@ -661,9 +661,9 @@ func (a *Agent) fileDiff(p, content string) (string, error) {
 // every hunk was placed (and, with a test command, the tests pass): when
 // not, the model is asked to try again.
 func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage) (feedback string, done bool, err error) {
-	patch, perr := edit.Parse(diff)
+	patch, perr := a.parseEdits(tool, diff)
 	if perr != nil {
-		return "error: the diff does not parse: " + perr.Error() + ". Send a unified diff with ---/+++ headers and @@ hunks.", false, nil
+		return "error: the edit does not parse: " + perr.Error() + ". Send " + editForms + ".", false, nil
 	}
 	plans, perr := a.Tree.PlaceWith(patch, a.Access)
 	if perr != nil {

@@ -608,3 +608,111 @@ func TestSessionLock(t *testing.T) {
 	}
 	again()
 }
+
+func TestSearchReplaceReply(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	reply := "I will change the farewell.\n\napp.go\n```go\n<<<<<<< SEARCH\nfunc Bye(name string) string {\n\treturn \"bye \" + name\n}\n=======\nfunc Bye(name string) string {\n\treturn \"goodbye \" + name\n}\n>>>>>>> REPLACE\n```\n\nTry it with:\n```sh\ngo test ./...\n```\n"
+	st, srv, err := run(t, tree, &reviewer{}, "edit", nil, "a longer farewell", agenttest.Reply{Text: reply})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, tree, "app.go"); !strings.Contains(got, `"goodbye " + name`) || !strings.Contains(got, `"hello " + name`) {
+		t.Errorf("app.go:\n%s", got)
+	}
+	if st.Turn.Applied != 1 || len(st.Turn.Commits) != 1 {
+		t.Errorf("got applied %d commits %v, want 1 and 1", st.Turn.Applied, st.Turn.Commits)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("got %d requests, want 1: the reply's edit was complete", n)
+	}
+	msg := git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
+	if !strings.HasPrefix(msg, "app.go:9 ") || !strings.Contains(msg, " approved") {
+		t.Errorf("Pair-Hunk trailer: got %q, want app.go:9 approved", msg)
+	}
+	if !logHas(st, "search-replace edit: ignored the block at line 17: no SEARCH/REPLACE block in it") {
+		t.Errorf("the example block is not in the action log: %+v", st.Log)
+	}
+}
+
+func TestV4AProposeAddFile(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	patch := "*** Begin Patch\n*** Add File: docs/usage.md\n+# Usage\n+\n+Call Greet.\n*** Update File: app.go\n@@ func Bye(name string) string {\n-\treturn \"bye \" + name\n+\treturn \"goodbye \" + name\n*** End Patch\n"
+	st, srv, err := run(t, tree, &reviewer{}, "edit", nil, "document it",
+		agenttest.Reply{ToolCalls: []agenttest.Call{call("propose_diff", map[string]any{"diff": patch, "message": "docs: usage"})}},
+		agenttest.Reply{Text: "Added docs/usage.md."},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, tree, "docs/usage.md"); got != "# Usage\n\nCall Greet.\n" {
+		t.Errorf("docs/usage.md: %q", got)
+	}
+	if got := readFile(t, tree, "app.go"); !strings.Contains(got, `"goodbye " + name`) {
+		t.Errorf("app.go:\n%s", got)
+	}
+	if st.Turn.Applied != 2 || len(st.Turn.Commits) != 1 {
+		t.Errorf("got applied %d commits %v, want 2 and 1", st.Turn.Applied, st.Turn.Commits)
+	}
+	msg := git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
+	for _, want := range []string{"docs/usage.md:1 ", "app.go:10 "} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Pair-Hunk trailers %q lack %q", msg, want)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	if fb := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(fb, "docs/usage.md") || !strings.Contains(fb, "Committed as") {
+		t.Errorf("feedback to the model: %q", fb)
+	}
+	if !strings.Contains(string(reqs[0].Raw), "a patch in any of these forms") {
+		t.Errorf("propose_diff's argument is not described as any form")
+	}
+}
+
+// TestExampleCodeReplyIsNotAnEdit: a reply with code in a fence and no
+// path is an answer, and a quoted file that is unchanged is no edit.
+func TestExampleCodeReplyIsNotAnEdit(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	reply := "Call it like this:\n```go\nfmt.Println(app.Greet(\"x\"))\n```\nThe file as it is:\n\napp.go\n```go\n" + appGo + "```\n"
+	st, _, err := run(t, tree, &reviewer{}, "edit", nil, "how do I call Greet?", agenttest.Reply{Text: reply})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Turn.Applied != 0 || st.Turn.Final != reply {
+		t.Errorf("got applied %d final %q, want the reply as the answer", st.Turn.Applied, st.Turn.Final)
+	}
+}
+
+func logHas(st *agent.State, text string) bool {
+	for _, e := range st.Log {
+		if strings.Contains(e.Detail, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMalformedSearchReplaceReply: a broken block is not taken as the
+// answer: the model is told the line, and its corrected block applies.
+func TestMalformedSearchReplaceReply(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	broken := "app.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n```\n"
+	fixed := "app.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n>>>>>>> REPLACE\n```\n"
+	st, srv, err := run(t, tree, &reviewer{}, "edit", nil, "a longer farewell", agenttest.Reply{Text: broken}, agenttest.Reply{Text: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	fb := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(fb, "search-replace: line 7: the text ends before the block opened at line 3") {
+		t.Errorf("feedback to the model: %q", fb)
+	}
+	if st.Turn.Applied != 1 || !strings.Contains(readFile(t, tree, "app.go"), `"goodbye " + name`) {
+		t.Errorf("got applied %d", st.Turn.Applied)
+	}
+}

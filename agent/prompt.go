@@ -24,7 +24,7 @@ To change files, call propose_diff with a unified diff against the current files
 - "--- a/path" and "+++ b/path" headers, "--- /dev/null" for a new file;
 - "@@ -start,count +start,count @@" hunks with three unchanged context lines around each change, copied exactly from the file (same indentation, tabs kept);
 - one diff may change several files.
-Or call write_file with a whole file's new content (best for new or small files). A reply may also carry a diff in a fenced block marked diff.
+Or call write_file with a whole file's new content (best for new or small files). A reply may also carry a diff in a fenced block marked diff. Prefer unified diffs; SEARCH/REPLACE blocks under the file's path and V4A patches (*** Begin Patch) are accepted too.
 The person reviews each hunk: they may apply it, edit it, reject it with a note, or it may not place. The tool result says which, per hunk, with the nearest real lines for a hunk that did not place. Respect rejections and notes; fix what did not place.
 run_command runs a shell command only after the person approves it (or when the configuration allows it); suggest_command only shows one.
 When you are done, answer briefly: what changed and why, naming the files.

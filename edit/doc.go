@@ -16,4 +16,9 @@
 // everything outside the hunks byte for byte. Render writes resolved hunks
 // back as a unified diff that git apply accepts, and Split cuts a hunk at
 // the context lines between its changes, like the "s" of git add -p.
+//
+// ParseEdits reads the other forms models write as well (Aider's
+// SEARCH/REPLACE blocks, the V4A apply_patch form, a whole file in a fence
+// under its path) into the same FileDiff and Hunk model, so that one
+// placement engine, with the same refusals, places them all.
 package edit

@@ -29,6 +29,11 @@ func applyCommand(io stdio) *cli.Command {
 or missing, and applies it to the working tree (the top of the git repository
 that holds the current directory, or the current directory itself).
 
+Other edit forms are read too, and the output says which it was (form): Aider's
+SEARCH/REPLACE blocks under a path line, the V4A apply_patch form (*** Begin
+Patch), and a whole file in a fenced block under its path, diffed against the
+current file. Fenced blocks that are not edits are listed as ignored.
+
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
 numbers and counts, trailing whitespace, indentation, curly quotes, a missing
@@ -121,7 +126,11 @@ type applyOptions struct {
 
 // applyReport is the --json output of pair apply.
 type applyReport struct {
-	Status  string         `json:"status"` // ok | failed
+	Status string `json:"status"` // ok | failed
+	// Form is the edit format of the patch: unified, search-replace, v4a
+	// or whole-file; Ignored lists its fenced blocks that were not edits.
+	Form    edit.Form      `json:"form,omitempty"`
+	Ignored []edit.Ignored `json:"ignored,omitempty"`
 	Check   bool           `json:"check"`
 	Applied bool           `json:"applied"`
 	Files   []fileReport   `json:"files"`
@@ -251,9 +260,23 @@ func runApply(c *cli.Context, o applyOptions) error {
 		}
 		return fmt.Errorf("apply: %w", err)
 	}
-	patch, err := edit.Parse(text)
+	edits, err := edit.ParseEdits(text)
 	if err != nil {
 		return fail(err)
+	}
+	report.Form = edits.Form
+	patch, err := edits.Patch(func(p string) (string, error) {
+		s, _, err := tree.ReadText(p, o.Access, 0)
+		return s, err
+	})
+	report.Ignored = edits.Ignored
+	if err != nil {
+		return fail(err)
+	}
+	if !o.JSON {
+		for _, ig := range edits.Ignored {
+			fmt.Fprintf(o.IO.Err, "pair: apply: ignored the block at line %d: %s\n", ig.Line, ig.Reason)
+		}
 	}
 	plans, err := tree.PlaceWith(patch, o.Access)
 	if err != nil {
@@ -622,6 +645,9 @@ func fileReportsOf(rev *review.Review) []fileReport {
 // printPlacements lists the files and hunks of r. Names and lines from
 // the patch or the files are shown escaped (see internal/display).
 func printPlacements(w io.Writer, r applyReport) {
+	if r.Form != "" && r.Form != edit.FormUnified {
+		fmt.Fprintf(w, "form %s\n", r.Form)
+	}
 	for _, f := range r.Files {
 		path := display.Name(f.Path)
 		lines := 0

@@ -31,7 +31,8 @@
 // in testdata/bench, or a live model on it.
 //
 // pair apply places and applies any unified diff, from a model, a colleague
-// or a mail, tolerating the mistakes models make in diffs and refusing any
+// or a mail (or Aider's SEARCH/REPLACE blocks, a V4A apply_patch, a whole
+// file under its path: the same hunks, placed the same way), tolerating the mistakes models make in diffs and refusing any
 // hunk whose place is not certain. Each placed hunk is then reviewed as
 // with git add -p: on a terminal by single keys (y n r a d A q s e j k J K
 // g / p ?, see --help), without one from --decisions (one letter per hunk)
