@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -83,7 +84,7 @@ type HunkDecision struct {
 	// without lines, such as a pure rename).
 	Start    int
 	Hash     string
-	Decision string // approved, edited or rejected
+	Decision audit.Decision // approved, edited or rejected
 	Note     string
 	// Text is, for an edited hunk, the hunk as the person left it.
 	Text string
@@ -706,11 +707,11 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		return "", false, rerr
 	}
 	a.st.Grants = out.Grants
-	counts := map[string]int{}
+	counts := map[audit.Decision]int{}
 	for _, h := range out.Hunks {
 		counts[h.Decision]++
 	}
-	a.log("review", tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts["approved"], counts["edited"], counts["rejected"], failed))
+	a.log("review", tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts[audit.Approved], counts[audit.Edited], counts[audit.Rejected], failed))
 
 	b.WriteString("Review of your edit:\n")
 	for _, h := range out.Hunks {
@@ -719,9 +720,9 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			where = h.Path
 		}
 		switch h.Decision {
-		case "approved":
+		case audit.Approved:
 			fmt.Fprintf(&b, "- %s: applied\n", where)
-		case "edited":
+		case audit.Edited:
 			fmt.Fprintf(&b, "- %s: applied after the person edited it; it now reads:\n%s", where, indent(h.Text))
 		default:
 			fmt.Fprintf(&b, "- %s: rejected by the person", where)
@@ -732,7 +733,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 	}
 	writeFailures(&b, plans)
-	applied := counts["approved"] + counts["edited"]
+	applied := counts[audit.Approved] + counts[audit.Edited]
 	if len(out.Plans) > 0 {
 		// From here until the outcome is recorded, a crash leaves the
 		// action "applying": a resume hands it back to the person rather
@@ -783,7 +784,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	} else {
 		b.WriteString("Nothing was written.\n")
 	}
-	if counts["rejected"] > 0 {
+	if counts[audit.Rejected] > 0 {
 		b.WriteString("Respect the person's decisions: do not propose a rejected hunk again unless asked; follow their notes.\n")
 	}
 	done = failed == 0
@@ -834,20 +835,17 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 }
 
 // record is the commit record of a reviewed proposal.
-func (a *Agent) record(out *Outcome, message string) repo.Record {
-	r := repo.Record{Subject: strings.TrimSpace(firstLine(message)), Session: a.st.Session, Model: a.st.Model}
+func (a *Agent) record(out *Outcome, message string) audit.Record {
+	var hunks []audit.HunkRecord
+	for _, h := range out.Hunks {
+		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision})
+	}
+	r := audit.Reviewed(a.st.Session, a.st.Model, hunks)
+	r.Subject = strings.TrimSpace(firstLine(message))
 	if r.Subject == "" {
 		r.Subject = clipText(firstLine(a.st.Turn.Request), 72)
 	}
-	n := 0
-	for _, h := range out.Hunks {
-		d := repo.Decision(h.Decision)
-		if d.Applies() {
-			n++
-		}
-		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: d})
-	}
-	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, n, len(out.Hunks), plural(len(out.Hunks), "hunk"))
+	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, r.Applied(), len(out.Hunks), plural(len(out.Hunks), "hunk"))
 	return r
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -90,15 +91,15 @@ func (r *reviewer) ReviewEdits(_ context.Context, p *agent.Proposal) (*agent.Out
 	for _, fp := range p.Plans {
 		var keep []edit.Resolved
 		for _, h := range fp.Hunks {
-			d := "approved"
+			d := audit.Approved
 			if r.decisions != "" {
 				if r.decisions[0] == 'n' {
-					d = "rejected"
+					d = audit.Rejected
 				}
 				r.decisions = r.decisions[1:]
 			}
-			hd := agent.HunkDecision{Path: fp.Path(), Start: h.Start + 1, Hash: repo.HunkHash(h), Decision: d}
-			if d == "rejected" {
+			hd := agent.HunkDecision{Path: fp.Path(), Start: h.Start + 1, Hash: audit.HunkHash(h), Decision: d}
+			if d == audit.Rejected {
 				hd.Note = r.note
 			} else {
 				keep = append(keep, h)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // ApplyOptions says how ApplyPlans writes and commits.
@@ -15,7 +16,7 @@ type ApplyOptions struct {
 	// Commit makes a pair commit of the written files (in a git
 	// repository); Record is its message.
 	Commit bool
-	Record Record
+	Record audit.Record
 	// NoVerify skips the pre-commit and commit-msg hooks; HookOutput
 	// receives their output.
 	NoVerify   bool

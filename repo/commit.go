@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // FileCommit is one file of an applied proposal, as pair apply wrote it.
@@ -41,7 +42,7 @@ type FileCommit struct {
 type CommitOptions struct {
 	// Record is the commit message's content; its ReviewedBy is filled
 	// from the git identity when empty.
-	Record Record
+	Record audit.Record
 	// NoVerify skips the pre-commit and commit-msg hooks.
 	NoVerify bool
 	// HookOutput receives the hooks' standard output and error (nil:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -81,7 +82,7 @@ func cmRepo(t *testing.T, files map[string]string) (string, *repo.Tree) {
 // cmApply does what pair apply does with a diff whose hunks are all
 // approved: places it against the working tree, writes the result, and
 // returns the files to commit and their hunk records.
-func cmApply(t *testing.T, tr *repo.Tree, diff string) ([]repo.FileCommit, []repo.HunkRecord) {
+func cmApply(t *testing.T, tr *repo.Tree, diff string) ([]repo.FileCommit, []audit.HunkRecord) {
 	t.Helper()
 	p, err := edit.Parse(diff)
 	if err != nil {
@@ -92,7 +93,7 @@ func cmApply(t *testing.T, tr *repo.Tree, diff string) ([]repo.FileCommit, []rep
 		t.Fatalf("Place: %v", err)
 	}
 	var fcs []repo.FileCommit
-	var recs []repo.HunkRecord
+	var recs []audit.HunkRecord
 	var changes []repo.Change
 	for _, pl := range plans {
 		if len(pl.Errors) > 0 {
@@ -113,7 +114,7 @@ func cmApply(t *testing.T, tr *repo.Tree, diff string) ([]repo.FileCommit, []rep
 		}
 		fcs = append(fcs, fc)
 		for _, h := range pl.Hunks {
-			recs = append(recs, repo.HunkRecord{Path: pl.Path(), Start: h.Start + 1, Hash: repo.HunkHash(h), Decision: repo.Approved})
+			recs = append(recs, audit.HunkRecord{Path: pl.Path(), Start: h.Start + 1, Hash: audit.HunkHash(h), Decision: audit.Approved})
 		}
 		if fc.OldPath != "" {
 			changes = append(changes, repo.Change{Path: fc.OldPath, Delete: true})
@@ -137,9 +138,9 @@ func cmNumbered(prefix string, n int) string {
 
 var cmClock = func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.FixedZone("", 2*3600)) }
 
-func cmOptions(recs []repo.HunkRecord) repo.CommitOptions {
+func cmOptions(recs []audit.HunkRecord) repo.CommitOptions {
 	return repo.CommitOptions{
-		Record: repo.Record{Subject: "Change things", Body: "Because.", Session: "s-1", Model: "none", Hunks: recs},
+		Record: audit.Record{Subject: "Change things", Body: "Because.", Session: "s-1", Model: "none", Hunks: recs},
 		Now:    cmClock,
 	}
 }
@@ -261,7 +262,7 @@ func TestCommitCleanFile(t *testing.T) {
 	if string(out) != wantTrailers {
 		t.Errorf("git interpret-trailers --parse = %q, want %q", out, wantTrailers)
 	}
-	rec, ok, err := repo.ParseMessage(msg)
+	rec, ok, err := audit.ParseMessage(msg)
 	if !ok || err != nil || rec.Subject != "Change things" || rec.Body != "Because." || len(rec.Hunks) != 1 {
 		t.Errorf("ParseMessage = %+v, %v, %v", rec, ok, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -127,7 +128,7 @@ func TestHookCommitMsgEdits(t *testing.T) {
 	if got := cmGit(t, dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)"); got != recs[0].String()+"\n\n" {
 		t.Errorf("Pair-Hunk trailers = %q", got)
 	}
-	if _, ok, err := repo.ParseMessage(msg); !ok || err != nil {
+	if _, ok, err := audit.ParseMessage(msg); !ok || err != nil {
 		t.Errorf("ParseMessage = %v, %v", ok, err)
 	}
 	cmFsck(t, dir)

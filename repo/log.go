@@ -9,6 +9,8 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // ErrNotGitRepository is returned by the history commands (Log, Undo) for
@@ -27,7 +29,7 @@ type LogEntry struct {
 	Approved   int       // Pair-Hunk records by decision
 	Edited     int
 	Rejected   int
-	Hunks      []HunkRecord
+	Hunks      []audit.HunkRecord
 	// Warning says what is wrong with the commit's trailers (a Pair-Hunk
 	// that does not parse, a missing Pair-Model); empty when nothing is.
 	Warning string
@@ -75,7 +77,7 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 // logEntryOf reads a commit's message; ok is false when it is not a pair
 // commit.
 func logEntryOf(c *object.Commit) (LogEntry, bool) {
-	rec, ok, perr := ParseMessage(c.Message)
+	rec, ok, perr := audit.ParseMessage(c.Message)
 	if !ok {
 		return LogEntry{}, false
 	}
@@ -91,11 +93,11 @@ func logEntryOf(c *object.Commit) (LogEntry, bool) {
 	}
 	for _, h := range rec.Hunks {
 		switch h.Decision {
-		case Approved:
+		case audit.Approved:
 			e.Approved++
-		case Edited:
+		case audit.Edited:
 			e.Edited++
-		case Rejected:
+		case audit.Rejected:
 			e.Rejected++
 		}
 	}
@@ -104,7 +106,7 @@ func logEntryOf(c *object.Commit) (LogEntry, bool) {
 		warns = append(warns, perr)
 	}
 	if rec.Model == "" {
-		warns = append(warns, fmt.Errorf("no %s trailer", TrailerModel))
+		warns = append(warns, fmt.Errorf("no %s trailer", audit.TrailerModel))
 	}
 	if err := errors.Join(warns...); err != nil {
 		e.Warning = err.Error()

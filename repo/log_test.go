@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -126,7 +127,7 @@ func (h *histRepo) plain(subject string) string {
 
 // pair stages the named paths (all changes when none) and commits them as
 // a pair commit of the record.
-func (h *histRepo) pair(rec repo.Record, paths ...string) string {
+func (h *histRepo) pair(rec audit.Record, paths ...string) string {
 	h.t.Helper()
 	if len(paths) == 0 {
 		h.git("add", "-A")
@@ -147,16 +148,16 @@ func (h *histRepo) tree() *repo.Tree {
 }
 
 // hunks makes hunk records of a file with the decisions, in order.
-func hunks(path string, ds ...repo.Decision) []repo.HunkRecord {
-	var out []repo.HunkRecord
+func hunks(path string, ds ...audit.Decision) []audit.HunkRecord {
+	var out []audit.HunkRecord
 	for i, d := range ds {
-		out = append(out, repo.HunkRecord{Path: path, Start: 10 * (i + 1), Hash: fmt.Sprintf("%012x", i+1), Decision: d})
+		out = append(out, audit.HunkRecord{Path: path, Start: 10 * (i + 1), Hash: fmt.Sprintf("%012x", i+1), Decision: d})
 	}
 	return out
 }
 
-func record(subject, model string, hs ...repo.HunkRecord) repo.Record {
-	return repo.Record{
+func record(subject, model string, hs ...audit.HunkRecord) audit.Record {
+	return audit.Record{
 		Subject: subject, Body: "Why: " + subject,
 		Session: "s-" + model, Model: model, ReviewedBy: "Pat Pair <pat@example.com>",
 		Hunks: hs,
@@ -164,9 +165,9 @@ func record(subject, model string, hs ...repo.HunkRecord) repo.Record {
 }
 
 const (
-	ap = repo.Approved
-	ed = repo.Edited
-	rj = repo.Rejected
+	ap = audit.Approved
+	ed = audit.Edited
+	rj = audit.Rejected
 )
 
 func TestLogListsPairCommitsNewestFirst(t *testing.T) {
@@ -275,12 +276,12 @@ func TestStats(t *testing.T) {
 	h.plain("initial")
 	for i, c := range []struct {
 		model string
-		ds    []repo.Decision
+		ds    []audit.Decision
 	}{
-		{"gpt-x", []repo.Decision{ap, ap, rj}},
-		{"llama", []repo.Decision{rj, rj}},
-		{"gpt-x", []repo.Decision{ed}},
-		{"llama", []repo.Decision{ap, rj}},
+		{"gpt-x", []audit.Decision{ap, ap, rj}},
+		{"llama", []audit.Decision{rj, rj}},
+		{"gpt-x", []audit.Decision{ed}},
+		{"llama", []audit.Decision{ap, rj}},
 		{"none", nil},
 	} {
 		h.write(map[string]string{"a.txt": fmt.Sprintf("a%d\n", i)})

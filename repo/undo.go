@@ -19,6 +19,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // The rules by which Undo refuses, in the order it checks them.
@@ -227,7 +229,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	}
 	entry, ok := logEntryOf(c)
 	if !ok {
-		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", histShort(head), histSubject(c.Message), TrailerSession)}
+		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", histShort(head), histSubject(c.Message), audit.TrailerSession)}
 	}
 	switch c.NumParents() {
 	case 0:
@@ -708,7 +710,7 @@ func histReflog(r *git.Repository, gitDir, commonDir string, p *undoPlanned) {
 		name = "pair"
 	}
 	now := time.Now()
-	line := fmt.Sprintf("%s %s %s <%s> %d %s\tpair undo: %s\n", p.head, p.parent, name, email, now.Unix(), now.Format("-0700"), oneLine(p.res.Commit.Subject))
+	line := fmt.Sprintf("%s %s %s <%s> %d %s\tpair undo: %s\n", p.head, p.parent, name, email, now.Unix(), now.Format("-0700"), strings.Join(strings.Fields(p.res.Commit.Subject), " "))
 	logs := []string{filepath.Join(gitDir, "logs", "HEAD")}
 	if p.res.Branch != "" {
 		logs = append(logs, filepath.Join(commonDir, "logs", filepath.FromSlash(p.res.Branch)))

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // Header returns the "@@ -a,b +c,d @@" line of an item as it would be
@@ -203,7 +204,7 @@ func (r *Review) Edit(text string) error {
 	}
 	if slices.Equal(edited, it.Hunk.Lines) {
 		// Saved as it was: an approval, as in git add -p, not an edit.
-		r.set(r.Cursor, Approved, "")
+		r.set(r.Cursor, audit.Approved, "")
 		r.advance()
 		return nil
 	}
@@ -236,7 +237,7 @@ func (r *Review) Edit(text string) error {
 		it.Original = &orig
 	}
 	it.Hunk = h
-	r.set(r.Cursor, Edited, "")
+	r.set(r.Cursor, audit.Edited, "")
 	r.advance()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -225,10 +226,10 @@ func TestEdit(t *testing.T) {
 			it := item(t, r, id)
 			if tt.unchanged {
 				// Saved as it was: approved, not edited.
-				if it.Decision != review.Approved || it.Original != nil || !reflect.DeepEqual(it.Hunk, orig) {
+				if it.Decision != audit.Approved || it.Original != nil || !reflect.DeepEqual(it.Hunk, orig) {
 					t.Errorf("got decision %v, original %v, hunk changed %v; want approved as placed", it.Decision, it.Original, !reflect.DeepEqual(it.Hunk, orig))
 				}
-			} else if it.Decision != review.Edited {
+			} else if it.Decision != audit.Edited {
 				t.Errorf("got decision %v, want edited", it.Decision)
 			}
 			if tt.unchanged {
@@ -460,12 +461,12 @@ func TestEditedStaysEdited(t *testing.T) {
 	if it.Original == nil || !reflect.DeepEqual(*it.Original, orig) || !reflect.DeepEqual(it.Hunk, edited) {
 		t.Errorf("after the keys: got hunk %+v, original %+v, want the edit and the placed hunk", it.Hunk, it.Original)
 	}
-	for _, d := range []review.Decision{review.Rejected, review.Approved, review.Edited} {
+	for _, d := range []audit.Decision{audit.Rejected, audit.Approved, audit.Edited} {
 		if err := r.Decide("2", d, ""); err != nil {
 			t.Errorf("Decide(2, %v): got error %v, want none", d, err)
 		}
 	}
-	if got := item(t, r, "2").Decision; got != review.Edited {
+	if got := item(t, r, "2").Decision; got != audit.Edited {
 		t.Errorf("Decide(2, approved) on an edited hunk: got %v, want edited", got)
 	}
 	if got, want := results(t, r), map[string]string{"calc.go": with(t, wantCalc, change3)}; !reflect.DeepEqual(got, want) {

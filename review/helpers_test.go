@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -333,14 +334,14 @@ func state(r *review.Review) string {
 	for i, it := range r.Items {
 		c := "."
 		switch it.Decision {
-		case review.Approved:
+		case audit.Approved:
 			c = "y"
 			if it.Granted {
 				c = "g"
 			}
-		case review.Rejected:
+		case audit.Rejected:
 			c = "n"
-		case review.Edited:
+		case audit.Edited:
 			c = "e"
 		}
 		parts[i] = it.ID + "=" + c

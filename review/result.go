@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 )
 
 // FileSummary counts the decisions of one file's items, and its hunks
@@ -27,17 +28,28 @@ func (r *Review) Summary() []FileSummary {
 	for _, it := range r.Items {
 		s := &out[it.File]
 		switch it.Decision {
-		case Approved:
+		case audit.Approved:
 			s.Approved++
-		case Edited:
+		case audit.Edited:
 			s.Edited++
-		case Rejected:
+		case audit.Rejected:
 			s.Rejected++
 		default:
 			s.Undecided++
 		}
 	}
 	return out
+}
+
+// HunkRecord is what the audit keeps of an item: the path of its file,
+// the first line the hunk covers (0 for an item of a whole file, such as
+// a pure rename), the hash of its content, and its decision.
+func (r *Review) HunkRecord(it *Item) audit.HunkRecord {
+	h := audit.HunkRecord{Path: r.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: audit.HunkHash(it.Hunk), Decision: it.Decision}
+	if it.Whole {
+		h.Start = 0
+	}
+	return h
 }
 
 // Totals adds the summary up over the files.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -368,5 +369,33 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got2, got1) {
 		t.Errorf("after the round trip:\ngot  %q\nwant %q", got2, got1)
+	}
+}
+
+// TestHunkRecord checks what the audit keeps of each item: the file's
+// path, the 1-based first line (0 for a whole-file item), the hash of the
+// hunk and the decision as it stands.
+func TestHunkRecord(t *testing.T) {
+	r := review.New(place(t, calcPatch), nil)
+	mustDo(t, r, "y", "n")
+	for i := range r.Items {
+		it := &r.Items[i]
+		want := audit.HunkRecord{Path: "calc.go", Start: it.Hunk.Start + 1, Hash: audit.HunkHash(it.Hunk), Decision: it.Decision}
+		if got := r.HunkRecord(it); got != want {
+			t.Errorf("item %s: HunkRecord = %+v, want %+v", it.ID, got, want)
+		}
+	}
+	if got := []audit.Decision{r.HunkRecord(&r.Items[0]).Decision, r.HunkRecord(&r.Items[1]).Decision, r.HunkRecord(&r.Items[2]).Decision}; !slices.Equal(got, []audit.Decision{audit.Approved, audit.Rejected, audit.Undecided}) {
+		t.Errorf("decisions = %v, want approved, rejected, undecided", got)
+	}
+	// The patch's first hunk is "@@ -6,7 +6,7 @@": it covers line 6 on.
+	if got := r.HunkRecord(&r.Items[0]).Start; got != 6 {
+		t.Errorf("first item starts at line %d, want 6", got)
+	}
+
+	w := review.New(mustPlace(t, renamePatch), nil)
+	mustDo(t, w, "y")
+	if got := w.HunkRecord(&w.Items[0]); !w.Items[0].Whole || got.Path != "docs/notes.txt" || got.Start != 0 || got.Decision != audit.Approved {
+		t.Errorf("rename: HunkRecord = %+v, want docs/notes.txt:0 approved", got)
 	}
 }

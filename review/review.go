@@ -8,29 +8,8 @@ import (
 	"strings"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 )
-
-// Decision is what the person decided for one hunk.
-type Decision string
-
-// The decisions a hunk can carry. A hunk starts Undecided; Edited is an
-// approval of a hunk the person changed.
-const (
-	Undecided Decision = ""
-	Approved  Decision = "approved"
-	Rejected  Decision = "rejected"
-	Edited    Decision = "edited"
-)
-
-// Applies reports whether a hunk with this decision is written.
-func (d Decision) Applies() bool { return d == Approved || d == Edited }
-
-func (d Decision) String() string {
-	if d == Undecided {
-		return "undecided"
-	}
-	return string(d)
-}
 
 // Proposal is a patch placed against the working tree: what a review
 // decides about. It is plain data and JSON-serialisable.
@@ -110,8 +89,8 @@ type Item struct {
 	// a piece of it, or the person's edit of it.
 	Hunk edit.Resolved `json:"hunk"`
 	// Whole marks an item that stands for the file's change itself.
-	Whole    bool     `json:"whole,omitempty"`
-	Decision Decision `json:"decision,omitempty"`
+	Whole    bool           `json:"whole,omitempty"`
+	Decision audit.Decision `json:"decision,omitempty"`
 	// Note goes with a rejection, for the model.
 	Note string `json:"note,omitempty"`
 	// Original is the hunk as placed, when the person edited it.
@@ -169,7 +148,7 @@ func New(p Proposal, grants []string) *Review {
 	}
 	for i := range r.Items {
 		if slices.Contains(r.Grants, r.path(i)) {
-			r.Items[i].Decision, r.Items[i].Granted = Approved, true
+			r.Items[i].Decision, r.Items[i].Granted = audit.Approved, true
 		}
 	}
 	r.Cursor = 0
@@ -187,7 +166,7 @@ func (r *Review) add(it Item) {
 func (r *Review) path(i int) string { return r.Proposal.Files[r.Items[i].File].Path() }
 
 func (r *Review) decidable(i int) bool {
-	return i >= 0 && i < len(r.Items) && r.Items[i].Decision == Undecided
+	return i >= 0 && i < len(r.Items) && r.Items[i].Decision == audit.Undecided
 }
 
 // Current returns the item under the cursor, or nil when there is none.
@@ -204,7 +183,7 @@ func (r *Review) FileOf(it *Item) *File { return &r.Proposal.Files[it.File] }
 // Done reports whether every item is decided.
 func (r *Review) Done() bool {
 	for i := range r.Items {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			return false
 		}
 	}
@@ -215,7 +194,7 @@ func (r *Review) Done() bool {
 func (r *Review) Undecided() int {
 	n := 0
 	for i := range r.Items {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			n++
 		}
 	}
@@ -247,26 +226,26 @@ func (r *Review) current() (*Item, error) {
 	return it, nil
 }
 
-func (r *Review) set(i int, d Decision, note string) {
+func (r *Review) set(i int, d audit.Decision, note string) {
 	it := &r.Items[i]
-	if d == Approved && it.Original != nil {
-		d = Edited // approving an edited hunk approves the edit
+	if d == audit.Approved && it.Original != nil {
+		d = audit.Edited // approving an edited hunk approves the edit
 	}
 	it.Decision, it.Granted = d, false
 	it.Note = ""
-	if d == Rejected {
+	if d == audit.Rejected {
 		it.Note = strings.TrimSpace(note)
 	}
 }
 
 // Approve approves the current item (y) and moves on.
-func (r *Review) Approve() error { return r.decide(Approved, "") }
+func (r *Review) Approve() error { return r.decide(audit.Approved, "") }
 
 // Reject rejects the current item (n) with an optional note for the model,
 // and moves on.
-func (r *Review) Reject(note string) error { return r.decide(Rejected, note) }
+func (r *Review) Reject(note string) error { return r.decide(audit.Rejected, note) }
 
-func (r *Review) decide(d Decision, note string) error {
+func (r *Review) decide(d audit.Decision, note string) error {
 	if _, err := r.current(); err != nil {
 		return err
 	}
@@ -277,13 +256,13 @@ func (r *Review) decide(d Decision, note string) error {
 
 // ApproveFile approves the current item and every later undecided item of
 // the same file (a), and moves on.
-func (r *Review) ApproveFile() error { return r.decideFile(Approved, "") }
+func (r *Review) ApproveFile() error { return r.decideFile(audit.Approved, "") }
 
 // RejectFile rejects the current item and every later undecided item of
 // the same file (d), each with the note, and moves on.
-func (r *Review) RejectFile(note string) error { return r.decideFile(Rejected, note) }
+func (r *Review) RejectFile(note string) error { return r.decideFile(audit.Rejected, note) }
 
-func (r *Review) decideFile(d Decision, note string) error {
+func (r *Review) decideFile(d audit.Decision, note string) error {
 	it, err := r.current()
 	if err != nil {
 		return err
@@ -291,7 +270,7 @@ func (r *Review) decideFile(d Decision, note string) error {
 	file := it.File
 	r.set(r.Cursor, d, note)
 	for i := r.Cursor + 1; i < len(r.Items) && r.Items[i].File == file; i++ {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			r.set(i, d, note)
 		}
 	}
@@ -316,8 +295,8 @@ func (r *Review) AlwaysApprove() error {
 // QuitReview rejects every undecided item (q): the review is done.
 func (r *Review) QuitReview() {
 	for i := range r.Items {
-		if r.Items[i].Decision == Undecided {
-			r.set(i, Rejected, "")
+		if r.Items[i].Decision == audit.Undecided {
+			r.set(i, audit.Rejected, "")
 		}
 	}
 	r.Quit = true
@@ -435,14 +414,14 @@ func (r *Review) matches(i int, re *regexp.Regexp) bool {
 // Decide sets the decision of the item with the given id, wherever the
 // cursor is (a web page's buttons, a saved answer). Undecided takes a
 // decision back.
-func (r *Review) Decide(id string, d Decision, note string) error {
+func (r *Review) Decide(id string, d audit.Decision, note string) error {
 	for i := range r.Items {
 		if r.Items[i].ID != id {
 			continue
 		}
 		switch d {
-		case Approved, Rejected, Undecided:
-		case Edited:
+		case audit.Approved, audit.Rejected, audit.Undecided:
+		case audit.Edited:
 			if r.Items[i].Original == nil {
 				return fmt.Errorf("hunk %s was not edited; approve it instead", id)
 			}
@@ -450,7 +429,7 @@ func (r *Review) Decide(id string, d Decision, note string) error {
 			return fmt.Errorf("unknown decision %q", d)
 		}
 		r.set(i, d, note)
-		if i == r.Cursor && d != Undecided {
+		if i == r.Cursor && d != audit.Undecided {
 			r.advance()
 		}
 		return nil

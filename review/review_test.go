@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 )
 
 func TestDecision(t *testing.T) {
 	tests := []struct {
-		d       review.Decision
+		d       audit.Decision
 		applies bool
 		str     string
 	}{
-		{review.Undecided, false, "undecided"},
-		{review.Approved, true, "approved"},
-		{review.Rejected, false, "rejected"},
-		{review.Edited, true, "edited"},
+		{audit.Undecided, false, "undecided"},
+		{audit.Approved, true, "approved"},
+		{audit.Rejected, false, "rejected"},
+		{audit.Edited, true, "edited"},
 	}
 	for _, tt := range tests {
 		if got := tt.d.Applies(); got != tt.applies {
@@ -383,7 +384,7 @@ func TestAlwaysApproveAcrossFiles(t *testing.T) {
 	if got, want := r.Grants, []string{"util/strings.go"}; !slices.Equal(got, want) {
 		t.Fatalf("after A: got grants %q, want %q", got, want)
 	}
-	if got := item(t, r, "6").Decision; got != review.Undecided {
+	if got := item(t, r, "6").Decision; got != audit.Undecided {
 		t.Errorf("README.md after A on util/strings.go: got %v, want undecided", got)
 	}
 
@@ -405,10 +406,10 @@ func TestAlwaysApproveAcrossFiles(t *testing.T) {
 
 	// A grant is taken back like any decision; the item is no longer
 	// marked as granted.
-	if err := next.Decide("1", review.Rejected, "not this time"); err != nil {
+	if err := next.Decide("1", audit.Rejected, "not this time"); err != nil {
 		t.Fatalf("Decide: got error %v, want none", err)
 	}
-	if it := item(t, next, "1"); it.Granted || it.Decision != review.Rejected {
+	if it := item(t, next, "1"); it.Granted || it.Decision != audit.Rejected {
 		t.Errorf("granted item rejected: got %v, granted %v, want rejected, not granted", it.Decision, it.Granted)
 	}
 }
@@ -541,7 +542,7 @@ func TestDecide(t *testing.T) {
 		name     string
 		setup    []string
 		id       string
-		decision review.Decision
+		decision audit.Decision
 		note     string
 		want     string
 		notes    string
@@ -549,62 +550,62 @@ func TestDecide(t *testing.T) {
 	}{
 		{
 			name: "approve the current item moves on",
-			id:   "1", decision: review.Approved,
+			id:   "1", decision: audit.Approved,
 			want: "1=y [2=.] 3=. 4=. 5=. 6=.",
 		},
 		{
 			name: "reject another item keeps the cursor",
-			id:   "4", decision: review.Rejected, note: " too clever ",
+			id:   "4", decision: audit.Rejected, note: " too clever ",
 			want:  "[1=.] 2=. 3=. 4=n 5=. 6=.",
 			notes: "4:too clever",
 		},
 		{
 			name:  "approve a rejected item drops its note",
 			setup: []string{"n:no"},
-			id:    "1", decision: review.Approved,
+			id:    "1", decision: audit.Approved,
 			want: "1=y [2=.] 3=. 4=. 5=. 6=.",
 		},
 		{
 			name:  "undecided takes a decision back",
 			setup: []string{"y", "y"},
-			id:    "1", decision: review.Undecided,
+			id:    "1", decision: audit.Undecided,
 			want: "1=. 2=y [3=.] 4=. 5=. 6=.",
 		},
 		{
 			name:  "undecided on the current item keeps the cursor",
 			setup: []string{"y", "K"},
-			id:    "1", decision: review.Undecided,
+			id:    "1", decision: audit.Undecided,
 			want: "[1=.] 2=. 3=. 4=. 5=. 6=.",
 		},
 		{
 			name:  "a split piece by its id",
 			setup: []string{"g2", "s"},
-			id:    "2.2", decision: review.Rejected, note: "keep ErrDivide bare",
+			id:    "2.2", decision: audit.Rejected, note: "keep ErrDivide bare",
 			want:  "1=. [2.1=.] 2.2=n 3=. 4=. 5=. 6=.",
 			notes: "2.2:keep ErrDivide bare",
 		},
 		{
 			name: "an unknown id",
-			id:   "7", decision: review.Approved,
+			id:   "7", decision: audit.Approved,
 			want: "[1=.] 2=. 3=. 4=. 5=. 6=.",
 			err:  `no such hunk: no hunk "7"`,
 		},
 		{
 			name:  "the id of a hunk that was split",
 			setup: []string{"g2", "s"},
-			id:    "2", decision: review.Approved,
+			id:    "2", decision: audit.Approved,
 			want: "1=. [2.1=.] 2.2=. 3=. 4=. 5=. 6=.",
 			err:  `no hunk "2"`,
 		},
 		{
 			name: "edited on a hunk that was not edited",
-			id:   "3", decision: review.Edited,
+			id:   "3", decision: audit.Edited,
 			want: "[1=.] 2=. 3=. 4=. 5=. 6=.",
 			err:  "hunk 3 was not edited; approve it instead",
 		},
 		{
 			name: "an unknown decision",
-			id:   "1", decision: review.Decision("maybe"),
+			id:   "1", decision: audit.Decision("maybe"),
 			want: "[1=.] 2=. 3=. 4=. 5=. 6=.",
 			err:  `unknown decision "maybe"`,
 		},
@@ -636,7 +637,7 @@ func TestDecide(t *testing.T) {
 	}
 	t.Run("unknown id is ErrNoOther", func(t *testing.T) {
 		r := fixture(t)
-		if err := r.Decide("2.1", review.Approved, ""); !errors.Is(err, review.ErrNoOther) {
+		if err := r.Decide("2.1", audit.Approved, ""); !errors.Is(err, review.ErrNoOther) {
 			t.Errorf("Decide(2.1) before a split: got error %v, want ErrNoOther", err)
 		}
 	})
@@ -721,7 +722,7 @@ func TestSplit(t *testing.T) {
 		if it.ID != want.id {
 			t.Errorf("piece %d: got id %q, want %q", k+1, it.ID, want.id)
 		}
-		if it.File != 0 || it.Whole || it.Decision != review.Undecided || it.Original != nil {
+		if it.File != 0 || it.Whole || it.Decision != audit.Undecided || it.Original != nil {
 			t.Errorf("piece %s: got file %d, whole %v, %v, original %v, want file 0, a plain undecided hunk", it.ID, it.File, it.Whole, it.Decision, it.Original)
 		}
 		if it.Hunk.Start != want.start {

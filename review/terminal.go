@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
 )
 
@@ -268,7 +269,7 @@ func (t *Terminal) edit(ctx context.Context, r *Review) error {
 		}
 		return fmt.Errorf("edit refused, the hunk is unchanged: %w", err)
 	}
-	if r.Items[idx].Decision == Approved {
+	if r.Items[idx].Decision == audit.Approved {
 		t.printf("%s\n", t.paint(cGreen, "the hunk was saved unchanged: approved as it is"))
 		return nil
 	}
@@ -325,7 +326,7 @@ func (t *Terminal) show(r *Review) {
 	if it.Hunk.FinalNewline == edit.NewlineRemove {
 		t.printf("%s\n", t.paint(cFaint, `\ the file will end without a newline`))
 	}
-	if it.Decision != Undecided {
+	if it.Decision != audit.Undecided {
 		t.printf("%s\n", t.paint(cYellow, "currently "+t.decisionText(it)))
 	}
 }
@@ -419,13 +420,13 @@ func (t *Terminal) keysFor(r *Review) string {
 		ks = append(ks, "e")
 	}
 	for i := r.Cursor + 1; i < len(r.Items); i++ {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			ks = append(ks, "j")
 			break
 		}
 	}
 	for i := r.Cursor - 1; i >= 0; i-- {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			ks = append(ks, "k")
 			break
 		}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
 )
 
@@ -959,9 +960,9 @@ func (w *Web) serveDecisions(rw http.ResponseWriter, req *http.Request) {
 	}
 	undecided := 0
 	for i := range r.Items {
-		if r.Items[i].Decision == Undecided {
+		if r.Items[i].Decision == audit.Undecided {
 			undecided++
-			_ = r.Decide(r.Items[i].ID, Rejected, "")
+			_ = r.Decide(r.Items[i].ID, audit.Rejected, "")
 		}
 	}
 	t := r.Totals()
@@ -989,19 +990,19 @@ func applyDecision(r *Review, d webDecision) error {
 	var err error
 	switch d.Decision {
 	case "approve":
-		err = r.Decide(d.ID, Approved, "")
+		err = r.Decide(d.ID, audit.Approved, "")
 	case "reject":
-		err = r.Decide(d.ID, Rejected, d.Note)
+		err = r.Decide(d.ID, audit.Rejected, d.Note)
 	case "undecided":
-		err = r.Decide(d.ID, Undecided, "")
+		err = r.Decide(d.ID, audit.Undecided, "")
 	case "always":
 		// A, at this hunk: it and the rest of its file, and a grant; then
 		// the file's undecided hunks before it too.
 		err = atItem(r, idx, r.AlwaysApprove)
 		file := r.Items[idx].File
 		for i := range r.Items {
-			if err == nil && r.Items[i].File == file && r.Items[i].Decision == Undecided {
-				err = r.Decide(r.Items[i].ID, Approved, "")
+			if err == nil && r.Items[i].File == file && r.Items[i].Decision == audit.Undecided {
+				err = r.Decide(r.Items[i].ID, audit.Approved, "")
 			}
 		}
 	case "split":
@@ -1018,7 +1019,7 @@ func applyDecision(r *Review, d webDecision) error {
 	}
 	// Leave the cursor on an undecided hunk, where the terminal would go
 	// on if the review is finished there.
-	if it := r.Current(); it != nil && it.Decision != Undecided {
+	if it := r.Current(); it != nil && it.Decision != audit.Undecided {
 		if r.NextUndecided() != nil {
 			_ = r.PrevUndecided()
 		}

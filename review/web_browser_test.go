@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 	"github.com/pair-cli/pair/review/webtest"
 )
@@ -266,7 +267,7 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	if kept := get(t, ctx, "read the editor", chromedp.Value(chromedp.CSS(`[data-edit-for="1"]`))); kept != bad {
 		t.Errorf("editor after the refusal: got %q, want the text as typed", kept)
 	}
-	if it := item(t, r, "1"); it.Decision != review.Undecided {
+	if it := item(t, r, "1"); it.Decision != audit.Undecided {
 		t.Errorf("hunk 1 after the bad edit: got %s, want undecided", it.Decision)
 	}
 

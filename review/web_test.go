@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/review"
 )
@@ -1079,7 +1080,7 @@ func TestWebEdit(t *testing.T) {
 	if got, _ := itemLines(s, "1"); !strings.Contains(got, "+var ErrDivide = errors.New(\"calc: cannot divide by zero\")\n") {
 		t.Errorf("item 1 lines after the edit: got\n%s\nwant the edited line", got)
 	}
-	if got := item(t, r, "1"); got.Decision != review.Edited || got.Original == nil {
+	if got := item(t, r, "1"); got.Decision != audit.Edited || got.Original == nil {
 		t.Errorf("review item 1: got %s (original %v), want edited with the original kept", got.Decision, got.Original != nil)
 	}
 	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true, "2=reject", "3=approve")}); code != 200 {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
@@ -363,7 +364,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		case errors.Is(err, review.ErrAbandoned):
 			abandoned = true
 			for i := range rev.Items {
-				rev.Items[i].Decision = review.Rejected
+				rev.Items[i].Decision = audit.Rejected
 			}
 		case err != nil:
 			return fail(err)
@@ -484,32 +485,23 @@ func answersError(err error, from string, items int) error {
 
 // recordOf writes the commit record of a review: every item of the
 // proposal with its decision, and the notes that went with rejections.
-func recordOf(rev *review.Review, o applyOptions, how howDecided) repo.Record {
-	r := repo.Record{Subject: o.Message, Session: newSessionID("apply"), Model: "none"}
+func recordOf(rev *review.Review, o applyOptions, how howDecided) audit.Record {
+	var hunks []audit.HunkRecord
 	var paths, notes []string
 	for _, s := range rev.Summary() {
 		if s.Applies() {
 			paths = append(paths, s.Path)
 		}
 	}
-	for _, it := range rev.Items {
-		path := rev.FileOf(&it).Path()
-		start := it.Hunk.Start + 1
-		if it.Whole {
-			start = 0
-		}
-		d := repo.Rejected
-		switch it.Decision {
-		case review.Approved:
-			d = repo.Approved
-		case review.Edited:
-			d = repo.Edited
-		}
-		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: path, Start: start, Hash: repo.HunkHash(it.Hunk), Decision: d})
-		if it.Note != "" {
-			notes = append(notes, fmt.Sprintf("- %s:%d: %s", path, start, it.Note))
+	for i := range rev.Items {
+		h := rev.HunkRecord(&rev.Items[i])
+		hunks = append(hunks, h)
+		if note := rev.Items[i].Note; note != "" {
+			notes = append(notes, fmt.Sprintf("- %s:%d: %s", h.Path, h.Start, note))
 		}
 	}
+	r := audit.Reviewed(newSessionID("apply"), "none", hunks)
+	r.Subject = o.Message
 	if r.Subject == "" {
 		r.Subject = "pair apply: " + summarizePaths(paths)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 )
@@ -88,10 +89,10 @@ type logCommit struct {
 }
 
 type logHunk struct {
-	Path     string `json:"path"`
-	Start    int    `json:"start"`
-	Hash     string `json:"hash"`
-	Decision string `json:"decision"`
+	Path     string         `json:"path"`
+	Start    int            `json:"start"`
+	Hash     string         `json:"hash"`
+	Decision audit.Decision `json:"decision"`
 }
 
 type modelStats struct {
@@ -112,7 +113,7 @@ func logCommitOf(e repo.LogEntry) logCommit {
 		Hunks: []logHunk{}, Warning: e.Warning,
 	}
 	for _, h := range e.Hunks {
-		lc.Hunks = append(lc.Hunks, logHunk{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: string(h.Decision)})
+		lc.Hunks = append(lc.Hunks, logHunk{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision})
 	}
 	return lc
 }

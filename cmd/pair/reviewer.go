@@ -12,8 +12,8 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
-	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -34,13 +34,6 @@ var errInterrupted = errors.New("review interrupted; nothing was written")
 
 func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
 	rev := startReview(p, c.screen.Err)
-	pause := func() (*agent.Outcome, error) {
-		if b, err := json.Marshal(rev); err == nil {
-			p.Saved = b
-		}
-		p.Undecided = rev.Undecided()
-		return nil, agent.ErrNeedsReview
-	}
 	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {
 		printPlacements(c.screen.Out, rep)
 	}
@@ -54,7 +47,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	case decideLetters:
 		for !rev.Done() {
 			if len(c.letters) == 0 {
-				return pause()
+				return pauseReview(p, rev)
 			}
 			a := c.letters[0]
 			c.letters = c.letters[1:]
@@ -72,14 +65,14 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 			return nil, errInterrupted
 		case errors.Is(err, review.ErrAbandoned):
 			for i := range rev.Items {
-				rev.Items[i].Decision = review.Rejected
+				rev.Items[i].Decision = audit.Rejected
 			}
 		case err != nil:
 			return nil, err
 		}
 	default:
 		if !rev.Done() {
-			return pause()
+			return pauseReview(p, rev)
 		}
 	}
 	return outcomeOf(rev)
@@ -111,6 +104,17 @@ func startReview(p *agent.Proposal, notices io.Writer) *review.Review {
 	return rev
 }
 
+// pauseReview pauses the review of a proposal: it saves in p what rev
+// has decided so far, for the review to go on where it stopped when the
+// turn resumes, and answers agent.ErrNeedsReview.
+func pauseReview(p *agent.Proposal, rev *review.Review) (*agent.Outcome, error) {
+	if b, err := json.Marshal(rev); err == nil {
+		p.Saved = b
+	}
+	p.Undecided = rev.Undecided()
+	return nil, agent.ErrNeedsReview
+}
+
 // outcomeOf is what a finished review decided, for the agent.
 func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 	plans, err := rev.Plans()
@@ -120,11 +124,9 @@ func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 	out := &agent.Outcome{Plans: plans, Grants: rev.Grants}
 	for i := range rev.Items {
 		it := &rev.Items[i]
-		h := agent.HunkDecision{Path: rev.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: repo.HunkHash(it.Hunk), Decision: string(it.Decision), Note: it.Note}
-		if it.Whole {
-			h.Start = 0
-		}
-		if it.Decision == review.Edited {
+		rec := rev.HunkRecord(it)
+		h := agent.HunkDecision{Path: rec.Path, Start: rec.Start, Hash: rec.Hash, Decision: rec.Decision, Note: it.Note}
+		if it.Decision == audit.Edited {
 			h.Text = hunkText(it.Hunk)
 		}
 		out.Hunks = append(out.Hunks, h)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,11 +29,7 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	case errors.Is(err, review.ErrInterrupted), errors.Is(err, review.ErrWebClosed):
 		// The page was left before it submitted: keep what it decided,
 		// and pause; pair review (here or in a terminal) goes on.
-		if b, jerr := json.Marshal(rev); jerr == nil {
-			p.Saved = b
-		}
-		p.Undecided = rev.Undecided()
-		return nil, agent.ErrNeedsReview
+		return pauseReview(p, rev)
 	}
 	return nil, err
 }

@@ -1,4 +1,4 @@
-package repo
+package audit
 
 import (
 	"crypto/sha256"
@@ -22,15 +22,25 @@ const (
 // Decision is what the person decided for one hunk.
 type Decision string
 
-// The decisions a Pair-Hunk trailer records.
+// The decisions a hunk can carry. A hunk starts Undecided; Edited is an
+// approval of a hunk the person changed. A Pair-Hunk trailer records
+// Approved, Edited or Rejected.
 const (
-	Approved Decision = "approved"
-	Edited   Decision = "edited"
-	Rejected Decision = "rejected"
+	Undecided Decision = ""
+	Approved  Decision = "approved"
+	Rejected  Decision = "rejected"
+	Edited    Decision = "edited"
 )
 
 // Applies reports whether a hunk with this decision is written.
 func (d Decision) Applies() bool { return d == Approved || d == Edited }
+
+func (d Decision) String() string {
+	if d == Undecided {
+		return "undecided"
+	}
+	return string(d)
+}
 
 // HunkRecord is one Pair-Hunk trailer: where a hunk of the proposal went,
 // a hash of its content, and the decision.
@@ -160,4 +170,30 @@ func ParseMessage(msg string) (r Record, ok bool, err error) {
 		r.Body = strings.Join(paras[1:len(paras)-1], "\n\n")
 	}
 	return r, true, err
+}
+
+// Reviewed is the record of a reviewed proposal: each of its hunks with
+// the decision taken, under the session and the model that proposed it
+// ("none" for a plain pair apply). A hunk left Undecided is recorded as
+// Rejected: it was not written. The caller writes Subject and Body.
+func Reviewed(session, model string, hunks []HunkRecord) Record {
+	r := Record{Session: session, Model: model}
+	for _, h := range hunks {
+		if h.Decision == Undecided {
+			h.Decision = Rejected
+		}
+		r.Hunks = append(r.Hunks, h)
+	}
+	return r
+}
+
+// Applied counts the hunks of r that were written (approved or edited).
+func (r Record) Applied() int {
+	n := 0
+	for _, h := range r.Hunks {
+		if h.Decision.Applies() {
+			n++
+		}
+	}
+	return n
 }

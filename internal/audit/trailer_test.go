@@ -1,0 +1,161 @@
+package audit_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
+)
+
+func TestMessageIsExact(t *testing.T) {
+	r := audit.Record{
+		Subject:    "Fix  the\tparser\n",
+		Body:       "\nBecause it broke.\n\n",
+		Session:    "s-1",
+		Model:      "gpt-x",
+		ReviewedBy: "Ann <ann@example.com>",
+		Hunks: []audit.HunkRecord{
+			{Path: "a b:c.go", Start: 3, Hash: "0123456789ab", Decision: audit.Approved},
+			{Path: "d.go", Start: 0, Hash: "ba9876543210", Decision: audit.Rejected},
+		},
+	}
+	want := "Fix the parser\n\nBecause it broke.\n\n" +
+		"Pair-Session: s-1\nPair-Model: gpt-x\nPair-Reviewed-By: Ann <ann@example.com>\n" +
+		"Pair-Hunk: a b:c.go:3 0123456789ab approved\nPair-Hunk: d.go:0 ba9876543210 rejected\n"
+	if got := r.Message(); got != want {
+		t.Errorf("Message() =\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestParseMessageRoundTrip(t *testing.T) {
+	r := audit.Record{
+		Subject: "Add a test", Body: "First.\n\nSecond.",
+		Session: "apply-1", Model: "none", ReviewedBy: "Bo <bo@example.com>",
+		Hunks: []audit.HunkRecord{
+			{Path: "x.go", Start: 12, Hash: "aaaaaaaaaaaa", Decision: audit.Edited},
+			{Path: "dir/y z.txt", Start: 1, Hash: "bbbbbbbbbbbb", Decision: audit.Approved},
+		},
+	}
+	got, ok, err := audit.ParseMessage(r.Message())
+	if !ok || err != nil {
+		t.Fatalf("ParseMessage: ok %v, err %v", ok, err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("ParseMessage(Message()) = %+v, want %+v", got, r)
+	}
+}
+
+func TestParseMessageNotPair(t *testing.T) {
+	for _, msg := range []string{"", "Subject only\n", "Subject\n\nBody.\n", "Subject\n\nPair-Session: s\n\nSigned-off-by: A <a@b>\n"} {
+		if _, ok, err := audit.ParseMessage(msg); ok || err != nil {
+			t.Errorf("ParseMessage(%q): ok %v, err %v, want not a pair commit", msg, ok, err)
+		}
+	}
+}
+
+func TestParseMessageKeepsGoodHunks(t *testing.T) {
+	msg := "S\n\nPair-Session: s\nPair-Model: m\nPair-Hunk: a.go:1 000000000000 approved\nPair-Hunk: b.go:2 111111111111 maybe\n"
+	r, ok, err := audit.ParseMessage(msg)
+	if !ok || !errors.Is(err, audit.ErrBadTrailer) {
+		t.Fatalf("ParseMessage: ok %v, err %v, want ok and ErrBadTrailer", ok, err)
+	}
+	if len(r.Hunks) != 1 || r.Hunks[0].Path != "a.go" {
+		t.Errorf("hunks = %+v, want the one good a.go record", r.Hunks)
+	}
+}
+
+func TestParseHunkRecord(t *testing.T) {
+	tests := []struct {
+		in   string
+		want audit.HunkRecord
+		bad  bool
+	}{
+		{in: "a.go:3 0123456789ab approved", want: audit.HunkRecord{Path: "a.go", Start: 3, Hash: "0123456789ab", Decision: audit.Approved}},
+		{in: " a b:1:c.go:40 ffffffffffff edited ", want: audit.HunkRecord{Path: "a b:1:c.go", Start: 40, Hash: "ffffffffffff", Decision: audit.Edited}},
+		{in: "gone.txt:0 000000000000 rejected", want: audit.HunkRecord{Path: "gone.txt", Start: 0, Hash: "000000000000", Decision: audit.Rejected}},
+		{in: "a.go:3 0123456789ab undecided", bad: true},
+		{in: "a.go:3 0123456789ab", bad: true},
+		{in: "a.go 0123456789ab approved", bad: true},
+		{in: ":3 0123456789ab approved", bad: true},
+		{in: "a.go:-1 0123456789ab approved", bad: true},
+		{in: "approved", bad: true},
+	}
+	for _, tt := range tests {
+		got, err := audit.ParseHunkRecord(tt.in)
+		if tt.bad {
+			if !errors.Is(err, audit.ErrBadTrailer) {
+				t.Errorf("ParseHunkRecord(%q) = %+v, %v, want ErrBadTrailer", tt.in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseHunkRecord(%q) = %+v, %v, want %+v", tt.in, got, err, tt.want)
+		}
+		if back, err := audit.ParseHunkRecord(got.String()); err != nil || back != got {
+			t.Errorf("ParseHunkRecord(%q.String()) = %+v, %v", tt.in, back, err)
+		}
+	}
+}
+
+func TestDecision(t *testing.T) {
+	tests := []struct {
+		d       audit.Decision
+		applies bool
+		s       string
+	}{
+		{audit.Undecided, false, "undecided"},
+		{audit.Approved, true, "approved"},
+		{audit.Edited, true, "edited"},
+		{audit.Rejected, false, "rejected"},
+	}
+	for _, tt := range tests {
+		if got := tt.d.Applies(); got != tt.applies {
+			t.Errorf("%q.Applies() = %v, want %v", tt.d, got, tt.applies)
+		}
+		if got := tt.d.String(); got != tt.s {
+			t.Errorf("%q.String() = %q, want %q", string(tt.d), got, tt.s)
+		}
+	}
+}
+
+func TestReviewed(t *testing.T) {
+	hunks := []audit.HunkRecord{
+		{Path: "a.go", Start: 1, Hash: "000000000001", Decision: audit.Approved},
+		{Path: "a.go", Start: 9, Hash: "000000000002", Decision: audit.Undecided},
+		{Path: "b.go", Start: 2, Hash: "000000000003", Decision: audit.Edited},
+		{Path: "c.go", Start: 0, Hash: "000000000004", Decision: audit.Rejected},
+	}
+	r := audit.Reviewed("s-2", "none", hunks)
+	if r.Session != "s-2" || r.Model != "none" || r.Subject != "" || r.Body != "" || r.ReviewedBy != "" {
+		t.Errorf("Reviewed = %+v", r)
+	}
+	var got []audit.Decision
+	for _, h := range r.Hunks {
+		got = append(got, h.Decision)
+	}
+	if want := []audit.Decision{audit.Approved, audit.Rejected, audit.Edited, audit.Rejected}; !reflect.DeepEqual(got, want) {
+		t.Errorf("decisions = %v, want %v (an undecided hunk is recorded rejected)", got, want)
+	}
+	if hunks[1].Decision != audit.Undecided {
+		t.Error("Reviewed changed the caller's hunks")
+	}
+	if got := r.Applied(); got != 2 {
+		t.Errorf("Applied() = %d, want 2", got)
+	}
+	if _, err := audit.ParseHunkRecord(r.Hunks[1].String()); err != nil {
+		t.Errorf("the undecided hunk's trailer does not parse: %v", err)
+	}
+	if r := audit.Reviewed("s", "m", nil); r.Hunks != nil || r.Applied() != 0 {
+		t.Errorf("Reviewed with no hunks = %+v", r)
+	}
+}
+
+func TestHunkHash(t *testing.T) {
+	r := edit.Resolved{Lines: []edit.Line{{Kind: ' ', Text: "a"}, {Kind: '-', Text: "b"}, {Kind: '+', Text: "c"}}}
+	// The first 12 hex digits of the SHA-256 of " a\n-b\n+c\n" (sha256sum).
+	if got, want := audit.HunkHash(r), "2980a502c1e0"; got != want {
+		t.Errorf("HunkHash = %q, want %q", got, want)
+	}
+}
