@@ -55,6 +55,11 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 			if err := t.guardLinks(p, access); err != nil {
 				return nil, err
 			}
+			// Where the path lands on disk, through links too: never in
+			// .git, a submodule or outside the tree.
+			if err := t.checkWritePath(p); err != nil {
+				return nil, err
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {

@@ -39,6 +39,9 @@ type Tree struct {
 	gitDir   string
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
+	// gitlinks caches the submodules of the git index during a check of
+	// a write set (see gitlinkOf).
+	gitlinks map[string]bool
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -133,12 +136,22 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 	return b, wrapEscape(p, err)
 }
 
-// wrapEscape turns os.Root's escape error into ErrOutsideRepo.
+// wrapEscape words an error of os.Root for a person, naming the tree's
+// path p (see pathErr); its escape error becomes ErrOutsideRepo.
 func wrapEscape(p string, err error) error {
-	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
-		return fmt.Errorf("%s: %w", p, ErrOutsideRepo)
+	if err == nil {
+		return nil
 	}
-	return err
+	op := ""
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		op = pe.Op
+	case errors.As(err, &le):
+		op = le.Op
+	}
+	return pathErr(verbOf(op), p, err)
 }
 
 // Change is one file of a write set.
@@ -260,6 +273,8 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	olds = make([][]byte, len(changes))
 	news = make([][]byte, len(changes))
 	planned := map[string]bool{}
+	seen := map[string]bool{}
+	t.gitlinks = nil // read the index afresh
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
@@ -268,7 +283,22 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 		if !t.Git && (cp == ".pair" || strings.HasPrefix(cp, ".pair/")) {
 			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
+		// Every check before anything is written: all or nothing.
+		if err := t.checkWritePath(cp); err != nil {
+			return nil, nil, nil, err
+		}
+		if seen[cp] {
+			return nil, nil, nil, fmt.Errorf("%s: %w: the write set changes it twice", cp, ErrConflict)
+		}
+		seen[cp] = true
 		changes[i].Path = cp
+	}
+	for cp := range seen {
+		for d := path.Dir(cp); d != "."; d = path.Dir(d) {
+			if seen[d] {
+				return nil, nil, nil, fmt.Errorf("%s: %w: the write set makes it a file and a directory (of %s)", d, ErrConflict, cp)
+			}
+		}
 	}
 	for i, c := range changes {
 		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
