@@ -22,6 +22,25 @@ var ErrGitInternal = errors.New("path inside .git")
 // directory (.pair at the root of a tree that is not a git repository).
 var ErrPairInternal = errors.New("path inside pair's own .pair directory")
 
+// ErrBare is returned by Open in a bare repository or inside a git
+// directory: there is no working tree there to write, and its files are
+// git's own.
+var ErrBare = errors.New("pair works in a repository's working tree, and there is none here")
+
+// isGitDir reports whether dir is a git directory, as git judges one: a
+// HEAD file, and objects and refs directories.
+func isGitDir(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
 // Tree is the working tree pair works in: the top of the git repository
 // that holds the starting directory, or that directory itself when it is
 // not in a repository.
@@ -63,6 +82,14 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			top, git = d, true
 			break
+		}
+		// As git looks: a directory that is a git directory itself is a
+		// bare repository, or the .git of a working tree we are inside.
+		if isGitDir(d) {
+			if isDotGit(filepath.Base(d)) {
+				return nil, fmt.Errorf("%s is inside the git directory %s: %w; run pair in the working tree, %s", abs, d, ErrBare, filepath.Dir(d))
+			}
+			return nil, fmt.Errorf("%s is a bare git repository: %w", d, ErrBare)
 		}
 		if filepath.Dir(d) == d {
 			break
