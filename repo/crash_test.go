@@ -290,9 +290,10 @@ func checkRecovered(t *testing.T, dir, what string) (string, RecoveryReport) {
 		t.Fatalf("%s: after recovery the tree is neither the old set nor the new one:\n%s", what, strings.Join(lines, "\n"))
 	}
 	if gitDir != "" {
-		if _, err := os.Lstat(filepath.Join(gitDir, "pair")); err == nil {
+		// Only the writer lock stays, which is never removed.
+		if entries, err := os.ReadDir(filepath.Join(gitDir, "pair")); err == nil && (len(entries) != 1 || entries[0].Name() != applyLockFile) {
 			left, _ := os.ReadDir(filepath.Join(gitDir, "pair", "journal"))
-			t.Errorf("%s: %s left in the git directory (journal holds %v)", what, filepath.Join(gitDir, "pair"), left)
+			t.Errorf("%s: %s left in the git directory (it holds %v, the journal %v)", what, filepath.Join(gitDir, "pair"), entries, left)
 		}
 	}
 	return set, rep

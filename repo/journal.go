@@ -162,9 +162,10 @@ func (t *Tree) hasJournal() bool {
 	if err != nil {
 		return false
 	}
-	// Anything but the sessions (an empty directory too) is a write's.
+	// Anything but the sessions and the writer lock (an empty directory
+	// too) is a write's.
 	for _, e := range entries {
-		if e.Name() != "sessions" {
+		if e.Name() != "sessions" && e.Name() != applyLockFile {
 			return true
 		}
 	}
@@ -209,9 +210,10 @@ func (t *Tree) removeJournalDir() {
 		}
 		return
 	}
-	if os.Remove(filepath.Join(home, name)) == nil {
-		_ = os.Remove(home)
-	}
+	// Not its parent, which holds the writer lock: removing it as
+	// another process makes the journal directory in it would fail that
+	// process's mkdir.
+	_ = os.Remove(filepath.Join(home, name))
 }
 
 // treeLock is an exclusive lock on writing a tree, held by one process:
@@ -437,6 +439,11 @@ func tempName(target string) string {
 // old content or entirely its new one, all of them the same. Open calls
 // it; it waits for another pair process that is writing the tree.
 func (t *Tree) Recover() (RecoveryReport, error) {
+	release, err := t.lockWrites()
+	if err != nil {
+		return RecoveryReport{}, err
+	}
+	defer release()
 	l, err := t.lock()
 	if err != nil {
 		return RecoveryReport{}, err

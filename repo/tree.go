@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrOutsideRepo is returned for a path that leaves the repository root:
@@ -58,6 +59,11 @@ type Tree struct {
 	gitDir   string
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
+	// LockWait bounds how long a write waits for another pair process
+	// writing the same tree (0: ten seconds); then it fails with a
+	// *BusyError.
+	LockWait time.Duration
+	writer   writerLock
 	// gitlinks caches the submodules of the git index during a check of
 	// a write set (see gitlinkOf).
 	gitlinks map[string]bool
@@ -104,7 +110,19 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 		t.gitDir = resolveGitDir(top)
 	}
 	if t.hasJournal() {
-		if t.Recovery, err = t.Recover(); err != nil {
+		// A journal that another pair process holds the writer lock over
+		// is that process's write, going on: not ours to recover.
+		release, err := t.lockWritesWait(0)
+		if errors.Is(err, ErrBusy) {
+			return t, nil
+		}
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		t.Recovery, err = t.Recover()
+		release()
+		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("recover the write that pair was making in %s: %w", top, err)
 		}
@@ -202,6 +220,11 @@ func (t *Tree) Write(changes []Change) (err error) {
 	if len(changes) == 0 {
 		return nil
 	}
+	release, err := t.lockWrites()
+	if err != nil {
+		return err
+	}
+	defer release()
 	j, olds, news, err := t.planWrite(changes)
 	if err != nil {
 		return err
