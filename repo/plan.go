@@ -136,6 +136,9 @@ func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
 	if newPath, err = t.Clean(np); err != nil {
 		return "", "", err
 	}
+	if err := t.checkName(newPath); err != nil {
+		return "", "", err
+	}
 	// It must not exist yet (an empty file may be filled), and must not
 	// lead outside the tree through a link.
 	fi, err := t.Stat(newPath)

@@ -64,9 +64,13 @@ func (t *Tree) checkName(p string) error {
 			return fmt.Errorf("%q: %w: it holds a control character (%q)", p, ErrBadPath, r)
 		}
 	}
+	short := p
+	if len(short) > 80 {
+		short = short[:40] + "..." + short[len(short)-30:]
+	}
 	for _, part := range strings.Split(p, "/") {
 		if len(part) > nameMax {
-			return fmt.Errorf("%s: %w: the name %.40q... is %d bytes long, and the system allows %d", p, ErrBadPath, part, len(part), nameMax)
+			return fmt.Errorf("%s: %w: a name in it is %d bytes long, and the system allows %d", short, ErrBadPath, len(part), nameMax)
 		}
 	}
 	// The temporary file beside it may be the longer of the two.
@@ -75,7 +79,7 @@ func (t *Tree) checkName(p string) error {
 		n = m
 	}
 	if n >= pathMax() {
-		return fmt.Errorf("%s: %w: the path is %d bytes long, and the system allows %d", p, ErrBadPath, n, pathMax()-1)
+		return fmt.Errorf("%s: %w: the path is %d bytes long, and the system allows %d", short, ErrBadPath, n, pathMax()-1)
 	}
 	return nil
 }
