@@ -72,6 +72,13 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 		byPath[k] = tg
 		targets = append(targets, tg)
 	}
+	ops := make([]fileOp, 0, len(targets))
+	for _, tg := range targets {
+		ops = append(ops, fileOp{oldPath: tg.oldPath, newPath: tg.newPath, renamed: tg.fd.Renamed})
+	}
+	if err := checkOps(ops); err != nil {
+		return nil, err
+	}
 	in := make([]edit.PlanInput, 0, len(targets))
 	for _, tg := range targets {
 		var old string
