@@ -71,13 +71,18 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 
-	if err := t.Write(changes); err != nil {
+	commit := opts.Commit && t.Git
+	if err := t.write(changes, commit); err != nil {
 		return res, err
 	}
 	res.Written = true
-	if !opts.Commit || !t.Git {
+	if !commit {
 		return res, nil
 	}
+	t.crash("apply: written")
+	// Made or refused, the commit is over: a crash after this no longer
+	// leaves files that the next run must report.
+	defer t.forgetWritten()
 	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)

@@ -47,7 +47,17 @@ const (
 	stateCommitting     = "committing"
 	stateRollingBack    = "rolling back"
 	stateRollingForward = "rolling forward"
+	// stateWritten: every file is written, and ApplyPlans is committing
+	// them; the journal is removed once the commit is made or refused.
+	// Recovery finds it only when pair was killed in between, and reports
+	// the files that are written but not committed.
+	stateWritten = "written"
 )
+
+// ActionUncommitted is the RecoveryReport.Action for a write set that was
+// written in full, and whose commit a crash stopped: its files are left
+// written, and reported.
+const ActionUncommitted = "written but not committed"
 
 const (
 	journalFile = "journal.json"
@@ -101,7 +111,8 @@ type RecoveryReport struct {
 	// Action is "rolled back" or "rolled forward", or empty when there
 	// was nothing to recover.
 	Action string
-	// Paths are the files of the write set.
+	// Paths are the files of the write set; for ActionUncommitted, those
+	// that differ from HEAD.
 	Paths []string
 	// Conflicts are files of the set that held neither their old nor
 	// their new content (changed by someone else since the crash); they
@@ -476,6 +487,12 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 		}
 		t.crash("recover: decided")
 	case stateRollingBack, stateRollingForward:
+	case stateWritten:
+		rep := RecoveryReport{Action: ActionUncommitted, Paths: t.differFromHead(j)}
+		if len(rep.Paths) == 0 {
+			rep = RecoveryReport{} // committed after all
+		}
+		return rep, clearJournal(dir)
 	default:
 		return RecoveryReport{}, fmt.Errorf("journal %s: unknown state %q", journalFile, j.State)
 	}

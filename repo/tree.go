@@ -217,6 +217,13 @@ type Change struct {
 // (see journal.go) records the set before any file is touched, so that
 // the next Open rolls back or finishes a set that a crash interrupted.
 func (t *Tree) Write(changes []Change) (err error) {
+	return t.write(changes, false)
+}
+
+// write is Write. With keep, the journal stays once the set is written,
+// in the state "written", until forgetWritten: a crash before then (in
+// the commit that follows) is reported by the next Open.
+func (t *Tree) write(changes []Change, keep bool) (err error) {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -310,6 +317,17 @@ func (t *Tree) Write(changes []Change) (err error) {
 	}
 	t.syncDirs(j)
 	t.crash("write: done")
+	if keep {
+		j.State = stateWritten
+		if saveJournal(l.dir, j) == nil {
+			for _, e := range j.Changes {
+				if e.OldCopy != "" {
+					_ = l.dir.Remove(e.OldCopy)
+				}
+			}
+			return nil
+		}
+	}
 	// The set is written. Should the journal stay, the next Open finds
 	// every file new and rolls forward, changing nothing.
 	_ = clearJournal(l.dir)

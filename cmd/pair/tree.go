@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/pair-cli/pair/repo"
 )
@@ -19,12 +18,8 @@ func openTree(dir string, w io.Writer) (*repo.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec := t.Recovery; rec.Action != "" {
-		fmt.Fprintf(w, "pair: an earlier pair was interrupted while writing %s; its write was %s\n",
-			strings.Join(rec.Paths, ", "), rec.Action)
-		if len(rec.Conflicts) > 0 {
-			fmt.Fprintf(w, "pair: changed since, and left as they are: %s\n", strings.Join(rec.Conflicts, ", "))
-		}
+	for _, msg := range t.Recovery.Notice() {
+		fmt.Fprintf(w, "pair: %s\n", msg)
 	}
 	return t, nil
 }
