@@ -666,7 +666,7 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 		return err
 	}
 	if err := t.writeFile(e.Restore, old, e.OldMode); err != nil {
-		return err
+		return pathErr("restore", e.Path, err)
 	}
 	if err := t.root.Rename(e.Restore, e.Path); err != nil {
 		return wrapEscape(e.Path, err)

@@ -290,7 +290,8 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 			continue
 		}
 		if err := t.writeFile(e.Temp, news[i], e.NewMode); err != nil {
-			return err
+			// Named by the user's file, not the temporary one.
+			return pathErr("write", e.Path, err)
 		}
 		t.crash("write: temp " + strconv.Itoa(i))
 	}
@@ -473,7 +474,7 @@ func (t *Tree) mkdirs(dir string) ([]string, error) {
 func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
 	f, err := t.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
-		return wrapEscape(p, err)
+		return err
 	}
 	// OpenFile's mode is filtered by the umask and ignored for an existing
 	// file: set it exactly, before the sync that makes it durable.
