@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,11 +12,16 @@ import (
 	"testing"
 )
 
-// TestApplyConcurrent runs two pair apply --yes at once on one file, 50
-// times, through the command's own entry point: every change reported as
+// TestApplyConcurrent runs two pair processes (this test binary, which
+// testscript.Main puts on PATH as pair) applying --yes at once on one
+// file, 50 times: every change reported as
 // applied is in the working tree and in HEAD, none that failed is, and
 // the file equals HEAD's afterwards (git status is clean).
 func TestApplyConcurrent(t *testing.T) {
+	pair, err := exec.LookPath("pair")
+	if err != nil {
+		t.Fatalf("the pair command of the scripts: %v", err)
+	}
 	home := t.TempDir()
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
@@ -24,6 +29,8 @@ func TestApplyConcurrent(t *testing.T) {
 		"GIT_AUTHOR_NAME":     "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
 		"GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com",
 		"NO_COLOR": "1",
+		// Under -race, each process would otherwise sleep a second at exit.
+		"GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0"),
 	} {
 		t.Setenv(k, v)
 	}
@@ -76,8 +83,17 @@ func TestApplyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var out bytes.Buffer
-				codes[i] = run(context.Background(), []string{"pair", "apply", "--yes", "-C", dir, p}, stdio{In: strings.NewReader(""), Out: &out, Err: &errs[i]})
+				cmd := exec.Command(pair, "apply", "--yes", "-C", dir, p)
+				cmd.Stderr = &errs[i]
+				err := cmd.Run()
+				var ee *exec.ExitError
+				switch {
+				case errors.As(err, &ee):
+					codes[i] = ee.ExitCode()
+				case err != nil:
+					codes[i] = -1
+					fmt.Fprintf(&errs[i], "%v", err)
+				}
 			}()
 		}
 		wg.Wait()
