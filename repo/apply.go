@@ -44,8 +44,19 @@ var ErrNotCommitted = errors.New("the files are written but not committed")
 // them when opts.Commit is set. The plans are updated in place when they
 // are placed again. A commit failure returns the Applied with Written set
 // and an error wrapping ErrNotCommitted.
+//
+// One pair process at a time writes a tree: ApplyPlans holds the writer
+// lock from the re-check of the files to the end of the commit, and waits
+// for another process that holds it (see LockWait), or fails with a
+// *BusyError.
 func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, error) {
 	res := &Applied{}
+	release, err := t.lockWrites()
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	// Under the lock, the files are what they will be when written.
 	replaced, err := t.Refresh(plans)
 	if err != nil {
 		return res, err
@@ -55,13 +66,24 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	if err != nil {
 		return res, err
 	}
-	if err := t.Write(changes); err != nil {
+
+	// Before writing: every check that could refuse the write set, or
+	// the commit that follows it, belongs here, so that a refusal leaves
+	// the tree untouched (all or nothing). Write checks each path
+	// (checkWritePath) before it touches anything.
+
+	commit := opts.Commit && t.Git
+	if err := t.write(changes, commit); err != nil {
 		return res, err
 	}
 	res.Written = true
-	if !opts.Commit || !t.Git {
+	if !commit {
 		return res, nil
 	}
+	t.crash("apply: written")
+	// Made or refused, the commit is over: a crash after this no longer
+	// leaves files that the next run must report.
+	defer t.forgetWritten()
 	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)

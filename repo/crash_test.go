@@ -25,12 +25,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pair-cli/pair/edit"
 )
 
 const (
 	envChild = "PAIR_CRASH_CHILD" // write, recover or loop
 	envDir   = "PAIR_CRASH_DIR"
-	envAt    = "PAIR_CRASH_AT" // kill at this call of the crash hook (from 1)
+	envAt    = "PAIR_CRASH_AT"    // kill at this call of the crash hook (from 1)
+	envStep  = "PAIR_CRASH_STEP"  // or at the crash hook's step of this name
+	envPatch = "PAIR_CRASH_PATCH" // the patch the "apply" child applies
 )
 
 // crashFile is a file of a crash test's set.
@@ -107,7 +111,7 @@ func TestCrashChild(t *testing.T) {
 	calls := 0
 	hook := func(step string) {
 		calls++
-		if calls == at {
+		if calls == at || step == os.Getenv(envStep) {
 			fmt.Fprintf(os.Stderr, "killed at %q\n", step)
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			time.Sleep(time.Hour)
@@ -120,6 +124,22 @@ func TestCrashChild(t *testing.T) {
 	switch what {
 	case "write":
 		if err := tr.Write(changesTo(oldSet(), newSet())); err != nil {
+			t.Fatal(err)
+		}
+	case "apply":
+		b, err := os.ReadFile(os.Getenv(envPatch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := edit.Parse(string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans, err := tr.Place(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.ApplyPlans(plans, ApplyOptions{Commit: true}); err != nil {
 			t.Fatal(err)
 		}
 	case "loop":
@@ -290,9 +310,10 @@ func checkRecovered(t *testing.T, dir, what string) (string, RecoveryReport) {
 		t.Fatalf("%s: after recovery the tree is neither the old set nor the new one:\n%s", what, strings.Join(lines, "\n"))
 	}
 	if gitDir != "" {
-		if _, err := os.Lstat(filepath.Join(gitDir, "pair")); err == nil {
+		// Only the writer lock stays, which is never removed.
+		if entries, err := os.ReadDir(filepath.Join(gitDir, "pair")); err == nil && (len(entries) != 1 || entries[0].Name() != applyLockFile) {
 			left, _ := os.ReadDir(filepath.Join(gitDir, "pair", "journal"))
-			t.Errorf("%s: %s left in the git directory (journal holds %v)", what, filepath.Join(gitDir, "pair"), left)
+			t.Errorf("%s: %s left in the git directory (it holds %v, the journal %v)", what, filepath.Join(gitDir, "pair"), entries, left)
 		}
 	}
 	return set, rep

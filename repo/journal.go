@@ -47,7 +47,17 @@ const (
 	stateCommitting     = "committing"
 	stateRollingBack    = "rolling back"
 	stateRollingForward = "rolling forward"
+	// stateWritten: every file is written, and ApplyPlans is committing
+	// them; the journal is removed once the commit is made or refused.
+	// Recovery finds it only when pair was killed in between, and reports
+	// the files that are written but not committed.
+	stateWritten = "written"
 )
+
+// ActionUncommitted is the RecoveryReport.Action for a write set that was
+// written in full, and whose commit a crash stopped: its files are left
+// written, and reported.
+const ActionUncommitted = "written but not committed"
 
 const (
 	journalFile = "journal.json"
@@ -101,7 +111,8 @@ type RecoveryReport struct {
 	// Action is "rolled back" or "rolled forward", or empty when there
 	// was nothing to recover.
 	Action string
-	// Paths are the files of the write set.
+	// Paths are the files of the write set; for ActionUncommitted, those
+	// that differ from HEAD.
 	Paths []string
 	// Conflicts are files of the set that held neither their old nor
 	// their new content (changed by someone else since the crash); they
@@ -162,9 +173,10 @@ func (t *Tree) hasJournal() bool {
 	if err != nil {
 		return false
 	}
-	// Anything but the sessions (an empty directory too) is a write's.
+	// Anything but the sessions and the writer lock (an empty directory
+	// too) is a write's.
 	for _, e := range entries {
-		if e.Name() != "sessions" {
+		if e.Name() != "sessions" && e.Name() != applyLockFile {
 			return true
 		}
 	}
@@ -209,9 +221,10 @@ func (t *Tree) removeJournalDir() {
 		}
 		return
 	}
-	if os.Remove(filepath.Join(home, name)) == nil {
-		_ = os.Remove(home)
-	}
+	// Not its parent, which holds the writer lock: removing it as
+	// another process makes the journal directory in it would fail that
+	// process's mkdir.
+	_ = os.Remove(filepath.Join(home, name))
 }
 
 // treeLock is an exclusive lock on writing a tree, held by one process:
@@ -437,6 +450,11 @@ func tempName(target string) string {
 // old content or entirely its new one, all of them the same. Open calls
 // it; it waits for another pair process that is writing the tree.
 func (t *Tree) Recover() (RecoveryReport, error) {
+	release, err := t.lockWrites()
+	if err != nil {
+		return RecoveryReport{}, err
+	}
+	defer release()
 	l, err := t.lock()
 	if err != nil {
 		return RecoveryReport{}, err
@@ -469,6 +487,12 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 		}
 		t.crash("recover: decided")
 	case stateRollingBack, stateRollingForward:
+	case stateWritten:
+		rep := RecoveryReport{Action: ActionUncommitted, Paths: t.differFromHead(j)}
+		if len(rep.Paths) == 0 {
+			rep = RecoveryReport{} // committed after all
+		}
+		return rep, clearJournal(dir)
 	default:
 		return RecoveryReport{}, fmt.Errorf("journal %s: unknown state %q", journalFile, j.State)
 	}
@@ -642,7 +666,7 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 		return err
 	}
 	if err := t.writeFile(e.Restore, old, e.OldMode); err != nil {
-		return err
+		return pathErr("restore", e.Path, err)
 	}
 	if err := t.root.Rename(e.Restore, e.Path); err != nil {
 		return wrapEscape(e.Path, err)

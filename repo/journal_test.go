@@ -48,7 +48,8 @@ func TestGitDir(t *testing.T) {
 	if err := tr.Write(changesTo(oldSet(), newSet())); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{filepath.Join(wtGitDir, "pair"), filepath.Join(main, ".git", "pair"), filepath.Join(wt, ".pair")} {
+	// (Its writer lock stays in the worktree's git directory.)
+	for _, p := range []string{filepath.Join(wtGitDir, "pair", "journal"), filepath.Join(main, ".git", "pair"), filepath.Join(wt, ".pair")} {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s left after Write", p)
 		}
@@ -112,8 +113,8 @@ func TestWriteStaleLock(t *testing.T) {
 		if got := treeState(t, dir); !sameState(got, wantState(newSet())) {
 			t.Errorf("after Write with a stale lock (pid %d): the tree is not the new set", pid)
 		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git", "pair")); err == nil {
-			t.Errorf("stale lock (pid %d): .git/pair left after Write", pid)
+		if _, err := os.Lstat(filepath.Join(dir, ".git", "pair", "journal")); err == nil {
+			t.Errorf("stale lock (pid %d): .git/pair/journal left after Write", pid)
 		}
 	}
 }

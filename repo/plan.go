@@ -55,6 +55,11 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 			if err := t.guardLinks(p, access); err != nil {
 				return nil, err
 			}
+			// Where the path lands on disk, through links too: never in
+			// .git, a submodule or outside the tree.
+			if err := t.checkWritePath(p); err != nil {
+				return nil, err
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {
@@ -66,6 +71,13 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 		tg := &target{oldPath, newPath, fd}
 		byPath[k] = tg
 		targets = append(targets, tg)
+	}
+	ops := make([]fileOp, 0, len(targets))
+	for _, tg := range targets {
+		ops = append(ops, fileOp{oldPath: tg.oldPath, newPath: tg.newPath, renamed: tg.fd.Renamed})
+	}
+	if err := checkOps(ops); err != nil {
+		return nil, err
 	}
 	in := make([]edit.PlanInput, 0, len(targets))
 	for _, tg := range targets {
@@ -129,6 +141,9 @@ func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
 		np = cands[1]
 	}
 	if newPath, err = t.Clean(np); err != nil {
+		return "", "", err
+	}
+	if err := t.checkName(newPath); err != nil {
 		return "", "", err
 	}
 	// It must not exist yet (an empty file may be filled), and must not

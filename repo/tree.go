@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrOutsideRepo is returned for a path that leaves the repository root:
@@ -21,6 +22,25 @@ var ErrGitInternal = errors.New("path inside .git")
 // ErrPairInternal is returned for a path inside pair's own state
 // directory (.pair at the root of a tree that is not a git repository).
 var ErrPairInternal = errors.New("path inside pair's own .pair directory")
+
+// ErrBare is returned by Open in a bare repository or inside a git
+// directory: there is no working tree there to write, and its files are
+// git's own.
+var ErrBare = errors.New("pair works in a repository's working tree, and there is none here")
+
+// isGitDir reports whether dir is a git directory, as git judges one: a
+// HEAD file, and objects and refs directories.
+func isGitDir(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
 
 // Tree is the working tree pair works in: the top of the git repository
 // that holds the starting directory, or that directory itself when it is
@@ -39,6 +59,14 @@ type Tree struct {
 	gitDir   string
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
+	// LockWait bounds how long a write waits for another pair process
+	// writing the same tree (0: ten seconds); then it fails with a
+	// *BusyError.
+	LockWait time.Duration
+	writer   writerLock
+	// gitlinks caches the submodules of the git index during a check of
+	// a write set (see gitlinkOf).
+	gitlinks map[string]bool
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -61,6 +89,14 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 			top, git = d, true
 			break
 		}
+		// As git looks: a directory that is a git directory itself is a
+		// bare repository, or the .git of a working tree we are inside.
+		if isGitDir(d) {
+			if isDotGit(filepath.Base(d)) {
+				return nil, fmt.Errorf("%s is inside the git directory %s: %w; run pair in the working tree, %s", abs, d, ErrBare, filepath.Dir(d))
+			}
+			return nil, fmt.Errorf("%s is a bare git repository: %w", d, ErrBare)
+		}
 		if filepath.Dir(d) == d {
 			break
 		}
@@ -74,7 +110,19 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 		t.gitDir = resolveGitDir(top)
 	}
 	if t.hasJournal() {
-		if t.Recovery, err = t.Recover(); err != nil {
+		// A journal that another pair process holds the writer lock over
+		// is that process's write, going on: not ours to recover.
+		release, err := t.lockWritesWait(0)
+		if errors.Is(err, ErrBusy) {
+			return t, nil
+		}
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		t.Recovery, err = t.Recover()
+		release()
+		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("recover the write that pair was making in %s: %w", top, err)
 		}
@@ -133,12 +181,22 @@ func (t *Tree) ReadFile(p string) ([]byte, error) {
 	return b, wrapEscape(p, err)
 }
 
-// wrapEscape turns os.Root's escape error into ErrOutsideRepo.
+// wrapEscape words an error of os.Root for a person, naming the tree's
+// path p (see pathErr); its escape error becomes ErrOutsideRepo.
 func wrapEscape(p string, err error) error {
-	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
-		return fmt.Errorf("%s: %w", p, ErrOutsideRepo)
+	if err == nil {
+		return nil
 	}
-	return err
+	op := ""
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		op = pe.Op
+	case errors.As(err, &le):
+		op = le.Op
+	}
+	return pathErr(verbOf(op), p, err)
 }
 
 // Change is one file of a write set.
@@ -159,9 +217,21 @@ type Change struct {
 // (see journal.go) records the set before any file is touched, so that
 // the next Open rolls back or finishes a set that a crash interrupted.
 func (t *Tree) Write(changes []Change) (err error) {
+	return t.write(changes, false)
+}
+
+// write is Write. With keep, the journal stays once the set is written,
+// in the state "written", until forgetWritten: a crash before then (in
+// the commit that follows) is reported by the next Open.
+func (t *Tree) write(changes []Change, keep bool) (err error) {
 	if len(changes) == 0 {
 		return nil
 	}
+	release, err := t.lockWrites()
+	if err != nil {
+		return err
+	}
+	defer release()
 	j, olds, news, err := t.planWrite(changes)
 	if err != nil {
 		return err
@@ -220,7 +290,8 @@ func (t *Tree) Write(changes []Change) (err error) {
 			continue
 		}
 		if err := t.writeFile(e.Temp, news[i], e.NewMode); err != nil {
-			return err
+			// Named by the user's file, not the temporary one.
+			return pathErr("write", e.Path, err)
 		}
 		t.crash("write: temp " + strconv.Itoa(i))
 	}
@@ -247,6 +318,17 @@ func (t *Tree) Write(changes []Change) (err error) {
 	}
 	t.syncDirs(j)
 	t.crash("write: done")
+	if keep {
+		j.State = stateWritten
+		if saveJournal(l.dir, j) == nil {
+			for _, e := range j.Changes {
+				if e.OldCopy != "" {
+					_ = l.dir.Remove(e.OldCopy)
+				}
+			}
+			return nil
+		}
+	}
 	// The set is written. Should the journal stay, the next Open finds
 	// every file new and rolls forward, changing nothing.
 	_ = clearJournal(l.dir)
@@ -260,6 +342,8 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	olds = make([][]byte, len(changes))
 	news = make([][]byte, len(changes))
 	planned := map[string]bool{}
+	seen := map[string]bool{}
+	t.gitlinks = nil // read the index afresh
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
@@ -268,7 +352,22 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 		if !t.Git && (cp == ".pair" || strings.HasPrefix(cp, ".pair/")) {
 			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
+		// Every check before anything is written: all or nothing.
+		if err := t.checkWritePath(cp); err != nil {
+			return nil, nil, nil, err
+		}
+		if seen[cp] {
+			return nil, nil, nil, fmt.Errorf("%s: %w: the write set changes it twice", cp, ErrConflict)
+		}
+		seen[cp] = true
 		changes[i].Path = cp
+	}
+	for cp := range seen {
+		for d := path.Dir(cp); d != "."; d = path.Dir(d) {
+			if seen[d] {
+				return nil, nil, nil, fmt.Errorf("%s: %w: the write set makes it a file and a directory (of %s)", d, ErrConflict, cp)
+			}
+		}
 	}
 	for i, c := range changes {
 		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
@@ -375,7 +474,7 @@ func (t *Tree) mkdirs(dir string) ([]string, error) {
 func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
 	f, err := t.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
-		return wrapEscape(p, err)
+		return err
 	}
 	// OpenFile's mode is filtered by the umask and ignored for an existing
 	// file: set it exactly, before the sync that makes it durable.

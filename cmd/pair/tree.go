@@ -19,15 +19,8 @@ func openTree(dir string, w io.Writer) (*repo.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec := t.Recovery; rec.Action != "" {
-		fmt.Fprintf(w, "pair: an earlier pair was interrupted while writing %d %s; its write was %s:\n",
-			len(rec.Paths), plural(len(rec.Paths), "file"), rec.Action)
-		printNames(w, rec.Paths)
-		if len(rec.Conflicts) > 0 {
-			fmt.Fprintf(w, "pair: %d %s changed since, and left as %s:\n",
-				len(rec.Conflicts), plural(len(rec.Conflicts), "file"), map[bool]string{true: "it is", false: "they are"}[len(rec.Conflicts) == 1])
-			printNames(w, rec.Conflicts)
-		}
+	for _, msg := range t.Recovery.Notice() {
+		fmt.Fprintf(w, "pair: %s\n", display.Text(msg))
 	}
 	return t, nil
 }

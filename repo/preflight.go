@@ -1,0 +1,208 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// ErrSubmodule is returned for a path inside a submodule or a nested
+// repository: its files belong to that repository, not to this one.
+var ErrSubmodule = errors.New("path inside a submodule or nested repository")
+
+// ErrBadPath is returned for a path that pair does not write: one with a
+// control character (a tab, a newline, ...), or one longer than the
+// system allows.
+var ErrBadPath = errors.New("path cannot be written")
+
+// The system's limits on names: nameMax bytes for one component of a
+// path, pathMax bytes for a whole path (the terminating NUL included).
+const nameMax = 255
+
+func pathMax() int {
+	switch runtime.GOOS {
+	case "linux", "android":
+		return 4096
+	case "windows":
+		return 260
+	}
+	return 1024 // the BSDs, macOS
+}
+
+// tempNameLen is the length of a temporary name (see tempName): a path
+// the write set creates has one beside it.
+var tempNameLen = len(".pair-" + randomHex() + ".tmp")
+
+// isDotGit reports whether a path component names a git directory as a
+// file system may see it: ".git" in any case (case-insensitive file
+// systems), with trailing dots or spaces (Windows drops them), its
+// Windows short name "git~1", or with characters that macOS ignores in
+// names, as git's own protectHFS and protectNTFS checks do.
+func isDotGit(name string) bool {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimRight(name, ". ")
+	return strings.EqualFold(name, ".git") || strings.EqualFold(name, "git~1")
+}
+
+// checkName refuses a clean path with a control character or longer than
+// the system allows.
+func (t *Tree) checkName(p string) error {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%q: %w: it holds a control character (%q)", p, ErrBadPath, r)
+		}
+	}
+	short := p
+	if len(short) > 80 {
+		short = short[:40] + "..." + short[len(short)-30:]
+	}
+	for _, part := range strings.Split(p, "/") {
+		if len(part) > nameMax {
+			return fmt.Errorf("%s: %w: a name in it is %d bytes long, and the system allows %d", short, ErrBadPath, len(part), nameMax)
+		}
+	}
+	// The temporary file beside it may be the longer of the two.
+	n := len(filepath.Join(t.Dir, filepath.FromSlash(p)))
+	if m := len(filepath.Join(t.Dir, filepath.FromSlash(path.Dir(p)))) + 1 + tempNameLen; m > n {
+		n = m
+	}
+	if n >= pathMax() {
+		return fmt.Errorf("%s: %w: the path is %d bytes long, and the system allows %d", short, ErrBadPath, n, pathMax()-1)
+	}
+	return nil
+}
+
+// checkWritePath checks a clean path that a write set creates, changes or
+// removes, against what is on disk now: its name must be one the system
+// and git can hold (see checkName), and its directories, followed through
+// every symbolic link as the write would follow them, must stay inside
+// the tree, outside any .git directory (this repository's, or one that a
+// link or another spelling reaches), and outside any submodule or nested
+// repository. A link in the path's directories that leads to a directory
+// of the tree is followed, and the path is judged by where it lands.
+func (t *Tree) checkWritePath(p string) error {
+	if err := t.checkName(p); err != nil {
+		return err
+	}
+	real, err := t.realPath(p)
+	if err != nil {
+		return err
+	}
+	via := ""
+	if real != p {
+		via = " (through a symbolic link, it is " + real + ")"
+	}
+	parts := strings.Split(real, "/")
+	for _, part := range parts {
+		if isDotGit(part) {
+			return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
+		}
+	}
+	if t.Git {
+		if gd, err := filepath.EvalSymlinks(t.gitDir); err == nil {
+			if rr, err := filepath.EvalSymlinks(t.Dir); err == nil {
+				full := filepath.Join(rr, filepath.FromSlash(real))
+				if rel, err := filepath.Rel(gd, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+					return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
+				}
+			}
+		}
+	}
+	// A directory of the path with a .git of its own is another
+	// repository's work tree: a submodule, or a repository nested in this
+	// one.
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		if _, err := t.root.Lstat(path.Join(dir, ".git")); err == nil {
+			return fmt.Errorf("%s: %w (%s has its own .git)%s", p, ErrSubmodule, dir, via)
+		}
+	}
+	if sub := t.gitlinkOf(p, real); sub != "" {
+		return fmt.Errorf("%s: %w (%s is a submodule in the git index)%s", p, ErrSubmodule, sub, via)
+	}
+	return nil
+}
+
+// realPath returns where a clean path of the tree lands on disk, as a
+// clean path relative to the tree's real root: the symbolic links among
+// its existing directories are followed (the path's last component is
+// not: the write set never writes through a link). A link that leads
+// out of the tree, or that is broken, is refused.
+func (t *Tree) realPath(p string) (string, error) {
+	dir, base := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		return p, nil
+	}
+	// The longest existing prefix of dir: the rest is created as plain
+	// directories by the write.
+	parts := strings.Split(dir, "/")
+	n := len(parts)
+	for ; n > 0; n-- {
+		if _, err := t.root.Lstat(strings.Join(parts[:n], "/")); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+			return "", pathErr("read", strings.Join(parts[:n], "/"), err)
+		}
+	}
+	if n == 0 {
+		return p, nil
+	}
+	rootReal, err := filepath.EvalSymlinks(t.Dir)
+	if err != nil {
+		return "", err
+	}
+	existing := strings.Join(parts[:n], "/")
+	got, err := filepath.EvalSymlinks(filepath.Join(t.Dir, filepath.FromSlash(existing)))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("%s: %w: %s is a symbolic link that leads nowhere (%v)", p, ErrBadPath, existing, err)
+	}
+	rel, err := filepath.Rel(rootReal, got)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w (%s is a symbolic link that leads out of it)", p, ErrOutsideRepo, existing)
+	}
+	rest := append([]string{filepath.ToSlash(rel)}, parts[n:]...)
+	return path.Join(append(rest, base)...), nil
+}
+
+// gitlinkOf returns the submodule of the git index that holds p or real
+// (the same path, followed through links), or "".
+func (t *Tree) gitlinkOf(paths ...string) string {
+	if !t.Git {
+		return ""
+	}
+	if t.gitlinks == nil {
+		t.gitlinks = map[string]bool{}
+		if idx, _, err := readIndex(filepath.Join(t.gitDir, "index")); err == nil {
+			for _, e := range idx.Entries {
+				if e.Mode == filemode.Submodule {
+					t.gitlinks[e.Name] = true
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+			if t.gitlinks[d] {
+				return d
+			}
+		}
+	}
+	return ""
+}
