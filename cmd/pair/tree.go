@@ -24,18 +24,3 @@ func openTree(dir string, w io.Writer) (*repo.Tree, error) {
 	}
 	return t, nil
 }
-
-// maxNames is how many names printNames shows before it counts the rest.
-const maxNames = 10
-
-// printNames lists names one per line, indented, at most maxNames of them
-// and then how many more there are.
-func printNames(w io.Writer, names []string) {
-	for i, n := range names {
-		if i == maxNames {
-			fmt.Fprintf(w, "  and %d more\n", len(names)-maxNames)
-			break
-		}
-		fmt.Fprintf(w, "  %s\n", display.Name(n))
-	}
-}
