@@ -64,6 +64,39 @@ type Config struct {
 	// HTTPClient is the HTTP client to use; nil means a new one. Its
 	// transport is wrapped, the client itself is not changed.
 	HTTPClient *http.Client
+	// ConnectTimeout bounds making the connection to the server, and
+	// FirstByteTimeout the wait from sending a request to the first
+	// piece of the streamed reply; zero means DefaultConnectTimeout and
+	// DefaultFirstByteTimeout, a negative value no bound.
+	ConnectTimeout   time.Duration
+	FirstByteTimeout time.Duration
+}
+
+// Default timeouts of a Client. A local server (Ollama, llama.cpp) loads
+// the model's weights from disk at the first request before it answers,
+// and reads a long prompt before the first token: for a large model on a
+// slow disk or a CPU that takes minutes. Five minutes lets that finish,
+// and still ends a wait on a server that will never answer. Making a
+// connection takes milliseconds, even to a loaded machine: ten seconds
+// is ample.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultFirstByteTimeout = 5 * time.Minute
+)
+
+// TimeoutError reports a model server that did not answer in time: no
+// connection (Phase "connect") or no first byte of the reply (Phase
+// "first byte") within After.
+type TimeoutError struct {
+	Phase string
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Phase == "connect" {
+		return fmt.Sprintf("model server: no connection within %s (the connect timeout)", formatDelay(e.After))
+	}
+	return fmt.Sprintf("model server: no answer within %s (the timeout for the first byte of the reply)", formatDelay(e.After))
 }
 
 // Defaults of a Client's retry loop.
@@ -97,6 +130,16 @@ type Client struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
+
+	// FirstByteTimeout bounds the wait from sending a request to the
+	// first piece of its reply (zero: no bound). A timeout is not
+	// retried.
+	FirstByteTimeout time.Duration
+	// Waiting, if set, is called as each request is sent; the function
+	// it returns is called once the first piece of the reply arrives or
+	// the attempt ends, before any text is passed on. A front end shows
+	// a "waiting for the model" line in between.
+	Waiting func() (done func())
 }
 
 // NewClient returns a Client for the endpoint of cfg, through go-openai.
@@ -116,9 +159,46 @@ func NewClient(cfg Config) *Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	connect := cfg.ConnectTimeout
+	if connect == 0 {
+		connect = DefaultConnectTimeout
+	}
+	if t, ok := base.(*http.Transport); ok && connect > 0 {
+		base = withConnectTimeout(t, connect)
+	}
 	hc.Transport = &retryAfterTransport{base: base}
 	ocfg.HTTPClient = hc
-	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model}
+	firstByte := cfg.FirstByteTimeout
+	if firstByte == 0 {
+		firstByte = DefaultFirstByteTimeout
+	}
+	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model, FirstByteTimeout: max(firstByte, 0)}
+}
+
+// withConnectTimeout returns a copy of t whose connections time out after
+// d with a *TimeoutError.
+func withConnectTimeout(t *http.Transport, d time.Duration) *http.Transport {
+	t = t.Clone()
+	dialer := &net.Dialer{Timeout: d, KeepAlive: 30 * time.Second}
+	dial := t.DialContext
+	if dial == nil {
+		dial = dialer.DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		conn, err := dial(dctx, network, addr)
+		if err != nil && ctx.Err() == nil && (errors.Is(dctx.Err(), context.DeadlineExceeded) || isTimeout(err)) {
+			return nil, &TimeoutError{Phase: "connect", After: d}
+		}
+		return conn, err
+	}
+	return t
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // Complete sends the conversation msgs and the tools the model may call,
@@ -236,10 +316,38 @@ const EmptyToolResult = "(no output)"
 
 // stream makes one attempt: it sends req and reads the streamed reply.
 // shown reports whether text was passed to onToken.
-func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, onToken func(string)) (reply Reply, shown bool, err error) {
+func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest, onToken func(string)) (reply Reply, shown bool, err error) {
+	// The attempt's context ends with a *TimeoutError as its cause when
+	// no first byte came in time.
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	arrived := func() {}
+	if c.FirstByteTimeout > 0 {
+		timer := time.AfterFunc(c.FirstByteTimeout, func() {
+			cancel(&TimeoutError{Phase: "first byte", After: c.FirstByteTimeout})
+		})
+		arrived = func() { timer.Stop() }
+	}
+	if c.Waiting != nil {
+		done := c.Waiting()
+		stopTimer := arrived
+		arrived = func() { stopTimer(); done() }
+	}
+	var once sync.Once
+	first := func() { once.Do(arrived) }
+	defer first()
+	// timedOut replaces an error caused by the first-byte timeout.
+	timedOut := func(err error) error {
+		var te *TimeoutError
+		if cause := context.Cause(ctx); parent.Err() == nil && errors.As(cause, &te) {
+			return te
+		}
+		return err
+	}
+
 	stream, err := c.Chat.CreateChatCompletionStream(ctx, req)
 	if err != nil {
-		return Reply{}, false, requestError(err)
+		return Reply{}, false, timedOut(requestError(err))
 	}
 	defer stream.Close()
 	// Close the stream when ctx is done, for transports that do not
@@ -255,9 +363,13 @@ func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, o
 	}()
 	for {
 		if ctx.Err() != nil {
-			return reply, shown, ctx.Err()
+			return reply, shown, timedOut(ctx.Err())
 		}
 		chunk, err := stream.Recv()
+		if ctx.Err() != nil {
+			return reply, shown, timedOut(ctx.Err())
+		}
+		first()
 		if errors.Is(err, io.EOF) {
 			if reply.FinishReason == "" {
 				return reply, shown, ErrNoFinish
@@ -265,9 +377,6 @@ func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, o
 			return reply, shown, nil
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return reply, shown, ctx.Err()
-			}
 			if reply.FinishReason != "" && isConnError(err) {
 				// The answer is complete; only the usage or the
 				// end marker is missing.

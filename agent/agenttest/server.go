@@ -74,6 +74,9 @@ type Reply struct {
 	// answer (see Status) instead of the OpenAI-style one, e.g. to test
 	// the plain-text or HTML error pages of proxies.
 	ErrorBody string `json:"error_body,omitempty"`
+	// Hang accepts the request and never answers it: no status, no
+	// byte, until the client gives up.
+	Hang bool `json:"hang,omitempty"`
 }
 
 // Request is a recorded request to the server.
@@ -267,6 +270,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		s.t.Errorf("agenttest: request %d is beyond the script of %d replies", n, total)
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("agenttest: request %d is beyond the script of %d replies", n, total))
+		return
+	}
+	if rep.Hang {
+		<-r.Context().Done()
 		return
 	}
 	serve(w, &req, rep, n)
@@ -498,6 +505,8 @@ func describe(r Reply) string {
 	switch {
 	case r.Status != 0 && r.Status != http.StatusOK:
 		return fmt.Sprintf("status %d %q", r.Status, r.Text)
+	case r.Hang:
+		return "a request left unanswered"
 	case r.SSE != "":
 		return fmt.Sprintf("raw SSE %q", abbrev(r.SSE))
 	}
