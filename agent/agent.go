@@ -258,7 +258,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	}
 	st.Turn = Turn{Request: strings.TrimSpace(request), Started: a.now().UTC()}
 	defer func() {
-		a.endTurn(err)
+		err = a.endTurn(err)
 		if cerr := a.checkpoint(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -301,7 +301,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return ErrNothingPending
 	}
 	defer func() {
-		a.endTurn(err)
+		err = a.endTurn(err)
 		if cerr := a.checkpoint(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -398,9 +398,14 @@ func (a *Agent) answer(p *Pending, text string) {
 	a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: p.CallID, Content: nonEmpty0(text)})
 }
 
-func (a *Agent) endTurn(err error) {
+// endTurn records how the turn ended, and returns its error: err, or a
+// *NotCommittedError when approved hunks were left uncommitted.
+func (a *Agent) endTurn(err error) error {
 	t := &a.st.Turn
 	t.Ended = a.now().UTC()
+	if err == nil && t.NotCommitted != "" {
+		err = &NotCommittedError{Reason: t.NotCommitted}
+	}
 	switch {
 	case err == nil:
 		t.Status = "ok"
@@ -411,7 +416,22 @@ func (a *Agent) endTurn(err error) {
 		t.Status, t.Error = "failed", err.Error()
 		a.log("error", "", err.Error())
 	}
+	return err
 }
+
+// NotCommittedError ends a turn in which approved hunks were written but
+// could not be committed (a hook failed, say): the files stay changed.
+type NotCommittedError struct {
+	Reason string
+}
+
+func (e *NotCommittedError) Error() string {
+	r := strings.TrimPrefix(e.Reason, repo.ErrNotCommitted.Error()+": ")
+	return "approved hunks were written but not committed: " + r
+}
+
+// Unwrap lets errors.Is find repo.ErrNotCommitted.
+func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
@@ -756,6 +776,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 				fmt.Fprintf(&b, "The %s hook said:\n%s\n", he.Hook, tail(he.Output, 4000))
 			}
 			a.log("apply", tool, "written, not committed: "+aerr.Error())
+			a.st.Turn.NotCommitted = aerr.Error()
 		case aerr != nil:
 			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
 			a.log("apply", tool, "failed: "+aerr.Error())
@@ -775,6 +796,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			if res.Commit != nil {
 				for _, u := range res.Commit.Uncommitted {
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
+					a.st.Turn.NotCommitted = fmt.Sprintf("%s was written but not committed: %s", u.Path, u.Reason)
 				}
 			}
 			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, plural(applied, "hunk")))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -28,6 +29,31 @@ type ChatClient interface {
 // ErrNoFinish reports a stream that ended without a finish reason: the
 // server or the connection cut the reply short, so it is not an answer.
 var ErrNoFinish = errors.New("model stream ended without a finish reason")
+
+// NotAPIError reports a server that answered, but not in the OpenAI API:
+// an HTML page or some other body instead of an event stream, as a wrong
+// base URL gets.
+type NotAPIError struct {
+	What string // "an HTML page", or a description of the body
+}
+
+func (e *NotAPIError) Error() string { return "model server: " + notAPIText(e.What) }
+
+func notAPIText(what string) string {
+	return "answered with " + what + ", not the OpenAI API: is the base URL right (it usually ends in /v1)?"
+}
+
+// htmlPage is what NotAPIError says of an HTML page.
+const htmlPage = "an HTML page"
+
+// isHTML reports whether a Content-Type or a body is HTML.
+func isHTML(contentType string, body []byte) bool {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "text/html" {
+		return true
+	}
+	b := strings.ToLower(strings.TrimSpace(string(body[:min(len(body), 512)])))
+	return strings.HasPrefix(b, "<!doctype html") || strings.HasPrefix(b, "<html")
+}
 
 // StatusError is an HTTP error answer of the model server.
 type StatusError struct {
@@ -354,6 +380,21 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 	// abort a body read themselves.
 	stop := context.AfterFunc(ctx, func() { stream.Close() })
 	defer stop()
+	contentType := stream.Header().Get("Content-Type")
+	if isHTML(contentType, nil) {
+		return Reply{}, false, &NotAPIError{What: htmlPage}
+	}
+	// notAPI is the error of a body in which no event came at all.
+	notAPI := func() error {
+		if mt, _, _ := mime.ParseMediaType(contentType); mt == "text/event-stream" {
+			return nil
+		}
+		if contentType == "" {
+			return &NotAPIError{What: "a body that is not an event stream (no Content-Type)"}
+		}
+		return &NotAPIError{What: fmt.Sprintf("a body that is not an event stream (Content-Type %s)", contentType)}
+	}
+	events := 0
 
 	var calls callJoiner
 	var content strings.Builder
@@ -372,9 +413,20 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 		first()
 		if errors.Is(err, io.EOF) {
 			if reply.FinishReason == "" {
+				if e := notAPI(); events == 0 && e != nil {
+					return reply, shown, e
+				}
 				return reply, shown, ErrNoFinish
 			}
 			return reply, shown, nil
+		}
+		if errors.Is(err, openai.ErrTooManyEmptyStreamMessages) && events == 0 {
+			if e := notAPI(); e != nil {
+				return reply, shown, e
+			}
+		}
+		if err == nil {
+			events++
 		}
 		if err != nil {
 			if reply.FinishReason != "" && isConnError(err) {
@@ -504,6 +556,9 @@ func bodyMessage(body []byte) string {
 		case v.Detail != "":
 			return v.Detail
 		}
+	}
+	if isHTML("", body) {
+		return notAPIText(htmlPage)
 	}
 	s := strings.TrimSpace(string(body))
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

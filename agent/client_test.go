@@ -774,3 +774,27 @@ func TestCompleteWaitingEndsBeforeText(t *testing.T) {
 		t.Errorf("got events %v, want waiting, done, then tokens", events)
 	}
 }
+
+func TestCompleteNotTheAPI(t *testing.T) {
+	page := "<!DOCTYPE html>\n<html><head><title>Welcome</title></head>\n<body>It works!</body></html>\n"
+	tests := []struct {
+		name string
+		rep  agenttest.Reply
+		want string
+	}{
+		{"html page", agenttest.Reply{SSE: page, ContentType: "text/html; charset=utf-8"},
+			"model server: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+		{"plain text", agenttest.Reply{SSE: "hello\nworld\n", ContentType: "text/plain"},
+			"model server: answered with a body that is not an event stream (Content-Type text/plain), not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+		{"html error page", agenttest.Reply{Status: 404, ErrorBody: page, ContentType: "text/html"},
+			"model server: 404 Not Found: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+	}
+	for _, tt := range tests {
+		s := agenttest.NewServer(t, tt.rep)
+		c, _ := newClient(t, s)
+		_, err := c.Complete(context.Background(), userAsks, nil, nil)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}

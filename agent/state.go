@@ -53,6 +53,9 @@ type Turn struct {
 	// Applied counts hunks written in this turn; Commits the commits made.
 	Applied int      `json:"applied"`
 	Commits []string `json:"commits,omitempty"`
+	// NotCommitted says why approved hunks of this turn were written but
+	// not committed: the turn then fails, even when the model finishes.
+	NotCommitted string `json:"not_committed,omitempty"`
 	// Paths are the files the turn read or changed, for the answer.
 	Paths   []string  `json:"paths,omitempty"`
 	Started time.Time `json:"started"`

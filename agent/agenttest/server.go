@@ -74,6 +74,9 @@ type Reply struct {
 	// answer (see Status) instead of the OpenAI-style one, e.g. to test
 	// the plain-text or HTML error pages of proxies.
 	ErrorBody string `json:"error_body,omitempty"`
+	// ContentType, when not empty, replaces the Content-Type of an SSE
+	// or ErrorBody answer, e.g. text/html for the page of a wrong URL.
+	ContentType string `json:"content_type,omitempty"`
 	// Hang accepts the request and never answers it: no status, no
 	// byte, until the client gives up.
 	Hang bool `json:"hang,omitempty"`
@@ -286,6 +289,9 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	}
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		if rep.ErrorBody != "" {
+			if rep.ContentType != "" {
+				w.Header().Set("Content-Type", rep.ContentType)
+			}
 			w.WriteHeader(rep.Status)
 			io.WriteString(w, rep.ErrorBody)
 			return
@@ -299,6 +305,9 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	}
 	if rep.SSE != "" {
 		w.Header().Set("Content-Type", "text/event-stream")
+		if rep.ContentType != "" {
+			w.Header().Set("Content-Type", rep.ContentType)
+		}
 		io.WriteString(w, rep.SSE)
 		if rep.Abort {
 			abort(w)
