@@ -48,6 +48,10 @@ var (
 	ErrMaxSteps = errors.New("the model did not finish within the step limit")
 	// ErrMaxRetries means edits or tests kept failing.
 	ErrMaxRetries = errors.New("the model's edits still fail after the retry limit")
+	// ErrTruncated means the model's reply was cut at its length limit
+	// (finish_reason "length"): the answer is incomplete (status
+	// truncated).
+	ErrTruncated = errors.New("the model's reply was cut at its length limit (finish_reason length), so it is incomplete")
 	// ErrNothingPending means Resume found no action waiting for a
 	// decision.
 	ErrNothingPending = errors.New("nothing is waiting for a review")
@@ -412,6 +416,8 @@ func (a *Agent) endTurn(err error) error {
 		a.log("final", "", t.Final)
 	case errors.Is(err, ErrPaused):
 		t.Status = "needs_review"
+	case errors.Is(err, ErrTruncated):
+		t.Status, t.Error = "truncated", err.Error()
 	default:
 		t.Status, t.Error = "failed", err.Error()
 		a.log("error", "", err.Error())
@@ -445,12 +451,21 @@ func (a *Agent) loop(ctx context.Context) error {
 		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
+		for _, r := range reply.Retries {
+			a.log("retry", "", r)
+		}
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
 		}
 		a.st.Usage.Add(reply.Usage)
 		a.emit(Event{Kind: EventReplyFinished, Text: reply.FinishReason})
 		a.emit(Event{Kind: EventUsage, Usage: reply.Usage, Detail: "reply"})
+		if reply.FinishReason == "length" {
+			if again, err := a.truncated(reply); !again {
+				return err
+			}
+			continue
+		}
 		a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
 		if err := a.checkpoint(); err != nil {
 			return err
@@ -463,9 +478,6 @@ func (a *Agent) loop(ctx context.Context) error {
 				return fmt.Errorf("%w (%d)", ErrMaxRetries, s.MaxRetries)
 			}
 			continue
-		}
-		if reply.FinishReason == "length" {
-			a.log("notice", "", "the reply was cut at the model's length limit")
 		}
 		// A reply without tool calls: fenced diffs in it are a proposal.
 		if hasDiff(reply.Content) && a.st.Mode != "ask" {
@@ -485,6 +497,35 @@ func (a *Agent) loop(ctx context.Context) error {
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
 		return nil
 	}
+}
+
+// truncated handles a reply cut at the model's length limit. Its tool
+// calls and the edits in its text may be cut short: none is run or
+// applied. A reply with an edit is asked for once more, shorter (again
+// reports true); otherwise the turn ends with ErrTruncated, the text
+// that came as its final output.
+func (a *Agent) truncated(reply Reply) (again bool, err error) {
+	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.st.Mode != "ask")
+	what := "the reply"
+	if edit {
+		what = "the reply, with an unfinished edit that was not applied"
+	}
+	a.log("truncated", "", fmt.Sprintf("%s was cut at the model's length limit (finish_reason length) after %d characters", what, len(reply.Content)))
+	// The calls are left out of the conversation: they were not run.
+	a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: nonEmpty0(reply.Content)})
+	if edit && !a.st.Turn.Continued {
+		a.st.Turn.Continued = true
+		a.emit(Event{Kind: EventNotice, Text: "the model's reply was cut at its length limit; its unfinished edit was not applied, and the model is asked for a shorter one"})
+		a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: "Your reply was cut off at your output length limit before it ended, so nothing in it was run or applied. " +
+			"Send the change again in a shorter form: one file at a time, a unified diff with only the hunks that change and three lines of context, and no explanation before it."})
+		return true, a.checkpoint()
+	}
+	a.st.Turn.Final = reply.Content
+	a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
+	if edit {
+		return false, fmt.Errorf("%w; its unfinished edit was not applied", ErrTruncated)
+	}
+	return false, ErrTruncated
 }
 
 // replyReviewed ends the turn after a reply's fenced diffs were reviewed,
@@ -796,7 +837,6 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			if res.Commit != nil {
 				for _, u := range res.Commit.Uncommitted {
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
-					a.st.Turn.NotCommitted = fmt.Sprintf("%s was written but not committed: %s", u.Path, u.Reason)
 				}
 			}
 			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, plural(applied, "hunk")))

@@ -248,12 +248,14 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, 
 	if attempts <= 0 {
 		attempts = DefaultMaxAttempts
 	}
+	var retries []string
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return Reply{}, fmt.Errorf("model request: %w", err)
+			return Reply{Retries: retries}, fmt.Errorf("model request: %w", err)
 		}
 		ra := &retryAfter{}
 		reply, shown, err := c.stream(context.WithValue(ctx, retryAfterKey{}, ra), req, onToken)
+		reply.Retries = retries
 		if err == nil {
 			return reply, nil
 		}
@@ -274,15 +276,17 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, 
 			return reply, fmt.Errorf("%w (gave up after %d attempts)", err, attempt)
 		}
 		delay := c.delay(attempt, se)
+		notice := fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, formatDelay(delay), attempt+1, attempts)
+		retries = append(retries, notice)
 		if c.Notice != nil {
-			c.Notice(fmt.Sprintf("pair: %s; retrying in %s (attempt %d of %d)", why, formatDelay(delay), attempt+1, attempts))
+			c.Notice("pair: " + notice)
 		}
 		sleep := c.Sleep
 		if sleep == nil {
 			sleep = sleepTimer
 		}
 		if err := sleep(ctx, delay); err != nil {
-			return Reply{}, fmt.Errorf("model request: %w", err)
+			return Reply{Retries: retries}, fmt.Errorf("model request: %w", err)
 		}
 	}
 }

@@ -63,7 +63,8 @@ default 5m), and mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your
 approval, as a command does).
 
-Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
+Exit status: 0 done; 1 failed (also: the commit failed, or the reply was
+cut at the model's length limit); 2 usage error; 3 paused for review;
 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
@@ -125,7 +126,7 @@ type agentOptions struct {
 // agentReport is the --json output of pair edit -m and pair ask, as
 // DESIGN.md's output contract sets it.
 type agentReport struct {
-	Status              string             `json:"status"` // ok | needs_review | failed
+	Status              string             `json:"status"` // ok | needs_review | truncated | failed
 	TaskType            string             `json:"task_type"`
 	FinalOutput         string             `json:"final_output"`
 	Plan                []agent.PlanEntry  `json:"plan"`
@@ -320,10 +321,12 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 		cmd = "review"
 	}
 	t := &st.Turn
+	// What follows (the error above all) starts on a line of its own,
+	// also after tokens streamed to standard error.
+	show.endLine()
 	if o.JSON {
 		writeJSON(o.IO.Out, reportOf(st))
 	} else {
-		show.endLine()
 		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
 			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(t.Paths, ", "))
 		}
@@ -341,6 +344,8 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return &exitError{code: exitInterrupted, msg: cmd + ": interrupted"}
+	case errors.Is(err, agent.ErrTruncated):
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; raise the server's output limit (max_tokens; Ollama's num_predict) or ask for less", cmd, err)}
 	case errors.Is(err, agent.ErrEmptyRequest):
 		return usagef("%s: %v", cmd, err)
 	}
