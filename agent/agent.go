@@ -134,6 +134,9 @@ type Settings struct {
 	// CommandTimeout bounds run_command and the test command (default 10
 	// minutes).
 	CommandTimeout time.Duration
+	// NoTools sends no tools: the model reads and edits through its
+	// text, as when its server refuses tools (.pair.yml tools: false).
+	NoTools bool
 	// ContextChars bounds what is sent of the conversation (default
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
 	// results and file contents are elided (see compact).
@@ -282,7 +285,11 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode) + a.externalPrompt(st.Mode)})
+		prompt := systemPrompt(st.Mode, a.textOnly())
+		if !a.textOnly() {
+			prompt += a.externalPrompt(st.Mode)
+		}
+		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
 	repairCalls(st)
 	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
@@ -443,6 +450,9 @@ func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
 	defs := append(toolDefs(offered(a.st.Mode == "ask")), a.externalDefs(a.st.Mode == "ask")...)
+	if a.textOnly() {
+		defs = nil
+	}
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
@@ -453,6 +463,16 @@ func (a *Agent) loop(ctx context.Context) error {
 		})
 		for _, r := range reply.Retries {
 			a.log("retry", "", r)
+		}
+		if err != nil && len(defs) > 0 && toolsRefused(err) {
+			// Once per session: the request goes again, without tools.
+			a.goTextOnly(err)
+			defs = nil
+			a.st.Turn.Steps--
+			if err := a.checkpoint(); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
@@ -476,6 +496,14 @@ func (a *Agent) loop(ctx context.Context) error {
 			}
 			if a.st.Turn.Retries > s.MaxRetries {
 				return fmt.Errorf("%w (%d)", ErrMaxRetries, s.MaxRetries)
+			}
+			continue
+		}
+		// In text-only mode, READ lines (without an edit) ask to read.
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.st.Mode == "ask") {
+			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
+			if err := a.checkpoint(); err != nil {
+				return err
 			}
 			continue
 		}

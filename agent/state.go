@@ -33,6 +33,9 @@ type State struct {
 	Plan    []PlanEntry  `json:"plan"`
 	Results []ToolResult `json:"tool_results"`
 	Usage   Usage        `json:"usage"`
+	// NoTools records that the model's server refused tools: the session
+	// goes on in text-only mode (see textonly.go).
+	NoTools bool `json:"no_tools,omitempty"`
 	// Turn is the request being worked on (or the last one).
 	Turn Turn `json:"turn"`
 }

@@ -152,6 +152,20 @@ type Server struct {
 	replies  []Reply
 	next     int // index of the next reply
 	requests []Request
+	// refusing makes the server answer a request that offers tools with
+	// 400 and refuse (see RefuseTools).
+	refusing bool
+	refuse   string
+}
+
+// RefuseTools makes the server answer every request that offers tools
+// with 400 Bad Request and msg, as Ollama does for a model without tool
+// support; empty msg means Ollama's message for the request's model.
+// Such a request uses no scripted reply.
+func (s *Server) RefuseTools(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusing, s.refuse = true, msg
 }
 
 // NewServer returns a server that answers with replies, in order. At the
@@ -262,6 +276,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
+	if s.refusing && len(req.Tools) > 0 {
+		msg := s.refuse
+		s.mu.Unlock()
+		if msg == "" {
+			msg = fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", req.Model)
+		}
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	n, total := len(s.requests), len(s.replies)
 	var rep Reply
 	ok := s.next < len(s.replies)

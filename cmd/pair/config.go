@@ -30,6 +30,9 @@ type fileConfig struct {
 	// Timeout bounds the wait for the model server's first byte (a Go
 	// duration such as 90s or 10m; 0 waits forever).
 	Timeout string `yaml:"timeout"`
+	// Tools: false sends the model no tools (text-only mode), for
+	// models whose server refuses them.
+	Tools *bool `yaml:"tools"`
 	// MCPServers are the Model Context Protocol servers whose tools are
 	// offered to the model (see mcp.go).
 	MCPServers []mcpServerConfig `yaml:"mcp_servers"`
@@ -46,6 +49,8 @@ type modelConfig struct {
 	// Timeout bounds the wait for the model's first byte: zero means
 	// agent.DefaultFirstByteTimeout, a negative value no bound.
 	Timeout time.Duration
+	// NoTools is tools: false.
+	NoTools bool
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []mcpServerConfig
 	// Untrusted names the settings of the repository's .pair.yml that
@@ -145,6 +150,9 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 		}
 		if files[i].MaxRetries != nil {
 			mc.MaxRetries = *files[i].MaxRetries
+		}
+		if files[i].Tools != nil {
+			mc.NoTools = !*files[i].Tools
 		}
 		if files[i].Timeout != "" {
 			mc.Timeout = noneIfZero(parseTimeout(files[i].Timeout))

@@ -59,7 +59,9 @@ browser).
 api_base, api_key_env (the variable that holds the key), test_cmd,
 allow_commands (a list; "go test *" allows any arguments), max_steps,
 max_retries, timeout (how long to wait for the model to start answering;
-default 5m), and mcp_servers: MCP servers whose tools the model may call
+default 5m), tools (false: send the model no tools, as for a model whose
+server refuses them; pair finds that out by itself and remembers it for the
+session), and mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your
 approval, as a command does).
 
@@ -270,8 +272,8 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
-			ContextChars: cfg.ContextChars,
-			Commit:       commit, NoVerify: o.NoVerify,
+			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
+			Commit: commit, NoVerify: o.NoVerify,
 		},
 	}
 	if mode == "edit" {
