@@ -675,6 +675,11 @@ func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result st
 			if blockedPath(rerr) {
 				a.block(t.name, pathArg(args), rerr.Error())
 			}
+			if t.name == "read_file" || t.name == "search_files" {
+				// Their results are plain text: a failure is JSON, so
+				// that it cannot pass for a file's content.
+				return readError(t.name, args, rerr), false, nil
+			}
 			return "error: " + rerr.Error(), false, nil
 		}
 		return out, true, nil

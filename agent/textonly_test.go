@@ -49,7 +49,7 @@ func TestTextOnlyEdit(t *testing.T) {
 		t.Errorf("the system prompt without tools does not describe the text protocol:\n%s", sys)
 	}
 	last := reqs[2].Messages[len(reqs[2].Messages)-1]
-	want := "READ app.go 3-6\napp.go: lines 3-6 of 11\n     3\t// Greet returns a greeting.\n     4\tfunc Greet(name string) string {\n     5\t\treturn \"hello \" + name\n     6\t}\n"
+	want := "READ app.go 3-6\napp.go: lines 3-6 of 11\n3\t// Greet returns a greeting.\n4\tfunc Greet(name string) string {\n5\t\treturn \"hello \" + name\n6\t}\n"
 	if last.Role != "user" || last.Content != strings.TrimRight(want, "\n") {
 		t.Errorf("the answer to READ: got %s %q, want %q", last.Role, last.Content, want)
 	}
@@ -87,7 +87,8 @@ func TestTextOnlyAskBlocksSecrets(t *testing.T) {
 	}
 	last := srv.Requests()[2].Messages
 	text := last[len(last)-1].Content
-	for _, want := range []string{"app.go: lines 1-11 of 11\n     1\tpackage app\n", "READ .git/config\nerror: ", "READ app.go 99-100\nerror: app.go has 11 lines: line 99 is past its end"} {
+	for _, want := range []string{"app.go: lines 1-11 of 11\n 1\tpackage app\n", "READ .git/config\n{\"error\":", `READ app.go 99-100
+{"error":"app.go has 11 lines: line 99 is past its end","path":"app.go"}`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, text)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pair-cli/pair/repo"
@@ -66,7 +67,7 @@ func nonEmpty(desc string) *schema {
 var tools = []*tool{
 	{
 		name: "read_file",
-		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (number, tab, the line as it is). " +
+		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is). " +
 			"Long files are cut at max_chars characters; read on with start_line.",
 		schema: obj([]string{"path"}, map[string]*schema{
 			"path":       nonEmpty("path relative to the repository root"),
@@ -215,6 +216,19 @@ func readFile(_ context.Context, a *Agent, args map[string]any) (string, error) 
 	return a.readLines(argString(args, "path"), argInt(args, "start_line", 1), argInt(args, "end_line", 0), argInt(args, "max_chars", defaultMaxChars))
 }
 
+// readError is the result of a read_file or search_files that failed: a
+// JSON object with the error and the arguments it concerns.
+func readError(tool string, args map[string]any, err error) string {
+	v := map[string]any{"error": err.Error()}
+	for _, k := range []string{"path", "pattern", "glob"} {
+		if s := argString(args, k); s != "" {
+			v[k] = s
+		}
+	}
+	b, _ := json.Marshal(v) // strings only: no error
+	return string(b)
+}
+
 // maxReadBytes bounds what is read of a file to show a range of its
 // lines.
 const maxReadBytes = 4 << 20
@@ -253,10 +267,14 @@ func (a *Agent) readLines(p string, from, to, maxChars int) (string, error) {
 	if to < from {
 		return "", fmt.Errorf("end_line %d is before start_line %d", to, from)
 	}
+	// Numbers are right-aligned, as cat -n aligns them, to the width of
+	// the largest one shown (cat -n's six columns would cost a token a
+	// line for nothing).
+	width := len(strconv.Itoa(to))
 	var body strings.Builder
 	shown := from - 1
 	for i := from - 1; i < to; i++ {
-		l := fmt.Sprintf("%6d\t%s\n", i+1, strings.TrimSuffix(lines[i], "\n"))
+		l := fmt.Sprintf("%*d\t%s\n", width, i+1, strings.TrimSuffix(lines[i], "\n"))
 		if body.Len()+len(l) > maxChars && i > from-1 {
 			break
 		}
@@ -294,14 +312,16 @@ func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, erro
 		return "", err
 	}
 	var b strings.Builder
+	where := ""
+	if g := argString(args, "glob"); g != "" {
+		where = " in " + g
+	}
+	fmt.Fprintf(&b, "search %s%s: %d %s%s\n", argString(args, "pattern"), where, len(ms), map[bool]string{true: "match", false: "matches"}[len(ms) == 1], map[bool]string{true: " (the first ones only)"}[truncated])
 	for _, m := range ms {
 		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
 	}
-	if len(ms) == 0 {
-		b.WriteString("no matches\n")
-	}
 	if truncated {
-		fmt.Fprintf(&b, "(truncated at %d matches)\n", len(ms))
+		fmt.Fprintf(&b, "(truncated at %d matches: narrow the pattern or the glob)\n", len(ms))
 	}
 	return b.String(), nil
 }

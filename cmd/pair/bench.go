@@ -22,6 +22,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
@@ -44,7 +45,11 @@ every expectation is checked. A scripted reply left unused, or a request
 beyond the script, fails the task.
 
 One line per task (PASS, or FAIL with the first unmet expectation), then
-"N passed, M failed". With no argument, the suite in testdata/bench.
+"N passed, M failed", and what the model was sent over all requests:
+characters of the messages as the model reads them, and an estimate of
+their tokens (pre-tokenizer pieces, without a vocabulary), in all and for
+the tool results (--json: "sent"). With no argument, the suite in
+testdata/bench.
 
 --live ignores the scripted replies and runs each task -k times against
 the configured model (OPENAI_BASE_URL, PAIR_MODEL, ... as for pair edit),
@@ -112,8 +117,11 @@ type benchResult struct {
 	Exit     int      `json:"exit"`
 	Pauses   int      `json:"pauses"`
 	Requests int      `json:"requests"`
-	Output   string   `json:"output,omitempty"`
-	Seconds  float64  `json:"seconds"`
+	// Sent is what the model was sent: all requests' messages, and the
+	// tool results among them (see sentSize).
+	Sent    sentSize `json:"sent"`
+	Output  string   `json:"output,omitempty"`
+	Seconds float64  `json:"seconds"`
 }
 
 type benchReport struct {
@@ -123,6 +131,7 @@ type benchReport struct {
 	Live    bool          `json:"live"`
 	Model   string        `json:"model,omitempty"`
 	Rounds  int           `json:"rounds,omitempty"`
+	Sent    sentSize      `json:"sent"`
 	Mean    float64       `json:"mean_pass_rate"`
 	StdErr  float64       `json:"standard_error"`
 	Results []benchResult `json:"results"`
@@ -180,6 +189,7 @@ func runBench(ctx context.Context, tasks []*benchTask, o benchOptions) error {
 	rep := benchReport{Live: o.Live, Results: results}
 	perRound := make([][2]int, rounds+1) // passed, judged
 	for _, r := range results {
+		rep.Sent.add(r.Sent)
 		switch {
 		case r.Skipped != "":
 			rep.Skipped++
@@ -213,6 +223,8 @@ func runBench(ctx context.Context, tasks []*benchTask, o benchOptions) error {
 			fmt.Fprintf(o.IO.Out, ", %d skipped", rep.Skipped)
 		}
 		fmt.Fprintln(o.IO.Out)
+		fmt.Fprintf(o.IO.Out, "sent to the model: %d characters, about %d tokens; of them tool results %d characters, about %d tokens\n",
+			rep.Sent.Chars, rep.Sent.Tokens, rep.Sent.ToolChars, rep.Sent.ToolTokens)
 		if o.Live {
 			fmt.Fprintf(o.IO.Out, "%s: mean pass rate %.1f%% ± %.1f%% (standard error over %d %s)\n",
 				o.Model.Model, 100*rep.Mean, 100*rep.StdErr, len(scores), plural(len(scores), "round"))
@@ -484,6 +496,7 @@ func runBenchTask(ctx context.Context, t *benchTask, o benchOptions) (res benchR
 	res.Output = out.String()
 	requests := sent()
 	res.Requests = len(requests)
+	res.Sent = measureSent(requests)
 
 	for _, e := range verify() {
 		fail("model script: %s", e)
@@ -809,4 +822,64 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// sentSize measures what a model reads: the characters of the messages'
+// content (as the model sees it, not JSON-escaped in the request) and an
+// estimate of their tokens, for all messages and for the tool results
+// alone. Every request counts whole, as the model reads it again.
+type sentSize struct {
+	Chars      int `json:"chars"`
+	Tokens     int `json:"tokens_estimate"`
+	ToolChars  int `json:"tool_result_chars"`
+	ToolTokens int `json:"tool_result_tokens_estimate"`
+}
+
+func (s *sentSize) add(o sentSize) {
+	s.Chars += o.Chars
+	s.Tokens += o.Tokens
+	s.ToolChars += o.ToolChars
+	s.ToolTokens += o.ToolTokens
+}
+
+// measureSent measures the messages of the request bodies.
+func measureSent(bodies [][]byte) sentSize {
+	var s sentSize
+	for _, b := range bodies {
+		var req struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		if json.Unmarshal(b, &req) != nil {
+			continue
+		}
+		for _, m := range req.Messages {
+			n, t := utf8.RuneCountInString(m.Content), estimateTokens(m.Content)
+			s.Chars += n
+			s.Tokens += t
+			if m.Role == "tool" {
+				s.ToolChars += n
+				s.ToolTokens += t
+			}
+		}
+	}
+	return s
+}
+
+// pretoken splits text as the pre-tokenizer of OpenAI's cl100k and
+// o200k encodings roughly does: a word with one leading non-letter, up
+// to three digits, a run of punctuation, line breaks, other white space.
+var pretoken = regexp.MustCompile(`[^\r\n\pL\pN]?\pL+|\pN{1,3}| ?[^\s\pL\pN]+[\r\n]*|\s*[\r\n]+|\s+`)
+
+// estimateTokens estimates the tokens of text without the model's
+// vocabulary: one per pre-token, and one more per further 6 bytes of a
+// long one (rare identifiers and long runs of punctuation are split).
+func estimateTokens(text string) int {
+	n := 0
+	for _, p := range pretoken.FindAllString(text, -1) {
+		n += 1 + max(len(p)-1, 0)/6
+	}
+	return n
 }
