@@ -453,6 +453,9 @@ func (a *Agent) loop(ctx context.Context) error {
 	if a.textOnly() {
 		defs = nil
 	}
+	// undo is set while the first request after a switch to text-only
+	// mode is under way.
+	var undo *undoTextOnly
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
@@ -466,6 +469,7 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		if err != nil && len(defs) > 0 && toolsRefused(err) {
 			// Once per session: the request goes again, without tools.
+			undo = &undoTextOnly{messages: slices.Clone(a.st.Messages), err: err}
 			a.goTextOnly(err)
 			defs = nil
 			a.st.Turn.Steps--
@@ -474,6 +478,13 @@ func (a *Agent) loop(ctx context.Context) error {
 			}
 			continue
 		}
+		if err != nil && undo != nil && toolsRefused(err) {
+			// Refused without tools too: it was not about the tools.
+			a.st.NoTools, a.st.Messages = false, undo.messages
+			a.log("notice", "", "the request failed without tools as well: back to tools")
+			return fmt.Errorf("model: %w", undo.err)
+		}
+		undo = nil
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
 		}

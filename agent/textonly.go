@@ -46,6 +46,13 @@ func (a *Agent) goTextOnly(err error) {
 	a.st.Messages = textMessages(a.st.Messages, systemPrompt(a.st.Mode, true))
 }
 
+// undoTextOnly is what a switch to text-only mode changed, to take it
+// back when the request fails without tools as well.
+type undoTextOnly struct {
+	messages []Message
+	err      error
+}
+
 // textMessages is msgs without tool calls and tool messages: the system
 // prompt replaced by system, calls and results written as text.
 func textMessages(msgs []Message, system string) []Message {

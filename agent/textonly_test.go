@@ -115,3 +115,23 @@ func TestTextOnlyForced(t *testing.T) {
 		}
 	}
 }
+
+func TestTextOnlyNotForOtherErrors(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	st, srv, err := run(t, tree, &reviewer{}, "ask", nil, "what does app.go do?",
+		agenttest.Reply{Status: 400, Text: "the prompt is too long"},
+		agenttest.Reply{Status: 400, Text: "the prompt is too long"},
+	)
+	if err == nil || !strings.Contains(err.Error(), "the prompt is too long") {
+		t.Fatalf("Run: got %v, want the server's error", err)
+	}
+	if st.NoTools {
+		t.Errorf("the session went text-only for an error that is not about tools")
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || len(reqs[1].Tools) != 0 {
+		t.Errorf("got %d requests, want 2: with tools, then once without", len(reqs))
+	}
+	if sys := st.Messages[0].Content; strings.Contains(sys, "READ path") {
+		t.Errorf("the system prompt stayed the text-only one")
+	}
+}
