@@ -49,6 +49,10 @@ var (
 	ErrMaxSteps = errors.New("the model did not finish within the step limit")
 	// ErrMaxRetries means edits or tests kept failing.
 	ErrMaxRetries = errors.New("the model's edits still fail after the retry limit")
+	// ErrTruncated means the model's reply was cut at its length limit
+	// (finish_reason "length"): the answer is incomplete (status
+	// truncated).
+	ErrTruncated = errors.New("the model's reply was cut at its length limit (finish_reason length), so it is incomplete")
 	// ErrNothingPending means Resume found no action waiting for a
 	// decision.
 	ErrNothingPending = errors.New("nothing is waiting for a review")
@@ -131,6 +135,9 @@ type Settings struct {
 	// CommandTimeout bounds run_command and the test command (default 10
 	// minutes).
 	CommandTimeout time.Duration
+	// NoTools sends no tools: the model reads and edits through its
+	// text, as when its server refuses tools (.pair.yml tools: false).
+	NoTools bool
 	// ContextChars bounds what is sent of the conversation (default
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
 	// results and file contents are elided (see compact).
@@ -259,7 +266,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	}
 	st.Turn = Turn{Request: strings.TrimSpace(request), Started: a.now().UTC()}
 	defer func() {
-		a.endTurn(err)
+		err = a.endTurn(err)
 		if cerr := a.checkpoint(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -279,7 +286,11 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: systemPrompt(st.Mode) + a.externalPrompt(st.Mode)})
+		prompt := systemPrompt(st.Mode, a.textOnly())
+		if !a.textOnly() {
+			prompt += a.externalPrompt(st.Mode)
+		}
+		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
 	repairCalls(st)
 	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
@@ -302,7 +313,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return ErrNothingPending
 	}
 	defer func() {
-		a.endTurn(err)
+		err = a.endTurn(err)
 		if cerr := a.checkpoint(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -399,25 +410,53 @@ func (a *Agent) answer(p *Pending, text string) {
 	a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: p.CallID, Content: nonEmpty0(text)})
 }
 
-func (a *Agent) endTurn(err error) {
+// endTurn records how the turn ended, and returns its error: err, or a
+// *NotCommittedError when approved hunks were left uncommitted.
+func (a *Agent) endTurn(err error) error {
 	t := &a.st.Turn
 	t.Ended = a.now().UTC()
+	if err == nil && t.NotCommitted != "" {
+		err = &NotCommittedError{Reason: t.NotCommitted}
+	}
 	switch {
 	case err == nil:
 		t.Status = "ok"
 		a.log("final", "", t.Final)
 	case errors.Is(err, ErrPaused):
 		t.Status = "needs_review"
+	case errors.Is(err, ErrTruncated):
+		t.Status, t.Error = "truncated", err.Error()
 	default:
 		t.Status, t.Error = "failed", err.Error()
 		a.log("error", "", err.Error())
 	}
+	return err
 }
+
+// NotCommittedError ends a turn in which approved hunks were written but
+// could not be committed (a hook failed, say): the files stay changed.
+type NotCommittedError struct {
+	Reason string
+}
+
+func (e *NotCommittedError) Error() string {
+	r := strings.TrimPrefix(e.Reason, repo.ErrNotCommitted.Error()+": ")
+	return "approved hunks were written but not committed: " + r
+}
+
+// Unwrap lets errors.Is find repo.ErrNotCommitted.
+func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
 	defs := append(toolDefs(offered(a.st.Mode == "ask")), a.externalDefs(a.st.Mode == "ask")...)
+	if a.textOnly() {
+		defs = nil
+	}
+	// undo is set while the first request after a switch to text-only
+	// mode is under way.
+	var undo *undoTextOnly
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
@@ -426,12 +465,39 @@ func (a *Agent) loop(ctx context.Context) error {
 		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
+		for _, r := range reply.Retries {
+			a.log("retry", "", r)
+		}
+		if err != nil && len(defs) > 0 && toolsRefused(err) {
+			// Once per session: the request goes again, without tools.
+			undo = &undoTextOnly{messages: slices.Clone(a.st.Messages), err: err}
+			a.goTextOnly(err)
+			defs = nil
+			a.st.Turn.Steps--
+			if err := a.checkpoint(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil && undo != nil && toolsRefused(err) {
+			// Refused without tools too: it was not about the tools.
+			a.st.NoTools, a.st.Messages = false, undo.messages
+			a.log("notice", "", "the request failed without tools as well: back to tools")
+			return fmt.Errorf("model: %w", undo.err)
+		}
+		undo = nil
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
 		}
 		a.st.Usage.Add(reply.Usage)
 		a.emit(Event{Kind: EventReplyFinished, Text: reply.FinishReason})
 		a.emit(Event{Kind: EventUsage, Usage: reply.Usage, Detail: "reply"})
+		if reply.FinishReason == "length" {
+			if again, err := a.truncated(reply); !again {
+				return err
+			}
+			continue
+		}
 		a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
 		if err := a.checkpoint(); err != nil {
 			return err
@@ -445,8 +511,13 @@ func (a *Agent) loop(ctx context.Context) error {
 			}
 			continue
 		}
-		if reply.FinishReason == "length" {
-			a.log("notice", "", "the reply was cut at the model's length limit")
+		// In text-only mode, READ lines (without an edit) ask to read.
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.st.Mode == "ask") {
+			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
+			if err := a.checkpoint(); err != nil {
+				return err
+			}
+			continue
 		}
 		// A reply without tool calls: the edits in it are a proposal.
 		if a.st.Mode != "ask" && a.replyHasEdits(reply.Content) {
@@ -466,6 +537,35 @@ func (a *Agent) loop(ctx context.Context) error {
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
 		return nil
 	}
+}
+
+// truncated handles a reply cut at the model's length limit. Its tool
+// calls and the edits in its text may be cut short: none is run or
+// applied. A reply with an edit is asked for once more, shorter (again
+// reports true); otherwise the turn ends with ErrTruncated, the text
+// that came as its final output.
+func (a *Agent) truncated(reply Reply) (again bool, err error) {
+	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.st.Mode != "ask")
+	what := "the reply"
+	if edit {
+		what = "the reply, with an unfinished edit that was not applied"
+	}
+	a.log("truncated", "", fmt.Sprintf("%s was cut at the model's length limit (finish_reason length) after %d characters", what, len(reply.Content)))
+	// The calls are left out of the conversation: they were not run.
+	a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: nonEmpty0(reply.Content)})
+	if edit && !a.st.Turn.Continued {
+		a.st.Turn.Continued = true
+		a.emit(Event{Kind: EventNotice, Text: "the model's reply was cut at its length limit; its unfinished edit was not applied, and the model is asked for a shorter one"})
+		a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: "Your reply was cut off at your output length limit before it ended, so nothing in it was run or applied. " +
+			"Send the change again in a shorter form: one file at a time, a unified diff with only the hunks that change and three lines of context, and no explanation before it."})
+		return true, a.checkpoint()
+	}
+	a.st.Turn.Final = reply.Content
+	a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
+	if edit {
+		return false, fmt.Errorf("%w; its unfinished edit was not applied", ErrTruncated)
+	}
+	return false, ErrTruncated
 }
 
 // replyReviewed ends the turn after a reply's fenced diffs were reviewed,
@@ -586,6 +686,11 @@ func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result st
 		if rerr != nil {
 			if blockedPath(rerr) {
 				a.block(t.name, pathArg(args), rerr.Error())
+			}
+			if t.name == "read_file" || t.name == "search_files" {
+				// Their results are plain text: a failure is JSON, so
+				// that it cannot pass for a file's content.
+				return readError(t.name, args, rerr), false, nil
 			}
 			return "error: " + rerr.Error(), false, nil
 		}
@@ -757,6 +862,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 				fmt.Fprintf(&b, "The %s hook said:\n%s\n", he.Hook, tail(he.Output, 4000))
 			}
 			a.log("apply", tool, "written, not committed: "+aerr.Error())
+			a.st.Turn.NotCommitted = aerr.Error()
 		case aerr != nil:
 			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
 			a.log("apply", tool, "failed: "+aerr.Error())

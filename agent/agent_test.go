@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -715,5 +716,38 @@ func TestMalformedSearchReplaceReply(t *testing.T) {
 	}
 	if st.Turn.Applied != 1 || !strings.Contains(readFile(t, tree, "app.go"), `"goodbye " + name`) {
 		t.Errorf("got applied %d", st.Turn.Applied)
+	}
+}
+
+func TestSessionLockFilesGo(t *testing.T) {
+	dir := t.TempDir()
+	store := agent.Sessions{Dir: dir}
+	// A lock file left by a process that was killed, and one held now.
+	if err := os.WriteFile(filepath.Join(dir, "old.lock"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	held, err := store.Lock("busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := store.Lock("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if got, want := strings.Join(left, " "), "busy.lock"; got != want {
+		t.Errorf("lock files left: got %q, want %q (the stale one and s1's gone, the held one kept)", got, want)
+	}
+	if _, err := store.Lock("busy"); !errors.Is(err, agent.ErrSessionBusy) {
+		t.Errorf("Lock of the held session: got %v, want ErrSessionBusy", err)
+	}
+	held()
+	if _, err := os.Stat(filepath.Join(dir, "busy.lock")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after unlock: busy.lock: got %v, want it removed", err)
 	}
 }

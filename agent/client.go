@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -28,6 +29,31 @@ type ChatClient interface {
 // ErrNoFinish reports a stream that ended without a finish reason: the
 // server or the connection cut the reply short, so it is not an answer.
 var ErrNoFinish = errors.New("model stream ended without a finish reason")
+
+// NotAPIError reports a server that answered, but not in the OpenAI API:
+// an HTML page or some other body instead of an event stream, as a wrong
+// base URL gets.
+type NotAPIError struct {
+	What string // "an HTML page", or a description of the body
+}
+
+func (e *NotAPIError) Error() string { return "model server: " + notAPIText(e.What) }
+
+func notAPIText(what string) string {
+	return "answered with " + what + ", not the OpenAI API: is the base URL right (it usually ends in /v1)?"
+}
+
+// htmlPage is what NotAPIError says of an HTML page.
+const htmlPage = "an HTML page"
+
+// isHTML reports whether a Content-Type or a body is HTML.
+func isHTML(contentType string, body []byte) bool {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "text/html" {
+		return true
+	}
+	b := strings.ToLower(strings.TrimSpace(string(body[:min(len(body), 512)])))
+	return strings.HasPrefix(b, "<!doctype html") || strings.HasPrefix(b, "<html")
+}
 
 // StatusError is an HTTP error answer of the model server.
 type StatusError struct {
@@ -64,6 +90,39 @@ type Config struct {
 	// HTTPClient is the HTTP client to use; nil means a new one. Its
 	// transport is wrapped, the client itself is not changed.
 	HTTPClient *http.Client
+	// ConnectTimeout bounds making the connection to the server, and
+	// FirstByteTimeout the wait from sending a request to the first
+	// piece of the streamed reply; zero means DefaultConnectTimeout and
+	// DefaultFirstByteTimeout, a negative value no bound.
+	ConnectTimeout   time.Duration
+	FirstByteTimeout time.Duration
+}
+
+// Default timeouts of a Client. A local server (Ollama, llama.cpp) loads
+// the model's weights from disk at the first request before it answers,
+// and reads a long prompt before the first token: for a large model on a
+// slow disk or a CPU that takes minutes. Five minutes lets that finish,
+// and still ends a wait on a server that will never answer. Making a
+// connection takes milliseconds, even to a loaded machine: ten seconds
+// is ample.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultFirstByteTimeout = 5 * time.Minute
+)
+
+// TimeoutError reports a model server that did not answer in time: no
+// connection (Phase "connect") or no first byte of the reply (Phase
+// "first byte") within After.
+type TimeoutError struct {
+	Phase string
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Phase == "connect" {
+		return fmt.Sprintf("model server: no connection within %s (the connect timeout)", formatDelay(e.After))
+	}
+	return fmt.Sprintf("model server: no answer within %s (the timeout for the first byte of the reply)", formatDelay(e.After))
 }
 
 // Defaults of a Client's retry loop.
@@ -97,6 +156,16 @@ type Client struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
+
+	// FirstByteTimeout bounds the wait from sending a request to the
+	// first piece of its reply (zero: no bound). A timeout is not
+	// retried.
+	FirstByteTimeout time.Duration
+	// Waiting, if set, is called as each request is sent; the function
+	// it returns is called once the first piece of the reply arrives or
+	// the attempt ends, before any text is passed on. A front end shows
+	// a "waiting for the model" line in between.
+	Waiting func() (done func())
 }
 
 // NewClient returns a Client for the endpoint of cfg, through go-openai.
@@ -116,9 +185,46 @@ func NewClient(cfg Config) *Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	connect := cfg.ConnectTimeout
+	if connect == 0 {
+		connect = DefaultConnectTimeout
+	}
+	if t, ok := base.(*http.Transport); ok && connect > 0 {
+		base = withConnectTimeout(t, connect)
+	}
 	hc.Transport = &retryAfterTransport{base: base}
 	ocfg.HTTPClient = hc
-	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model}
+	firstByte := cfg.FirstByteTimeout
+	if firstByte == 0 {
+		firstByte = DefaultFirstByteTimeout
+	}
+	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model, FirstByteTimeout: max(firstByte, 0)}
+}
+
+// withConnectTimeout returns a copy of t whose connections time out after
+// d with a *TimeoutError.
+func withConnectTimeout(t *http.Transport, d time.Duration) *http.Transport {
+	t = t.Clone()
+	dialer := &net.Dialer{Timeout: d, KeepAlive: 30 * time.Second}
+	dial := t.DialContext
+	if dial == nil {
+		dial = dialer.DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		conn, err := dial(dctx, network, addr)
+		if err != nil && ctx.Err() == nil && (errors.Is(dctx.Err(), context.DeadlineExceeded) || isTimeout(err)) {
+			return nil, &TimeoutError{Phase: "connect", After: d}
+		}
+		return conn, err
+	}
+	return t
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // Complete sends the conversation msgs and the tools the model may call,
@@ -142,12 +248,14 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, 
 	if attempts <= 0 {
 		attempts = DefaultMaxAttempts
 	}
+	var retries []string
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return Reply{}, fmt.Errorf("model request: %w", err)
+			return Reply{Retries: retries}, fmt.Errorf("model request: %w", err)
 		}
 		ra := &retryAfter{}
 		reply, shown, err := c.stream(context.WithValue(ctx, retryAfterKey{}, ra), req, onToken)
+		reply.Retries = retries
 		if err == nil {
 			return reply, nil
 		}
@@ -168,15 +276,17 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, 
 			return reply, fmt.Errorf("%w (gave up after %d attempts)", err, attempt)
 		}
 		delay := c.delay(attempt, se)
+		notice := fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, formatDelay(delay), attempt+1, attempts)
+		retries = append(retries, notice)
 		if c.Notice != nil {
-			c.Notice(fmt.Sprintf("pair: %s; retrying in %s (attempt %d of %d)", why, formatDelay(delay), attempt+1, attempts))
+			c.Notice("pair: " + notice)
 		}
 		sleep := c.Sleep
 		if sleep == nil {
 			sleep = sleepTimer
 		}
 		if err := sleep(ctx, delay); err != nil {
-			return Reply{}, fmt.Errorf("model request: %w", err)
+			return Reply{Retries: retries}, fmt.Errorf("model request: %w", err)
 		}
 	}
 }
@@ -236,16 +346,59 @@ const EmptyToolResult = "(no output)"
 
 // stream makes one attempt: it sends req and reads the streamed reply.
 // shown reports whether text was passed to onToken.
-func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, onToken func(string)) (reply Reply, shown bool, err error) {
+func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest, onToken func(string)) (reply Reply, shown bool, err error) {
+	// The attempt's context ends with a *TimeoutError as its cause when
+	// no first byte came in time.
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	arrived := func() {}
+	if c.FirstByteTimeout > 0 {
+		timer := time.AfterFunc(c.FirstByteTimeout, func() {
+			cancel(&TimeoutError{Phase: "first byte", After: c.FirstByteTimeout})
+		})
+		arrived = func() { timer.Stop() }
+	}
+	if c.Waiting != nil {
+		done := c.Waiting()
+		stopTimer := arrived
+		arrived = func() { stopTimer(); done() }
+	}
+	var once sync.Once
+	first := func() { once.Do(arrived) }
+	defer first()
+	// timedOut replaces an error caused by the first-byte timeout.
+	timedOut := func(err error) error {
+		var te *TimeoutError
+		if cause := context.Cause(ctx); parent.Err() == nil && errors.As(cause, &te) {
+			return te
+		}
+		return err
+	}
+
 	stream, err := c.Chat.CreateChatCompletionStream(ctx, req)
 	if err != nil {
-		return Reply{}, false, requestError(err)
+		return Reply{}, false, timedOut(requestError(err))
 	}
 	defer stream.Close()
 	// Close the stream when ctx is done, for transports that do not
 	// abort a body read themselves.
 	stop := context.AfterFunc(ctx, func() { stream.Close() })
 	defer stop()
+	contentType := stream.Header().Get("Content-Type")
+	if isHTML(contentType, nil) {
+		return Reply{}, false, &NotAPIError{What: htmlPage}
+	}
+	// notAPI is the error of a body in which no event came at all.
+	notAPI := func() error {
+		if mt, _, _ := mime.ParseMediaType(contentType); mt == "text/event-stream" {
+			return nil
+		}
+		if contentType == "" {
+			return &NotAPIError{What: "a body that is not an event stream (no Content-Type)"}
+		}
+		return &NotAPIError{What: fmt.Sprintf("a body that is not an event stream (Content-Type %s)", contentType)}
+	}
+	events := 0
 
 	var calls callJoiner
 	var content strings.Builder
@@ -255,19 +408,31 @@ func (c *Client) stream(ctx context.Context, req openai.ChatCompletionRequest, o
 	}()
 	for {
 		if ctx.Err() != nil {
-			return reply, shown, ctx.Err()
+			return reply, shown, timedOut(ctx.Err())
 		}
 		chunk, err := stream.Recv()
+		if ctx.Err() != nil {
+			return reply, shown, timedOut(ctx.Err())
+		}
+		first()
 		if errors.Is(err, io.EOF) {
 			if reply.FinishReason == "" {
+				if e := notAPI(); events == 0 && e != nil {
+					return reply, shown, e
+				}
 				return reply, shown, ErrNoFinish
 			}
 			return reply, shown, nil
 		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return reply, shown, ctx.Err()
+		if errors.Is(err, openai.ErrTooManyEmptyStreamMessages) && events == 0 {
+			if e := notAPI(); e != nil {
+				return reply, shown, e
 			}
+		}
+		if err == nil {
+			events++
+		}
+		if err != nil {
 			if reply.FinishReason != "" && isConnError(err) {
 				// The answer is complete; only the usage or the
 				// end marker is missing.
@@ -395,6 +560,9 @@ func bodyMessage(body []byte) string {
 		case v.Detail != "":
 			return v.Detail
 		}
+	}
+	if isHTML("", body) {
+		return notAPIText(htmlPage)
 	}
 	s := strings.TrimSpace(string(body))
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -680,5 +683,118 @@ func TestCompleteThroughOpenAIClient(t *testing.T) {
 	}
 	if want := []time.Duration{time.Second}; !reflect.DeepEqual(sleeps, want) {
 		t.Errorf("slept %v, want %v", sleeps, want)
+	}
+}
+
+// silentServer accepts requests and never answers them; headers, when
+// true, sends the headers of a stream first, and then nothing.
+func silentServer(t *testing.T, headers bool) (url string, requests *atomic.Int32) {
+	t.Helper()
+	requests = new(atomic.Int32)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if headers {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() {
+		close(release)
+		srv.Close()
+	})
+	return srv.URL + "/v1", requests
+}
+
+func TestCompleteFirstByteTimeout(t *testing.T) {
+	for _, headers := range []bool{false, true} {
+		url, requests := silentServer(t, headers)
+		c := agent.NewClient(agent.Config{BaseURL: url, Model: "m", FirstByteTimeout: 50 * time.Millisecond})
+		var waited, done int
+		c.Waiting = func() func() {
+			waited++
+			return func() { done++ }
+		}
+		_, err := c.Complete(context.Background(), userAsks, nil, nil)
+		var te *agent.TimeoutError
+		if !errors.As(err, &te) || te.Phase != "first byte" || te.After != 50*time.Millisecond {
+			t.Fatalf("headers %v: got error %v, want a first-byte *TimeoutError after 50ms", headers, err)
+		}
+		if !strings.Contains(err.Error(), "no answer within 50ms") {
+			t.Errorf("headers %v: error %q does not name the timeout", headers, err)
+		}
+		if n := requests.Load(); n != 1 {
+			t.Errorf("headers %v: %d requests, want 1: a timeout is not retried", headers, n)
+		}
+		if waited != 1 || done != 1 {
+			t.Errorf("headers %v: Waiting called %d times, its done %d times; want 1 and 1", headers, waited, done)
+		}
+	}
+}
+
+func TestCompleteConnectTimeout(t *testing.T) {
+	// A dial that never connects, as to a host that drops the packets.
+	hang := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	c := agent.NewClient(agent.Config{BaseURL: "http://192.0.2.1/v1", Model: "m",
+		HTTPClient: &http.Client{Transport: hang}, ConnectTimeout: 50 * time.Millisecond})
+	c.Sleep = func(ctx context.Context, d time.Duration) error {
+		t.Errorf("a connect timeout was retried")
+		return nil
+	}
+	_, err := c.Complete(context.Background(), userAsks, nil, nil)
+	var te *agent.TimeoutError
+	if !errors.As(err, &te) || te.Phase != "connect" {
+		t.Fatalf("got error %v, want a connect *TimeoutError", err)
+	}
+	if !strings.Contains(err.Error(), "no connection within 50ms") {
+		t.Errorf("error %q does not name the timeout", err)
+	}
+}
+
+func TestCompleteWaitingEndsBeforeText(t *testing.T) {
+	s := agenttest.NewServer(t, agenttest.Reply{Text: "hello there"})
+	c, _ := newClient(t, s)
+	var events []string
+	c.Waiting = func() func() {
+		events = append(events, "waiting")
+		return func() { events = append(events, "done") }
+	}
+	if _, err := c.Complete(context.Background(), userAsks, nil, func(string) { events = append(events, "token") }); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) < 3 || events[0] != "waiting" || events[1] != "done" || slices.Contains(events[2:], "done") {
+		t.Errorf("got events %v, want waiting, done, then tokens", events)
+	}
+}
+
+func TestCompleteNotTheAPI(t *testing.T) {
+	page := "<!DOCTYPE html>\n<html><head><title>Welcome</title></head>\n<body>It works!</body></html>\n"
+	tests := []struct {
+		name string
+		rep  agenttest.Reply
+		want string
+	}{
+		{"html page", agenttest.Reply{SSE: page, ContentType: "text/html; charset=utf-8"},
+			"model server: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+		{"plain text", agenttest.Reply{SSE: "hello\nworld\n", ContentType: "text/plain"},
+			"model server: answered with a body that is not an event stream (Content-Type text/plain), not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+		{"html error page", agenttest.Reply{Status: 404, ErrorBody: page, ContentType: "text/html"},
+			"model server: 404 Not Found: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+	}
+	for _, tt := range tests {
+		s := agenttest.NewServer(t, tt.rep)
+		c, _ := newClient(t, s)
+		_, err := c.Complete(context.Background(), userAsks, nil, nil)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -64,4 +64,7 @@ type Reply struct {
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason"`
 	Usage        Usage      `json:"usage"`
+	// Retries are the notices of the attempts that failed and were
+	// retried before this reply (or this error) came.
+	Retries []string `json:"retries,omitempty"`
 }

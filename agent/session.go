@@ -197,19 +197,85 @@ func (s Sessions) Lock(name string) (unlock func(), err error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("session directory: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(s.Dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	p := filepath.Join(s.Dir, name+".lock")
+	f, err := lockFile(p)
+	if errors.Is(err, errBusy) {
+		return nil, fmt.Errorf("%w: %s", ErrSessionBusy, name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock session %s: %w", name, err)
 	}
-	busy, err := tryLock(f)
-	if err != nil || busy {
+	s.removeStaleLocks(name)
+	// The file goes while it is still locked: a process that opened it
+	// meanwhile finds, once it has the lock, that it is not the file at
+	// the path any more, and starts again (see lockFile).
+	return func() {
+		_ = os.Remove(p)
 		f.Close()
-		if busy {
-			return nil, fmt.Errorf("%w: %s", ErrSessionBusy, name)
+	}, nil
+}
+
+var errBusy = errors.New("busy")
+
+// lockFile opens the lock file p, creating it, and locks it; errBusy when
+// another process holds it. The file it locks is the one at p: a file
+// removed by its last holder between the open and the lock is not.
+func lockFile(p string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("lock session %s: %w", name, err)
+		busy, err := tryLock(f)
+		if err != nil || busy {
+			f.Close()
+			if busy {
+				return nil, errBusy
+			}
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		atPath, err2 := os.Stat(p)
+		if err1 == nil && err2 == nil && os.SameFile(held, atPath) {
+			return f, nil
+		}
+		f.Close()
+		if err1 != nil {
+			return nil, err1
+		}
+		if err2 != nil && !errors.Is(err2, fs.ErrNotExist) {
+			return nil, err2
+		}
 	}
-	return func() { f.Close() }, nil
+}
+
+// removeStaleLocks removes the lock files of other sessions that no
+// process holds: those of processes that ended without removing them
+// (killed, or of an older pair).
+func (s Sessions) removeStaleLocks(except string) {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || name == except || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(s.Dir, e.Name())
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if busy, err := tryLock(f); err == nil && !busy {
+			if held, err := f.Stat(); err == nil {
+				if atPath, err := os.Stat(p); err == nil && os.SameFile(held, atPath) {
+					_ = os.Remove(p)
+				}
+			}
+		}
+		f.Close()
+	}
 }
 
 // Remove deletes a session.
@@ -221,12 +287,10 @@ func (s Sessions) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer unlock() // removes the lock file
 	err = os.Remove(s.path(name))
 	if errors.Is(err, fs.ErrNotExist) {
-		_ = os.Remove(filepath.Join(s.Dir, name+".lock"))
 		return fmt.Errorf("%w: %s", ErrNoSession, name)
 	}
-	_ = os.Remove(filepath.Join(s.Dir, name+".lock"))
 	return err
 }

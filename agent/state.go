@@ -33,6 +33,9 @@ type State struct {
 	Plan    []PlanEntry  `json:"plan"`
 	Results []ToolResult `json:"tool_results"`
 	Usage   Usage        `json:"usage"`
+	// NoTools records that the model's server refused tools: the session
+	// goes on in text-only mode (see textonly.go).
+	NoTools bool `json:"no_tools,omitempty"`
 	// Turn is the request being worked on (or the last one).
 	Turn Turn `json:"turn"`
 }
@@ -43,7 +46,7 @@ type Turn struct {
 	TaskType string `json:"task_type"`
 	Steps    int    `json:"steps"`   // model calls so far
 	Retries  int    `json:"retries"` // failed edits or tests sent back
-	// Status is ok, needs_review or failed once the turn ends.
+	// Status is ok, needs_review, truncated or failed once the turn ends.
 	Status       string `json:"status,omitempty"`
 	Final        string `json:"final_output,omitempty"`
 	ReviewReason string `json:"review_reason,omitempty"`
@@ -53,6 +56,12 @@ type Turn struct {
 	// Applied counts hunks written in this turn; Commits the commits made.
 	Applied int      `json:"applied"`
 	Commits []string `json:"commits,omitempty"`
+	// Continued reports that a reply cut at the length limit was asked
+	// for again in this turn (once only).
+	Continued bool `json:"continued,omitempty"`
+	// NotCommitted says why approved hunks of this turn were written but
+	// not committed: the turn then fails, even when the model finishes.
+	NotCommitted string `json:"not_committed,omitempty"`
 	// Paths are the files the turn read or changed, for the answer.
 	Paths   []string  `json:"paths,omitempty"`
 	Started time.Time `json:"started"`

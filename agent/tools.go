@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pair-cli/pair/repo"
@@ -65,11 +66,14 @@ func nonEmpty(desc string) *schema {
 // tools is every tool pair knows, in the order they are offered.
 var tools = []*tool{
 	{
-		name:        "read_file",
-		description: "Read a text file of the repository. Returns its content, or the first max_chars characters with truncated set.",
+		name: "read_file",
+		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is). " +
+			"Long files are cut at max_chars characters; read on with start_line.",
 		schema: obj([]string{"path"}, map[string]*schema{
-			"path":      nonEmpty("path relative to the repository root"),
-			"max_chars": {Type: "integer", Description: "at most this many characters (default 20000)", Minimum: ptr(1.0)},
+			"path":       nonEmpty("path relative to the repository root"),
+			"start_line": {Type: "integer", Description: "the first line to show (default 1)", Minimum: ptr(1.0)},
+			"end_line":   {Type: "integer", Description: "the last line to show (default: the end of the file)", Minimum: ptr(1.0)},
+			"max_chars":  {Type: "integer", Description: "at most this many characters (default 20000)", Minimum: ptr(1.0)},
 		}),
 		risk: RiskRead,
 		run:  readFile,
@@ -209,14 +213,86 @@ func jsonResult(v any) string {
 }
 
 func readFile(_ context.Context, a *Agent, args map[string]any) (string, error) {
-	p := argString(args, "path")
-	max := argInt(args, "max_chars", defaultMaxChars)
-	text, truncated, err := a.Tree.ReadText(p, a.Access, max)
+	return a.readLines(argString(args, "path"), argInt(args, "start_line", 1), argInt(args, "end_line", 0), argInt(args, "max_chars", defaultMaxChars))
+}
+
+// readError is the result of a read_file or search_files that failed: a
+// JSON object with the error and the arguments it concerns.
+func readError(tool string, args map[string]any, err error) string {
+	v := map[string]any{"error": err.Error()}
+	for _, k := range []string{"path", "pattern", "glob"} {
+		if s := argString(args, k); s != "" {
+			v[k] = s
+		}
+	}
+	b, _ := json.Marshal(v) // strings only: no error
+	return string(b)
+}
+
+// maxReadBytes bounds what is read of a file to show a range of its
+// lines.
+const maxReadBytes = 4 << 20
+
+// readLines reads lines from to to (0: the end) of the file p as plain
+// text: a header line with the path and the lines shown, then each line
+// numbered as cat -n numbers it, at most maxChars characters of them.
+func (a *Agent) readLines(p string, from, to, maxChars int) (string, error) {
+	text, cut, err := a.Tree.ReadText(p, a.Access, maxReadBytes)
 	if err != nil {
 		return "", err
 	}
 	a.noteFile(p)
-	return jsonResult(map[string]any{"path": p, "content": text, "truncated": truncated}), nil
+	if text == "" {
+		return p + ": the file is empty\n", nil
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if cut && len(lines) > 1 {
+		lines = lines[:len(lines)-1] // the last line may be cut short
+	}
+	total := len(lines)
+	of := fmt.Sprintf("of %d", total)
+	if cut {
+		of = fmt.Sprintf("of more than %d", total)
+	}
+	from = max(from, 1)
+	if to <= 0 || to > total {
+		to = total
+	}
+	if from > total {
+		return "", fmt.Errorf("%s has %d lines: line %d is past its end", p, total, from)
+	}
+	if to < from {
+		return "", fmt.Errorf("end_line %d is before start_line %d", to, from)
+	}
+	// Numbers are right-aligned, as cat -n aligns them, to the width of
+	// the largest one shown (cat -n's six columns would cost a token a
+	// line for nothing).
+	width := len(strconv.Itoa(to))
+	var body strings.Builder
+	shown := from - 1
+	for i := from - 1; i < to; i++ {
+		l := fmt.Sprintf("%*d\t%s\n", width, i+1, strings.TrimSuffix(lines[i], "\n"))
+		if body.Len()+len(l) > maxChars && i > from-1 {
+			break
+		}
+		body.WriteString(l)
+		shown = i + 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: lines %d-%d %s\n", p, from, shown, of)
+	b.WriteString(body.String())
+	switch {
+	case shown < to:
+		fmt.Fprintf(&b, "(cut at %d characters: read on with start_line %d)\n", maxChars, shown+1)
+	case shown == total && cut:
+		fmt.Fprintf(&b, "(the file goes on: read on with start_line %d)\n", shown+1)
+	case shown == total && !strings.HasSuffix(text, "\n"):
+		b.WriteString("(no newline at the end of the file)\n")
+	}
+	return b.String(), nil
 }
 
 func listFiles(_ context.Context, a *Agent, args map[string]any) (string, error) {
@@ -236,14 +312,16 @@ func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, erro
 		return "", err
 	}
 	var b strings.Builder
+	where := ""
+	if g := argString(args, "glob"); g != "" {
+		where = " in " + g
+	}
+	fmt.Fprintf(&b, "search %s%s: %d %s%s\n", argString(args, "pattern"), where, len(ms), map[bool]string{true: "match", false: "matches"}[len(ms) == 1], map[bool]string{true: " (the first ones only)"}[truncated])
 	for _, m := range ms {
 		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
 	}
-	if len(ms) == 0 {
-		b.WriteString("no matches\n")
-	}
 	if truncated {
-		fmt.Fprintf(&b, "(truncated at %d matches)\n", len(ms))
+		fmt.Fprintf(&b, "(truncated at %d matches: narrow the pattern or the glob)\n", len(ms))
 	}
 	return b.String(), nil
 }

@@ -19,7 +19,8 @@ edits and commands are not offered, and any attempt is blocked. The answer
 names the files it relied on. Secret-looking and git-ignored files are not
 read unless allowed.
 
-Exit status: 0 answered; 1 failed; 2 usage error; 130 interrupted.`,
+Exit status: 0 answered; 1 failed (also: the answer was cut at the model's
+length limit); 2 usage error; 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "put `FILE` in context (may be repeated)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object; tokens go to standard error"},

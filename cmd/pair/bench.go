@@ -28,7 +28,11 @@ every expectation is checked. A scripted reply left unused, or a request
 beyond the script, fails the task.
 
 One line per task (PASS, or FAIL with the first unmet expectation), then
-"N passed, M failed". With no argument, the suite in testdata/bench.
+"N passed, M failed", and what the model was sent over all requests:
+characters of the messages as the model reads them, and an estimate of
+their tokens (pre-tokenizer pieces, without a vocabulary), in all and for
+the tool results (--json: "sent"). With no argument, the suite in
+testdata/bench.
 
 --live ignores the scripted replies and runs each task -k times against
 the configured model (OPENAI_BASE_URL, PAIR_MODEL, ... as for pair edit),
@@ -105,6 +109,8 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 			fmt.Fprintf(o.IO.Out, ", %d skipped", rep.Skipped)
 		}
 		fmt.Fprintln(o.IO.Out)
+		fmt.Fprintf(o.IO.Out, "sent to the model: %d characters, about %d tokens; of them tool results %d characters, about %d tokens\n",
+			rep.Sent.Chars, rep.Sent.Tokens, rep.Sent.ToolChars, rep.Sent.ToolTokens)
 		if o.Live {
 			fmt.Fprintf(o.IO.Out, "%s: mean pass rate %.1f%% ± %.1f%% (standard error over %d %s)\n",
 				rep.Model, 100*rep.Mean, 100*rep.StdErr, rep.Scored, plural(rep.Scored, "round"))

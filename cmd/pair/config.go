@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
@@ -26,6 +27,12 @@ type fileConfig struct {
 	MaxRetries    *int     `yaml:"max_retries"`
 	// ContextChars bounds what is sent of a long conversation.
 	ContextChars int `yaml:"context_chars"`
+	// Timeout bounds the wait for the model server's first byte (a Go
+	// duration such as 90s or 10m; 0 waits forever).
+	Timeout string `yaml:"timeout"`
+	// Tools: false sends the model no tools (text-only mode), for
+	// models whose server refuses them.
+	Tools *bool `yaml:"tools"`
 	// MCPServers are the Model Context Protocol servers whose tools are
 	// offered to the model (see mcp.go).
 	MCPServers []mcpServerConfig `yaml:"mcp_servers"`
@@ -39,6 +46,11 @@ type modelConfig struct {
 	AllowCommands          []string
 	MaxSteps, MaxRetries   int
 	ContextChars           int
+	// Timeout bounds the wait for the model's first byte: zero means
+	// agent.DefaultFirstByteTimeout, a negative value no bound.
+	Timeout time.Duration
+	// NoTools is tools: false.
+	NoTools bool
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []mcpServerConfig
 	// Untrusted names the settings of the repository's .pair.yml that
@@ -54,8 +66,9 @@ func configFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "the model `NAME` (default: $PAIR_MODEL, .pair.yml, or gpt-4o-mini)"},
 		&cli.StringFlag{Name: "api-base", Usage: "the OpenAI-compatible endpoint's base `URL` (default: $OPENAI_BASE_URL, .pair.yml)"},
 		&cli.StringFlag{Name: "api-key", Usage: "the API `KEY` (default: $OPENAI_API_KEY)"},
-		&cli.IntFlag{Name: "max-steps", Usage: "at most `N` model calls per request (default 20)"},
+		&cli.IntFlag{Name: "max-steps", DefaultText: "20", Usage: "at most `N` model calls per request"},
 		&cli.IntFlag{Name: "max-retries", Value: -1, DefaultText: "3", Usage: "send failed edits or tests back to the model at most `N` times per request"},
+		&cli.DurationFlag{Name: "timeout", DefaultText: "5m", Usage: "give up when the model server has not started to answer after `DURATION` (0: wait forever)"},
 		&cli.StringFlag{Name: "test-cmd", Usage: "run `COMMAND` after edits are applied; its failure goes back to the model (default: test_cmd in .pair.yml)"},
 		// For pair bench: only the repository's .pair.yml counts.
 		&cli.BoolFlag{Name: "no-user-config", Hidden: true},
@@ -138,6 +151,18 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 		if files[i].MaxRetries != nil {
 			mc.MaxRetries = *files[i].MaxRetries
 		}
+		if files[i].Tools != nil {
+			mc.NoTools = !*files[i].Tools
+		}
+		if files[i].Timeout != "" {
+			mc.Timeout = noneIfZero(parseTimeout(files[i].Timeout))
+		}
+	}
+	if c.IsSet("timeout") {
+		if c.Duration("timeout") < 0 {
+			return mc, usagef("--timeout must not be negative (0 waits forever)")
+		}
+		mc.Timeout = noneIfZero(c.Duration("timeout"))
 	}
 	if n := c.Int("max-steps"); n > 0 {
 		mc.MaxSteps = n
@@ -146,6 +171,29 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 		mc.MaxRetries = n
 	}
 	return mc, nil
+}
+
+// parseTimeout reads the timeout of .pair.yml: a duration, or 0; -1 when
+// it is neither.
+func parseTimeout(s string) time.Duration {
+	s = strings.TrimSpace(s)
+	if s == "0" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return -1
+	}
+	return d
+}
+
+// noneIfZero maps a timeout of 0 (wait forever) to modelConfig's "no
+// bound", -1.
+func noneIfZero(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 func readFileConfig(p string) (fileConfig, error) {
@@ -162,6 +210,11 @@ func readFileConfig(p string) (fileConfig, error) {
 	}
 	if fc.MaxSteps < 0 {
 		return fc, fmt.Errorf("%s: max_steps must be positive", p)
+	}
+	if fc.Timeout != "" {
+		if d := parseTimeout(fc.Timeout); d < 0 {
+			return fc, fmt.Errorf("%s: timeout: %q is not a duration such as 90s or 10m (0 waits forever)", p, fc.Timeout)
+		}
 	}
 	if err := checkMCPServers(p, fc.MCPServers); err != nil {
 		return fc, err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -59,11 +60,15 @@ browser).
 .pair.yml (in the repository, then in the home directory) may set: model,
 api_base, api_key_env (the variable that holds the key), test_cmd,
 allow_commands (a list; "go test *" allows any arguments), max_steps,
-max_retries, and mcp_servers: MCP servers whose tools the model may call
+max_retries, timeout (how long to wait for the model to start answering;
+default 5m), tools (false: send the model no tools, as for a model whose
+server refuses them; pair finds that out by itself and remembers it for the
+session), and mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your
 approval, as a command does).
 
-Exit status: 0 done; 1 failed; 2 usage error; 3 paused for review;
+Exit status: 0 done; 1 failed (also: the commit failed, or the reply was
+cut at the model's length limit); 2 usage error; 3 paused for review;
 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
@@ -125,7 +130,7 @@ type agentOptions struct {
 // agentReport is the --json output of pair edit -m and pair ask, as
 // DESIGN.md's output contract sets it.
 type agentReport struct {
-	Status              string             `json:"status"` // ok | needs_review | failed
+	Status              string             `json:"status"` // ok | needs_review | truncated | failed
 	TaskType            string             `json:"task_type"`
 	FinalOutput         string             `json:"final_output"`
 	Plan                []agent.PlanEntry  `json:"plan"`
@@ -260,15 +265,17 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			}
 		}
 	}
-	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model})
+	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model,
+		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout})
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
+	client.Waiting = (&waitNotice{w: o.IO.Err, tty: isTerminal(o.IO.Err), after: 3 * time.Second}).start
 	show := &eventPrinter{io: o.IO, json: o.JSON, color: useColor(o.IO.Err), st: st}
 	a := &agent.Agent{
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
-			ContextChars: cfg.ContextChars,
-			Commit:       commit, NoVerify: o.NoVerify,
+			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
+			Commit: commit, NoVerify: o.NoVerify,
 		},
 	}
 	if mode == "edit" {
@@ -318,10 +325,12 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 		cmd = "review"
 	}
 	t := &st.Turn
+	// What follows (the error above all) starts on a line of its own,
+	// also after tokens streamed to standard error.
+	show.endLine()
 	if o.JSON {
 		writeJSON(o.IO.Out, reportOf(st))
 	} else {
-		show.endLine()
 		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
 			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(display.Names(t.Paths), ", "))
 		}
@@ -339,10 +348,85 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return &exitError{code: exitInterrupted, msg: cmd + ": interrupted"}
+	case errors.Is(err, agent.ErrTruncated):
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; raise the server's output limit (max_tokens; Ollama's num_predict) or ask for less", cmd, err)}
 	case errors.Is(err, agent.ErrEmptyRequest):
 		return usagef("%s: %v", cmd, err)
 	}
+	var te *agent.TimeoutError
+	if errors.As(err, &te) {
+		hint := "wait longer with --timeout DURATION or timeout: in .pair.yml (0 waits forever)"
+		if te.Phase == "connect" {
+			hint = "is the server running, and is the base URL (--api-base) right?"
+		}
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v; %s", cmd, err, hint)}
+	}
 	return &exitError{code: exitFailure, msg: fmt.Sprintf("%s: %v", cmd, err)}
+}
+
+// connectTimeout is the connect timeout for a first-byte timeout d (see
+// modelConfig.Timeout): the default, or d when that is shorter.
+func connectTimeout(d time.Duration) time.Duration {
+	if d > 0 && d < agent.DefaultConnectTimeout {
+		return d
+	}
+	return 0
+}
+
+// waitNotice shows how long the model has been silent: after a few
+// seconds without a first byte, "pair: waiting for the model (12s)…" on
+// standard error, updated every second on a terminal and cleared when the
+// reply starts; without a terminal, one line.
+type waitNotice struct {
+	w     io.Writer
+	tty   bool
+	after time.Duration
+}
+
+// start begins the wait for one request; the function it returns ends
+// it, and returns once the line is cleared.
+func (n *waitNotice) start() (done func()) {
+	began := time.Now()
+	stop, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTimer(n.after)
+		defer t.Stop()
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			fmt.Fprint(n.w, n.line(time.Since(began)))
+			if !n.tty {
+				<-stop
+				return
+			}
+			select {
+			case <-stop:
+				fmt.Fprint(n.w, "\r\x1b[K")
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return sync.OnceFunc(func() {
+		close(stop)
+		<-finished
+	})
+}
+
+// line is the waiting line after waited: on a terminal it overwrites
+// itself; otherwise it is a whole line.
+func (n *waitNotice) line(waited time.Duration) string {
+	s := fmt.Sprintf("pair: waiting for the model (%ds)…", int(waited.Seconds()))
+	if n.tty {
+		return "\r\x1b[K" + s
+	}
+	return s + "\n"
 }
 
 func reportOf(st *agent.State) agentReport {

@@ -24,9 +24,12 @@ type scriptModel struct {
 
 // cmdModel drives a scripted OpenAI-compatible server over a real socket:
 //
-//	model start REPLIES.json   serve these replies (a JSON array of
+//	model start [-no-tools] REPLIES.json
+//	                           serve these replies (a JSON array of
 //	                           agenttest.Reply) in order; set OPENAI_BASE_URL,
-//	                           OPENAI_API_KEY and PAIR_MODEL for what follows
+//	                           OPENAI_API_KEY and PAIR_MODEL for what follows;
+//	                           -no-tools refuses requests with tools, as
+//	                           Ollama does for a model without tool support
 //	model verify               fail if a reply is unused or a request was
 //	                           unexpected
 //	model requests FILE        write the requests' bodies to FILE, one per line
@@ -40,8 +43,12 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 	m, _ := ts.Value(modelKey{}).(*scriptModel)
 	switch args[0] {
 	case "start":
+		noTools := len(args) == 3 && args[1] == "-no-tools"
+		if noTools {
+			args = append(args[:1], args[2])
+		}
 		if len(args) != 2 {
-			ts.Fatalf("usage: model start REPLIES.json")
+			ts.Fatalf("usage: model start [-no-tools] REPLIES.json")
 		}
 		var replies []agenttest.Reply
 		if err := json.Unmarshal([]byte(ts.ReadFile(args[1])), &replies); err != nil {
@@ -52,6 +59,9 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 			defer m.mu.Unlock()
 			m.errs = append(m.errs, msg)
 		}, replies...)
+		if noTools {
+			m.srv.RefuseTools("")
+		}
 		ts.Setenv("OPENAI_BASE_URL", m.srv.URL())
 		ts.Setenv("OPENAI_API_KEY", "test-key")
 		ts.Setenv("PAIR_MODEL", "test-model")

@@ -98,3 +98,9 @@ func runEditor(ctx context.Context, tty *os.File, io stdio, path string) error {
 	}
 	return nil
 }
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -59,8 +59,11 @@ type Result struct {
 	Exit     int      `json:"exit"`
 	Pauses   int      `json:"pauses"`
 	Requests int      `json:"requests"`
-	Output   string   `json:"output,omitempty"`
-	Seconds  float64  `json:"seconds"`
+	// Sent is what the model was sent: all requests' messages, and the
+	// tool results among them (see SentSize).
+	Sent    SentSize `json:"sent"`
+	Output  string   `json:"output,omitempty"`
+	Seconds float64  `json:"seconds"`
 }
 
 // Report is the outcome of a run: the counts, and for a live run the
@@ -72,6 +75,7 @@ type Report struct {
 	Live    bool     `json:"live"`
 	Model   string   `json:"model,omitempty"`
 	Rounds  int      `json:"rounds,omitempty"`
+	Sent    SentSize `json:"sent"`
 	Mean    float64  `json:"mean_pass_rate"`
 	StdErr  float64  `json:"standard_error"`
 	Results []Result `json:"results"`
@@ -135,6 +139,7 @@ func Run(ctx context.Context, tasks []*Task, o Options) (Report, error) {
 	rep := Report{Live: o.Live, Results: results}
 	perRound := make([][2]int, rounds+1) // passed, judged
 	for _, r := range results {
+		rep.Sent.add(r.Sent)
 		switch {
 		case r.Skipped != "":
 			rep.Skipped++
@@ -362,6 +367,7 @@ func runTask(ctx context.Context, t *Task, o Options) (res Result) {
 	res.Output = out.String()
 	requests := sent()
 	res.Requests = len(requests)
+	res.Sent = MeasureSent(requests)
 
 	for _, e := range verify() {
 		fail("model script: %s", e)

@@ -66,6 +66,12 @@ type Reply struct {
 	// answer (see Status) instead of the OpenAI-style one, e.g. to test
 	// the plain-text or HTML error pages of proxies.
 	ErrorBody string `json:"error_body,omitempty"`
+	// ContentType, when not empty, replaces the Content-Type of an SSE
+	// or ErrorBody answer, e.g. text/html for the page of a wrong URL.
+	ContentType string `json:"content_type,omitempty"`
+	// Hang accepts the request and never answers it: no status, no
+	// byte, until the client gives up.
+	Hang bool `json:"hang,omitempty"`
 }
 
 // Request is a recorded request to the server.
@@ -140,6 +146,10 @@ type Server struct {
 	replies  []Reply
 	next     int // index of the next reply
 	requests []Request
+	// refusing makes the server answer a request that offers tools with
+	// 400 and refuse (see RefuseTools).
+	refusing bool
+	refuse   string
 }
 
 // New returns a server that answers with replies, in order. Every
@@ -153,6 +163,16 @@ func New(report func(msg string), replies ...Reply) *Server {
 
 func (s *Server) errorf(format string, args ...any) {
 	s.report(fmt.Sprintf(format, args...))
+}
+
+// RefuseTools makes the server answer every request that offers tools
+// with 400 Bad Request and msg, as Ollama does for a model without tool
+// support; empty msg means Ollama's message for the request's model.
+// Such a request uses no scripted reply.
+func (s *Server) RefuseTools(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusing, s.refuse = true, msg
 }
 
 // Add appends replies to the script.
@@ -237,6 +257,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
+	if s.refusing && len(req.Tools) > 0 {
+		msg := s.refuse
+		s.mu.Unlock()
+		if msg == "" {
+			msg = fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", req.Model)
+		}
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	n, total := len(s.requests), len(s.replies)
 	var rep Reply
 	ok := s.next < len(s.replies)
@@ -250,6 +279,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("replay: request %d is beyond the script of %d replies", n, total))
 		return
 	}
+	if rep.Hang {
+		<-r.Context().Done()
+		return
+	}
 	serve(w, &req, rep, n)
 }
 
@@ -260,6 +293,9 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	}
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		if rep.ErrorBody != "" {
+			if rep.ContentType != "" {
+				w.Header().Set("Content-Type", rep.ContentType)
+			}
 			w.WriteHeader(rep.Status)
 			io.WriteString(w, rep.ErrorBody)
 			return
@@ -273,6 +309,9 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	}
 	if rep.SSE != "" {
 		w.Header().Set("Content-Type", "text/event-stream")
+		if rep.ContentType != "" {
+			w.Header().Set("Content-Type", rep.ContentType)
+		}
 		io.WriteString(w, rep.SSE)
 		if rep.Abort {
 			abort(w)
@@ -479,6 +518,8 @@ func describe(r Reply) string {
 	switch {
 	case r.Status != 0 && r.Status != http.StatusOK:
 		return fmt.Sprintf("status %d %q", r.Status, r.Text)
+	case r.Hang:
+		return "a request left unanswered"
 	case r.SSE != "":
 		return fmt.Sprintf("raw SSE %q", abbrev(r.SSE))
 	}
