@@ -63,7 +63,7 @@ func (m *memoryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		pr.CloseWithError(ctx.Err())
 		return nil, ctx.Err()
 	}
-	b := &pipeBody{pr: pr}
+	b := &pipeBody{pr: pr, ctx: ctx}
 	// A canceled request ends the body with ctx.Err(), as net/http does,
 	// and the handler's writes with an error.
 	b.stop = context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
@@ -111,10 +111,19 @@ func (w *pipeWriter) Flush() {}
 // pipeBody is the body of a response of memoryTransport.
 type pipeBody struct {
 	pr   *io.PipeReader
+	ctx  context.Context
 	stop func() bool
 }
 
-func (b *pipeBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+// Read reads the handler's answer, or fails with the request's context
+// error once it is canceled, whether or not AfterFunc's close has run yet
+// (net/http's body does the same).
+func (b *pipeBody) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return b.pr.Read(p)
+}
 
 func (b *pipeBody) Close() error {
 	b.stop()
