@@ -178,7 +178,7 @@ func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
 		}
 		w.reads = append(w.reads, j)
 		switch {
-		case !similar(p.text, f):
+		case !smallEdit(p.text, f):
 			ok = false
 		case p.kind == Context && !nearChange(h.Lines, p.at, j, pre):
 			ok = false
@@ -199,6 +199,18 @@ func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
 		reads++
 	}
 	return ok && reads > 0 && reads <= interpretMax && w.matched >= 2 && w.matched > reads
+}
+
+// smallEdit reports whether one line is a small edit of the other: at
+// most a third of the longer one differs. Blank lines are never edits of
+// others.
+func smallEdit(a, b string) bool {
+	a, b = key(levelLookalike, a), key(levelLookalike, b)
+	if a == "" || b == "" {
+		return false
+	}
+	budget := max(len(a), len(b)) / 3
+	return abs(len(a)-len(b)) <= budget && editDistance(a, b, budget) <= budget
 }
 
 // nearChange reports whether hunk line at (pre-image line j) is close to
