@@ -519,7 +519,7 @@ func recordOf(rev *review.Review, o applyOptions, how howDecided) repo.Record {
 		case review.Edited:
 			d = repo.Edited
 		}
-		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: path, Start: start, Hash: repo.HunkHash(it.Hunk), Decision: d})
+		r.Hunks = append(r.Hunks, repo.HunkRecord{Path: path, Start: start, Hash: repo.HunkHash(it.Hunk), Decision: d, Interpreted: it.Hunk.Pass == edit.PassInterpreted})
 		if it.Note != "" {
 			notes = append(notes, fmt.Sprintf("- %s:%d: %s", path, start, it.Note))
 		}
