@@ -33,6 +33,12 @@ const (
 	InterpretAdded = "added"
 )
 
+// InterpretedHelp explains an interpreted hunk to a reviewer.
+const InterpretedHelp = "interpreted: the patch left unmarked a line that differs from the file " +
+	"(its context says X where the file has Y, or a new line lost its +); " +
+	"pair read it as the model's change, shown as -/+ in the hunk. " +
+	"Approving also changes that line to the model's version; reject if the file's line was right."
+
 // Interpretation is one file line an interpreted hunk changes although
 // the patch did not mark it: Line is 1-based (for an added line, the line
 // it goes before), File the file's text ("" for an added line), Model the
