@@ -40,6 +40,14 @@ numbers and counts, trailing whitespace, indentation, curly quotes, a missing
 or slightly changed context line, two hunks run together. A hunk that matches
 two places equally well is refused, never guessed.
 
+A hunk with no clean reading may have one interpreted reading: a context
+line that is a small edit of the file's line taken as the model's new
+version, a -x/+x pair whose x is not the file's line read as a change of
+it, a context line missing from the file taken as an added line. It is
+labelled "interpreted" and shows the extra line as -/+. The terminal
+review offers it; --yes and --decisions refuse it unless --interpret is
+given. A refused hunk's report names the lines it got wrong.
+
 Then each placed hunk is reviewed, as with git add -p. On a terminal,
 single keys decide:
 
