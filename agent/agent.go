@@ -930,6 +930,7 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 				fmt.Fprintf(b, " (%s)", e.Detail)
 			}
 			b.WriteString("\n")
+			writeMisread(b, e)
 			if len(e.Nearest) > 0 {
 				fmt.Fprintf(b, "  The nearest lines of %s are:\n", p.Path())
 				for _, l := range e.Nearest {

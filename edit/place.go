@@ -35,6 +35,8 @@ func (p Pass) String() string {
 		return "fuzzy"
 	case PassFused:
 		return "fused"
+	case PassInterpreted:
+		return "interpreted"
 	}
 	return fmt.Sprintf("pass(%d)", int(p))
 }
@@ -62,6 +64,9 @@ type Resolved struct {
 	FinalNewline Newline
 	// Notes explain anything tolerant the placement did, for the reviewer.
 	Notes []string
+	// Interpreted lists the file lines an interpreted hunk (PassInterpreted)
+	// changes that the patch did not mark.
+	Interpreted []Interpretation
 }
 
 // Label is the one-word placement shown to a reviewer: exact, offset,
@@ -123,6 +128,10 @@ type PlacementError struct {
 	Err     error
 	Detail  string
 	Nearest []NumberedLine
+	// Interpreted is the hunk's interpreted reading, if it has exactly one;
+	// Misread lists the lines the hunk got wrong (see interpret.go).
+	Interpreted *Resolved
+	Misread     []Interpretation
 }
 
 func (e *PlacementError) Error() string {
@@ -184,7 +193,9 @@ type filePlaces struct {
 }
 
 func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLine) {
-	fp.errs = append(fp.errs, &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest})
+	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest}
+	e.Interpreted, e.Misread = fp.pl.interpret(i, fp.fd.Hunks[i], err)
+	fp.errs = append(fp.errs, e)
 }
 
 // choosePlaces finds the candidates of every hunk and chooses one each.

@@ -473,6 +473,9 @@ func (t *Terminal) help(r *Review) {
 		"? - this help",
 		"Ctrl-C stops the review and writes nothing.",
 	}
+	if it := r.Current(); it != nil && it.Hunk.Pass == edit.PassInterpreted {
+		lines = append(lines, "", edit.InterpretedHelp)
+	}
 	t.printf("%s\n", t.paint(cFaint, strings.Join(lines, "\n")))
 }
 

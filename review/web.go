@@ -659,22 +659,24 @@ type webFailureView struct {
 }
 
 type webItemView struct {
-	ID        string        `json:"id"`
-	File      int           `json:"file"`
-	Path      string        `json:"path"`
-	Action    string        `json:"action"`
-	Where     string        `json:"where"`
-	Header    string        `json:"header,omitempty"`
-	Placement string        `json:"placement,omitempty"`
-	Offset    int           `json:"offset,omitempty"`
-	Notes     []string      `json:"notes,omitempty"`
-	Change    string        `json:"change,omitempty"` // for a change without lines
-	Lines     []webLineView `json:"lines"`
-	EOF       string        `json:"eof,omitempty"` // what the hunk does to the final newline
-	Decision  string        `json:"decision"`
-	Note      string        `json:"note,omitempty"`
-	Granted   bool          `json:"granted,omitempty"`
-	Edited    bool          `json:"edited,omitempty"`
+	ID        string `json:"id"`
+	File      int    `json:"file"`
+	Path      string `json:"path"`
+	Action    string `json:"action"`
+	Where     string `json:"where"`
+	Header    string `json:"header,omitempty"`
+	Placement string `json:"placement,omitempty"`
+	// PlacementHelp explains the placement, for an interpreted hunk.
+	PlacementHelp string        `json:"placement_help,omitempty"`
+	Offset        int           `json:"offset,omitempty"`
+	Notes         []string      `json:"notes,omitempty"`
+	Change        string        `json:"change,omitempty"` // for a change without lines
+	Lines         []webLineView `json:"lines"`
+	EOF           string        `json:"eof,omitempty"` // what the hunk does to the final newline
+	Decision      string        `json:"decision"`
+	Note          string        `json:"note,omitempty"`
+	Granted       bool          `json:"granted,omitempty"`
+	Edited        bool          `json:"edited,omitempty"`
 	// Splittable and Editable say whether a "split" or an "edit"
 	// decision is taken for this item; EditText is the text an edit
 	// starts from (the terminal's e), for an editable item.
@@ -763,6 +765,9 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		} else {
 			iv.Header = display.Line(r.Header(it))
 			iv.Placement = it.Hunk.Label()
+			if it.Hunk.Pass == edit.PassInterpreted {
+				iv.PlacementHelp = edit.InterpretedHelp
+			}
 			iv.Offset = it.Hunk.Offset
 			for _, n := range it.Hunk.Notes {
 				iv.Notes = append(iv.Notes, display.Line(n))

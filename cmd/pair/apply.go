@@ -41,6 +41,14 @@ numbers and counts, trailing whitespace, indentation, curly quotes, a missing
 or slightly changed context line, two hunks run together. A hunk that matches
 two places equally well is refused, never guessed.
 
+A hunk with no clean reading may have one interpreted reading: a context
+line that is a small edit of the file's line taken as the model's new
+version, a -x/+x pair whose x is not the file's line read as a change of
+it, a context line missing from the file taken as an added line. It is
+labelled "interpreted" and shows the extra line as -/+. The terminal
+review offers it; --yes and --decisions refuse it unless --interpret is
+given. A refused hunk's report names the lines it got wrong.
+
 Then each placed hunk is reviewed, as with git add -p. On a terminal,
 single keys decide:
 
@@ -76,6 +84,7 @@ answers on standard input) or a file could not be written;
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
+			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
@@ -94,6 +103,8 @@ answers on standard input) or a file could not be written;
 				Dir:   c.String("directory"),
 				Check: c.Bool("check"),
 				Yes:   c.Bool("yes"),
+
+				Interpret: c.Bool("interpret"),
 
 				Decisions: c.String("decisions"),
 				JSON:      c.Bool("json"),
@@ -114,6 +125,9 @@ type applyOptions struct {
 	Dir   string
 	Check bool
 	Yes   bool
+	// Interpret accepts interpreted hunks when deciding ahead; a review
+	// in the terminal always offers them.
+	Interpret bool
 	// Decisions are the answers given ahead, one letter per hunk.
 	Decisions string
 	JSON      bool
@@ -180,6 +194,10 @@ type hunkFailure struct {
 	Reason  string              `json:"reason"`
 	Detail  string              `json:"detail,omitempty"`
 	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
+	// Misread is what the hunk got wrong about the file; Interpretable
+	// says an interpreted reading exists (--interpret accepts it).
+	Misread       []edit.Interpretation `json:"misread,omitempty"`
+	Interpretable bool                  `json:"interpretable,omitempty"`
 }
 
 // howDecided is where a review's decisions come from.
@@ -283,6 +301,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 	if err != nil {
 		return fail(err)
 	}
+	if o.Interpret || how == decideTerminal {
+		edit.Interpret(plans)
+	}
 	placed, failed := 0, 0
 	for _, p := range plans {
 		report.Files = append(report.Files, fileReportOf(p))
@@ -291,6 +312,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 			failed++
 			report.Errors = append(report.Errors, hunkFailure{
 				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
+				Misread: e.Misread, Interpretable: e.Interpreted != nil,
 			})
 		}
 	}
@@ -694,6 +716,7 @@ func printPlacements(w io.Writer, r applyReport) {
 			fmt.Fprintf(w, ": %s", display.Text(e.Detail))
 		}
 		fmt.Fprintln(w)
+		printMisread(w, e)
 		if len(e.Nearest) > 0 {
 			fmt.Fprintf(w, "\tnearest lines of %s:\n", path)
 			prev := 0
@@ -733,4 +756,15 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
+}
+
+// printMisread tells what a refused hunk got wrong about the file, and
+// whether --interpret would accept it.
+func printMisread(w io.Writer, e hunkFailure) {
+	for _, m := range e.Misread {
+		fmt.Fprintf(w, "\t%s\n", display.Line(m.Teach()))
+	}
+	if e.Interpretable {
+		fmt.Fprintf(w, "\tit has one interpreted reading, which changes the line(s) above: --interpret accepts it\n")
+	}
 }

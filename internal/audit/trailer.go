@@ -49,11 +49,20 @@ type HunkRecord struct {
 	Start    int    // 1-based first old line of the resolved hunk
 	Hash     string // 12 hex digits, see HunkHash
 	Decision Decision
+	// Interpreted marks a hunk placed by interpretation (edit.PassInterpreted),
+	// written as a last word "interpreted".
+	Interpreted bool
 }
 
 func (h HunkRecord) String() string {
-	return fmt.Sprintf("%s:%d %s %s", h.Path, h.Start, h.Hash, h.Decision)
+	s := fmt.Sprintf("%s:%d %s %s", h.Path, h.Start, h.Hash, h.Decision)
+	if h.Interpreted {
+		s += " " + interpretedMark
+	}
+	return s
 }
+
+const interpretedMark = "interpreted"
 
 // ErrBadTrailer is returned for a Pair-Hunk value that does not parse.
 var ErrBadTrailer = errors.New("malformed Pair-Hunk trailer")
@@ -62,6 +71,10 @@ var ErrBadTrailer = errors.New("malformed Pair-Hunk trailer")
 // hold spaces and colons: the fields are taken from the right.
 func ParseHunkRecord(s string) (HunkRecord, error) {
 	s = strings.TrimSpace(s)
+	cut, interpreted := strings.CutSuffix(s, " "+interpretedMark)
+	if interpreted {
+		s = cut
+	}
 	i := strings.LastIndexByte(s, ' ')
 	if i < 0 {
 		return HunkRecord{}, fmt.Errorf("%w: %q", ErrBadTrailer, s)
@@ -84,7 +97,7 @@ func ParseHunkRecord(s string) (HunkRecord, error) {
 	if dec != Approved && dec != Edited && dec != Rejected {
 		return HunkRecord{}, fmt.Errorf("%w: unknown decision %q", ErrBadTrailer, dec)
 	}
-	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec}, nil
+	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec, Interpreted: interpreted}, nil
 }
 
 // HunkHash is the content hash of a resolved hunk recorded in its trailer:

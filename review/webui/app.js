@@ -218,7 +218,7 @@
     head.append(el("span", { class: "id" }, "#" + it.id));
     head.append(el("span", { class: "where" }, it.where));
     if (it.placement && file.action !== "create") {
-      head.append(el("span", { class: "placement", "data-label": it.placement }, placementText(it)));
+      head.append(el("span", { class: "placement", "data-label": it.placement, title: it.placement_help }, placementText(it)));
     }
     let badge = it.decision;
     if (it.granted) badge += " (always approved in this session)";
@@ -226,6 +226,7 @@
     head.append(el("span", { class: "badge" }, badge));
     art.append(head);
 
+    if (it.placement_help) art.append(el("p", { class: "placement-help" }, it.placement_help));
     if (it.notes && it.notes.length) {
       const ul = el("ul", { class: "place-notes" });
       for (const n of it.notes) ul.append(el("li", {}, n));

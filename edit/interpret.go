@@ -1,0 +1,362 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// An interpreted placement reads intent into a hunk that has no clean
+// reading: small models write their change into a context line, drop the
+// -/+ marks, add a no-op -x/+x pair, or lose the + of a new line. Such a
+// hunk is refused by Place; the reading is attached to the refusal
+// (PlacementError.Interpreted) and becomes a hunk only when the caller
+// asks for it (FilePlan.Interpret): offered to a reviewer, or accepted
+// under --interpret. It states every file line it changes that the patch
+// did not mark.
+
+// PassInterpreted marks a hunk placed by reading intent into lines the
+// patch did not mark. Place never returns one (see FilePlan.Interpret).
+const PassInterpreted = PassFused + 1
+
+// Interpretation kinds.
+const (
+	// InterpretChanged: a context line that differs slightly from the file
+	// line is taken as the model's new version of that line.
+	InterpretChanged = "changed"
+	// InterpretNoOp: a -x/+x pair whose x is not the file's line is taken
+	// as a change of the file's similar line to x.
+	InterpretNoOp = "no-op pair"
+	// InterpretAdded: a context line absent from the file, between lines
+	// that match, is taken as an added line whose + was lost.
+	InterpretAdded = "added"
+)
+
+// InterpretedHelp explains an interpreted hunk to a reviewer.
+const InterpretedHelp = "interpreted: the patch left unmarked a line that differs from the file " +
+	"(its context says X where the file has Y, or a new line lost its +); " +
+	"pair read it as the model's change, shown as -/+ in the hunk. " +
+	"Approving also changes that line to the model's version; reject if the file's line was right."
+
+// Interpretation is one file line an interpreted hunk changes although
+// the patch did not mark it: Line is 1-based (for an added line, the line
+// it goes before), File the file's text ("" for an added line), Model the
+// patch's text.
+type Interpretation struct {
+	Kind  string `json:"kind"`
+	Line  int    `json:"line"`
+	File  string `json:"file,omitempty"`
+	Model string `json:"model"`
+}
+
+// Explain says what approving the interpretation does, for a reviewer.
+func (in Interpretation) Explain() string {
+	if in.Kind == InterpretAdded {
+		return fmt.Sprintf("the patch's context line %q is not in the file; approving adds it before line %d", in.Model, in.Line)
+	}
+	return fmt.Sprintf("the patch's context says %q where line %d has %q; approving changes line %d to the patch's version", in.Model, in.Line, in.File, in.Line)
+}
+
+// Teach says what the model got wrong about the line, for the model.
+func (in Interpretation) Teach() string {
+	if in.Kind == InterpretAdded {
+		return fmt.Sprintf("your context line `%s` is not in the file (before line %d); to add a line, mark it with +", in.Model, in.Line)
+	}
+	return fmt.Sprintf("line %d is `%s`, your context says `%s`; to change a line, mark it with - and +", in.Line, in.File, in.Model)
+}
+
+// Interpretation limits.
+const (
+	interpretMax  = 3 // unmarked lines one hunk may change
+	interpretNear = 3 // hunk lines between an interpreted line and a change
+)
+
+// window is one reading of a hunk against the file: pre-image line j is
+// file line s+j, except lost (a line taken as added, or -1) and the lines
+// after it, one lower.
+type window struct {
+	s, lost int
+	// reads are the pre-image lines read as changes; matched counts the
+	// non-blank lines that match.
+	reads   []int
+	matched int
+}
+
+func (w window) fileIndex(j int) int {
+	if w.lost >= 0 && j > w.lost {
+		return w.s + j - 1
+	}
+	return w.s + j
+}
+
+// interpret returns the interpreted reading of hunk i, refused with err,
+// or nil when there is none or more than one. misread is the best
+// window's differing lines, for feedback, even when there is no reading.
+func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation) {
+	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !(errors.Is(err, ErrNoOp) && !h.Changes())) {
+		return nil, nil
+	}
+	pre := preLines(h.Lines)
+	if len(pre) < 3 {
+		return nil, nil
+	}
+	var valid []window
+	var best *window
+	for _, w := range pl.windows(h, pre) {
+		ok := pl.judge(h, pre, &w)
+		if ok {
+			valid = append(valid, w)
+		}
+		if best == nil || w.matched > best.matched {
+			best = &w
+		}
+	}
+	if best != nil {
+		misread = pl.misreads(pre, *best)
+	}
+	if len(valid) != 1 {
+		return nil, misread
+	}
+	w := valid[0]
+	r = pl.readAs(i, h, pre, w)
+	if r == nil {
+		return nil, misread
+	}
+	return r, r.Interpreted
+}
+
+// windows returns the readings worth judging: those where some non-blank
+// pre-image line matches a file line, with and without a lost line.
+func (pl *placer) windows(h *Hunk, pre []preLine) []window {
+	idx := pl.indexAt(levelLookalike)
+	starts := map[int]bool{}
+	for j, p := range pre {
+		k := key(levelLookalike, p.text)
+		if k == "" || len(idx[k]) > voterMaxOcc {
+			continue
+		}
+		for _, fi := range idx[k] {
+			starts[fi-j] = true
+			starts[fi-j+1] = true
+		}
+	}
+	var out []window
+	for _, s := range slices.Sorted(func(yield func(int) bool) {
+		for s := range starts {
+			if !yield(s) {
+				return
+			}
+		}
+	}) {
+		out = append(out, window{s: s, lost: -1})
+		for k := 1; k < len(pre)-1; k++ {
+			if pre[k].kind == Context && strings.TrimSpace(pre[k].text) != "" {
+				out = append(out, window{s: s, lost: k})
+			}
+		}
+	}
+	return out
+}
+
+// judge counts the matching lines of w and the lines read as changes, and
+// reports whether w is an acceptable interpretation.
+func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
+	n := len(pre)
+	if w.lost >= 0 {
+		n--
+	}
+	if w.s < 0 || w.s+n > len(pl.file) {
+		w.matched = -1
+		return false
+	}
+	ok := true
+	for j, p := range pre {
+		if j == w.lost {
+			continue
+		}
+		f := pl.file[w.fileIndex(j)]
+		if key(levelLookalike, p.text) == key(levelLookalike, f) {
+			if strings.TrimSpace(p.text) != "" {
+				w.matched++
+			}
+			continue
+		}
+		w.reads = append(w.reads, j)
+		switch {
+		case !smallEdit(p.text, f):
+			ok = false
+		case p.kind == Context && !nearChange(h.Lines, p.at, j, pre):
+			ok = false
+		case p.kind == Delete && !noOpPair(h.Lines, p.at):
+			ok = false
+		}
+	}
+	if w.lost >= 0 {
+		// The lost line sits between lines that match.
+		before, after := pre[w.lost-1], pre[w.lost+1]
+		if slices.Contains(w.reads, w.lost-1) || slices.Contains(w.reads, w.lost+1) ||
+			strings.TrimSpace(before.text) == "" && strings.TrimSpace(after.text) == "" {
+			ok = false
+		}
+	}
+	reads := len(w.reads)
+	if w.lost >= 0 {
+		reads++
+	}
+	return ok && reads > 0 && reads <= interpretMax && w.matched >= 2 && w.matched > reads
+}
+
+// smallEdit reports whether one line is a small edit of the other: at
+// most a third of the longer one differs. Blank lines are never edits of
+// others.
+func smallEdit(a, b string) bool {
+	a, b = key(levelLookalike, a), key(levelLookalike, b)
+	if a == "" || b == "" {
+		return false
+	}
+	budget := max(len(a), len(b)) / 3
+	return abs(len(a)-len(b)) <= budget && editDistance(a, b, budget) <= budget
+}
+
+// nearChange reports whether hunk line at (pre-image line j) is close to
+// a change; in a hunk without changes, whether it is inside the hunk.
+func nearChange(lines []Line, at, j int, pre []preLine) bool {
+	changed := false
+	for i, l := range lines {
+		if l.Kind != Context {
+			changed = true
+			if abs(i-at) <= interpretNear {
+				return true
+			}
+		}
+	}
+	return !changed && j > 0 && j < len(pre)-1
+}
+
+// noOpPair reports whether the deleted line at is added back, unchanged,
+// in the same group of changes.
+func noOpPair(lines []Line, at int) bool {
+	for i := at + 1; i < len(lines) && lines[i].Kind != Context; i++ {
+		if lines[i].Kind == Add && lines[i].Text == lines[at].Text {
+			return true
+		}
+	}
+	return false
+}
+
+// misreads lists the lines where w's reading differs from the file.
+func (pl *placer) misreads(pre []preLine, w window) []Interpretation {
+	var out []Interpretation
+	if w.matched < 2 {
+		return nil
+	}
+	for _, j := range w.reads {
+		fi := w.fileIndex(j)
+		kind := InterpretChanged
+		if pre[j].kind == Delete {
+			kind = InterpretNoOp
+		}
+		out = append(out, Interpretation{Kind: kind, Line: fi + 1, File: pl.file[fi], Model: pre[j].text})
+	}
+	if w.lost >= 0 {
+		out = append(out, Interpretation{Kind: InterpretAdded, Line: w.fileIndex(w.lost+1) + 1, Model: pre[w.lost].text})
+	}
+	slices.SortStableFunc(out, func(a, b Interpretation) int { return a.Line - b.Line })
+	if len(out) > interpretMax {
+		out = out[:interpretMax]
+	}
+	return out
+}
+
+// readAs rewrites h as w reads it, with the changes it reads into it
+// marked, and places the rewritten hunk where w says.
+func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
+	byAt := map[int]int{} // hunk line -> pre-image line
+	for j, p := range pre {
+		byAt[p.at] = j
+	}
+	rh := *h
+	rh.Lines = nil
+	for at, l := range h.Lines {
+		j, inPre := byAt[at]
+		switch {
+		case !inPre:
+			rh.Lines = append(rh.Lines, l)
+		case j == w.lost:
+			rh.Lines = append(rh.Lines, Line{Kind: Add, Text: l.Text})
+		case slices.Contains(w.reads, j) && l.Kind == Context:
+			rh.Lines = append(rh.Lines, Line{Kind: Delete, Text: pl.file[w.fileIndex(j)]}, Line{Kind: Add, Text: l.Text})
+		case slices.Contains(w.reads, j): // a no-op pair: delete the file's line
+			rh.Lines = append(rh.Lines, Line{Kind: Delete, Text: pl.file[w.fileIndex(j)]})
+		default:
+			rh.Lines = append(rh.Lines, l)
+		}
+	}
+	cs, err := pl.candidates(&rh)
+	if err != nil {
+		return nil
+	}
+	at := slices.IndexFunc(cs, func(c candidate) bool { return c.start == w.s })
+	if at < 0 || cs[at].split != 0 {
+		return nil
+	}
+	rs, rerr := pl.resolve(i, &rh, &cs[at])
+	if rerr != nil || len(rs) != 1 {
+		return nil
+	}
+	r := rs[0]
+	r.Pass = PassInterpreted
+	r.Interpreted = pl.misreads(pre, w)
+	for _, in := range r.Interpreted {
+		r.Notes = append(r.Notes, "interpreted: "+in.Explain())
+	}
+	return &r
+}
+
+// Interpret turns the plan's interpreted readings (see
+// PlacementError.Interpreted) into hunks, where they overlap no placed
+// hunk, and reports whether it took any.
+func (p *FilePlan) Interpret() bool {
+	took := false
+	var errs []*PlacementError
+	for _, e := range p.Errors {
+		r := e.Interpreted
+		if r == nil || slices.ContainsFunc(p.Hunks, func(o Resolved) bool { return sharesLines(*r, o) }) {
+			errs = append(errs, e)
+			continue
+		}
+		p.Hunks = append(p.Hunks, *r)
+		took = true
+	}
+	p.Errors = errs
+	slices.SortStableFunc(p.Hunks, func(a, b Resolved) int { return a.Start - b.Start })
+	return took
+}
+
+// Interpret calls FilePlan.Interpret on every plan and reports whether
+// any took an interpreted hunk.
+func Interpret(plans []*FilePlan) bool {
+	took := false
+	for _, p := range plans {
+		took = p.Interpret() || took
+	}
+	return took
+}
+
+// sharesLines reports whether two hunks cover a common file line, or insert
+// at the same place.
+func sharesLines(a, b Resolved) bool {
+	ae, be := a.Start+a.OldCount(), b.Start+b.OldCount()
+	return a.Start < be && b.Start < ae || a.Start == b.Start
+}
+
+// Teach returns the lines of feedback that tell the model what it got
+// wrong about the file in the refused hunk, or "" when nothing is known.
+func (e *PlacementError) Teach() string {
+	var b strings.Builder
+	for _, in := range e.Misread {
+		b.WriteString(in.Teach() + "\n")
+	}
+	return b.String()
+}
