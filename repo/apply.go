@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,9 @@ type ApplyOptions struct {
 	// receives their output.
 	NoVerify   bool
 	HookOutput io.Writer
+	// Context stops the commit's hooks and signing when cancelled (nil:
+	// never cancelled).
+	Context context.Context
 }
 
 // Applied is what ApplyPlans did.
@@ -54,6 +58,11 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	if err != nil {
 		return res, err
 	}
+	if opts.Commit && t.Git {
+		if err := t.CheckCommit(); err != nil {
+			return res, err
+		}
+	}
 	if err := t.Write(changes); err != nil {
 		return res, err
 	}
@@ -61,7 +70,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	if !opts.Commit || !t.Git {
 		return res, nil
 	}
-	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput})
+	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}

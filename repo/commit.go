@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,9 @@ type CommitOptions struct {
 	HookOutput io.Writer
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// Context stops the hooks and the signing when it is cancelled;
+	// nothing is committed then (nil: never cancelled).
+	Context context.Context
 }
 
 // Uncommitted is a file that was applied but left out of the commit.
@@ -80,10 +84,15 @@ const (
 //
 // The pre-commit and commit-msg hooks run as git commit runs them, unless
 // opts.NoVerify; a hook that fails returns a *HookError and nothing is
-// committed.
+// committed. When commit.gpgsign is set, the commit is signed as git signs
+// it. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
 	if !t.Git {
 		return nil, ErrNotGit
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	gitDir, commonDir, err := t.gitDirs()
 	if err != nil {
@@ -101,6 +110,18 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if err != nil {
 		return nil, err
 	}
+	if err := checkInProgress(gitDir); err != nil {
+		return nil, err
+	}
+	sig, err := cfg.signer(cName, cEmail)
+	if err != nil {
+		return nil, err
+	}
+	if sig != nil {
+		if err := sig.check(); err != nil {
+			return nil, err
+		}
+	}
 	r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotGit, err)
@@ -110,13 +131,16 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	// Take the index lock for the whole commit, as git commit does.
 	indexPath := filepath.Join(gitDir, "index")
 	lockPath := indexPath + ".lock"
-	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	lock, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("the git index is locked (%s exists): another git process may be running", lockPath)
+			b, _ := os.ReadFile(lockPath)
+			return nil, indexLockError(lockPath, b)
 		}
 		return nil, err
 	}
+	// The lock is removed on every way out, a panic included; a lock left
+	// by a killed pair names its process (see checkIndexLock).
 	locked := true
 	defer func() {
 		if locked {
@@ -124,14 +148,15 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			os.Remove(lockPath)
 		}
 	}()
+	if _, err := fmt.Fprintf(lock, "%s%d\n", lockOwnerPrefix, os.Getpid()); err != nil {
+		return nil, fmt.Errorf("write %s: %w", lockPath, err)
+	}
 	idx, idxTime, err := readIndex(indexPath)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range idx.Entries {
-		if e.Stage != 0 { // go-git's index.Merged is 1, but git writes 0
-			return nil, fmt.Errorf("the index has unresolved conflicts (%s): resolve them before pair commits", e.Name)
-		}
+	if err := checkConflicts(idx.Entries); err != nil {
+		return nil, err
 	}
 
 	// HEAD: the branch to move, the parent and its tree.
@@ -219,7 +244,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	next := t.nextIndex(idx, idxTime, changes, committedSet)
 	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
 	if !opts.NoVerify {
-		msg, err = t.runCommitHooks(st, cfg, gitDir, commonDir, newTree, next, editMsg, msg, opts.HookOutput)
+		msg, err = t.runCommitHooks(ctx, st, cfg, gitDir, commonDir, newTree, next, editMsg, msg, opts.HookOutput)
 		if err != nil {
 			return nil, err
 		}
@@ -237,6 +262,28 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 	if parent != nil {
 		c.ParentHashes = []plumbing.Hash{parent.Hash}
+	}
+	if sig != nil {
+		payload := &plumbing.MemoryObject{}
+		if err := c.EncodeWithoutSignature(payload); err != nil {
+			return nil, err
+		}
+		rd, err := payload.Reader()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(rd)
+		if err != nil {
+			return nil, err
+		}
+		if c.PGPSignature, err = sig.sign(ctx, b); err != nil {
+			return nil, err
+		}
+	}
+	// Stopped (Ctrl-C, a signal) during the hooks or the signing: commit
+	// nothing.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("commit stopped: %w", err)
 	}
 	obj := st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
@@ -563,10 +610,19 @@ func readIndex(p string) (*index.Index, time.Time, error) {
 	return idx, fi.ModTime(), nil
 }
 
-// writeIndex writes idx to the lock file and closes it.
+// writeIndex writes idx to the lock file, in place of what it held, and
+// closes it.
 func writeIndex(f *os.File, idx *index.Index) error {
 	var b bytes.Buffer
 	if err := index.NewEncoder(&b).Encode(idx); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(0); err != nil {
 		f.Close()
 		return err
 	}
@@ -622,7 +678,7 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 // runCommitHooks runs pre-commit with an index holding exactly the tree to
 // commit, then commit-msg on the message, and returns the message as the
 // hook left it.
-func (t *Tree) runCommitHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, editMsg, msg string, output io.Writer) (string, error) {
+func (t *Tree) runCommitHooks(ctx context.Context, st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, editMsg, msg string, output io.Writer) (string, error) {
 	tmp, err := os.CreateTemp(gitDir, "pair-index-*.tmp")
 	if err != nil {
 		return "", err
@@ -637,13 +693,13 @@ func (t *Tree) runCommitHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitD
 		return "", err
 	}
 	h := t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output)
-	if err := h.run("pre-commit"); err != nil {
+	if err := h.run(ctx, "pre-commit"); err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
 		return "", err
 	}
-	if err := h.run("commit-msg", editMsg); err != nil {
+	if err := h.run(ctx, "commit-msg", editMsg); err != nil {
 		return "", err
 	}
 	b, err := os.ReadFile(editMsg)
