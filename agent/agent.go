@@ -744,7 +744,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		res, aerr := a.Tree.ApplyPlans(out.Plans, repo.ApplyOptions{
 			Commit: a.Settings.Commit, NoVerify: a.Settings.NoVerify,
-			Record: a.record(out, message),
+			Record: a.record(out, message), Context: ctx,
 		})
 		a.st.Turn.Pending = nil
 		switch {

@@ -283,7 +283,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	// Stopped (Ctrl-C, a signal) during the hooks or the signing: commit
 	// nothing.
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("commit stopped: %w", err)
+		return nil, fmt.Errorf("commit interrupted: %w", err)
 	}
 	obj := st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {

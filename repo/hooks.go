@@ -108,7 +108,7 @@ func (h *hookRunner) run(ctx context.Context, name string, args ...string) error
 		break
 	}
 	if cerr := ctx.Err(); cerr != nil {
-		return fmt.Errorf("%s hook stopped: %w", name, cerr)
+		return fmt.Errorf("%s hook interrupted: %w", name, cerr)
 	}
 	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
 		return nil

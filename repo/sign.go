@@ -130,7 +130,7 @@ func (s *signer) sign(ctx context.Context, payload []byte) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &status
 	err := cmd.Run()
 	if cerr := ctx.Err(); cerr != nil {
-		return "", fmt.Errorf("signing stopped: %w", cerr)
+		return "", fmt.Errorf("signing interrupted: %w", cerr)
 	}
 	if err != nil || !strings.Contains("\n"+status.String(), "\n[GNUPG:] SIG_CREATED ") {
 		return "", fmt.Errorf("%w with %s (key %s): %v: %s", ErrSigning, s.program, s.key, err, lastLines(status.String(), 5))
@@ -163,7 +163,7 @@ func (s *signer) signSSH(ctx context.Context, payload []byte) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
 	if cerr := ctx.Err(); cerr != nil {
-		return "", fmt.Errorf("signing stopped: %w", cerr)
+		return "", fmt.Errorf("signing interrupted: %w", cerr)
 	}
 	if err != nil {
 		return "", fmt.Errorf("%w with %s (key %s): %v: %s", ErrSigning, s.program, s.key, err, lastLines(out.String(), 5))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -378,6 +379,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		Record:     recordOf(rev, o, how),
 		NoVerify:   o.NoVerify,
 		HookOutput: o.IO.Err,
+		Context:    c.Context,
 	})
 	for _, p := range res.Replaced {
 		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", p)
@@ -438,7 +440,11 @@ func runApply(c *cli.Context, o applyOptions) error {
 		}
 	}
 	if commitErr != nil {
-		return &exitError{code: exitFailure, msg: commitErr.Error()}
+		code := exitFailure
+		if errors.Is(commitErr, context.Canceled) {
+			code = exitInterrupted
+		}
+		return &exitError{code: code, msg: commitErr.Error()}
 	}
 	return nil
 }
