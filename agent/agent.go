@@ -773,6 +773,9 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 				b.WriteString("Written to the working tree (not committed).\n")
 			}
 			if res.Commit != nil {
+				for _, p := range res.Commit.HookChanged {
+					fmt.Fprintf(&b, "The pre-commit hook changed %s; the commit holds its version.\n", p)
+				}
 				for _, u := range res.Commit.Uncommitted {
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
 				}

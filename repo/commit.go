@@ -63,6 +63,10 @@ type CommitResult struct {
 	Hash        string        // the new commit, "" if nothing was committed
 	Committed   []string      // paths in the commit
 	Uncommitted []Uncommitted // applied but left out of the commit, with the reason
+	// HookChanged lists the committed files the pre-commit hook changed
+	// (staged, or rewrote in the working tree): the commit holds the
+	// hook's version.
+	HookChanged []string
 }
 
 // The reasons a file is left out of a commit.
@@ -217,17 +221,8 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if newTree == baseHash {
 		return res, nil // nothing to commit
 	}
-	committedSet := map[string]bool{}
-	for p, c := range changes {
-		if changedEntry(baseTree, p, c) {
-			committedSet[p] = true
-		}
-	}
-	for _, f := range touched {
-		if committedSet[f.Path] || (f.OldPath != "" && committedSet[f.OldPath]) {
-			res.Committed = append(res.Committed, f.Path)
-		}
-	}
+	committedSet := committedPaths(baseTree, changes)
+	res.Committed = committedFiles(touched, committedSet)
 
 	// The message.
 	rec := opts.Record
@@ -244,8 +239,39 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	next := t.nextIndex(idx, idxTime, changes, committedSet)
 	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
 	if !opts.NoVerify {
-		msg, err = t.runCommitHooks(ctx, st, cfg, gitDir, commonDir, newTree, next, editMsg, msg, opts.HookOutput)
+		hooks, err := t.startHooks(st, cfg, gitDir, commonDir, newTree, next, opts.HookOutput)
 		if err != nil {
+			return nil, err
+		}
+		defer hooks.close()
+		clean := t.cleanInWorkTree(changes, committedSet)
+		if err := hooks.run(ctx, "pre-commit"); err != nil {
+			return nil, err
+		}
+		// What pre-commit staged, or rewrote in a file that held the
+		// committed content, goes into the commit, as with git commit.
+		hooked, err := t.hookChanges(st, hooks.index, changes, committedSet, clean)
+		if err != nil {
+			return nil, err
+		}
+		if len(hooked) > 0 {
+			for _, c := range hooked {
+				changes[c.path] = c
+				res.HookChanged = append(res.HookChanged, c.path)
+			}
+			sort.Strings(res.HookChanged)
+			if newTree, err = buildTree(st, baseTree, changes); err != nil {
+				return nil, err
+			}
+			committedSet = committedPaths(baseTree, changes)
+			res.Committed = committedFiles(touched, committedSet)
+			if newTree == baseHash {
+				res.Committed = nil
+				return res, nil // the hook took every change back
+			}
+			next = t.nextIndex(idx, idxTime, changes, committedSet)
+		}
+		if msg, err = hooks.commitMsg(ctx, editMsg, msg); err != nil {
 			return nil, err
 		}
 	} else if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
@@ -316,6 +342,28 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
 	}
 	return res, nil
+}
+
+// committedPaths returns the paths whose change differs from HEAD.
+func committedPaths(base *object.Tree, changes map[string]*treeChange) map[string]bool {
+	out := map[string]bool{}
+	for p, c := range changes {
+		if changedEntry(base, p, c) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// committedFiles lists the files that put a change in the commit.
+func committedFiles(touched []FileCommit, committed map[string]bool) []string {
+	var out []string
+	for _, f := range touched {
+		if committed[f.Path] || (f.OldPath != "" && committed[f.OldPath]) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // treeChange is one path of the new tree: a blob to write there, or a
@@ -675,27 +723,37 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 	return next
 }
 
-// runCommitHooks runs pre-commit with an index holding exactly the tree to
-// commit, then commit-msg on the message, and returns the message as the
-// hook left it.
-func (t *Tree) runCommitHooks(ctx context.Context, st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, editMsg, msg string, output io.Writer) (string, error) {
+// commitHooks runs the commit's hooks against a temporary index that
+// holds exactly the tree to commit.
+type commitHooks struct {
+	*hookRunner
+	index string // the temporary index file
+}
+
+// startHooks writes the temporary index for the hooks.
+func (t *Tree) startHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, output io.Writer) (*commitHooks, error) {
 	tmp, err := os.CreateTemp(gitDir, "pair-index-*.tmp")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	defer os.Remove(tmp.Name())
 	ti, err := treeIndex(st, tree, next)
 	if err != nil {
 		tmp.Close()
-		return "", err
+		os.Remove(tmp.Name())
+		return nil, err
 	}
 	if err := writeIndex(tmp, ti); err != nil {
-		return "", err
+		os.Remove(tmp.Name())
+		return nil, err
 	}
-	h := t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output)
-	if err := h.run(ctx, "pre-commit"); err != nil {
-		return "", err
-	}
+	return &commitHooks{hookRunner: t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output), index: tmp.Name()}, nil
+}
+
+func (h *commitHooks) close() { os.Remove(h.index) }
+
+// commitMsg runs commit-msg on msg and returns the message as the hook
+// left it.
+func (h *commitHooks) commitMsg(ctx context.Context, editMsg, msg string) (string, error) {
 	if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
 		return "", err
 	}
@@ -711,6 +769,81 @@ func (t *Tree) runCommitHooks(ctx context.Context, st storer.EncodedObjectStorer
 		return "", errors.New("the commit-msg hook left an empty commit message")
 	}
 	return msg, nil
+}
+
+// cleanInWorkTree returns the committed paths whose working-tree file
+// holds exactly the committed content.
+func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for p, c := range changes {
+		if !committed[p] || c.delete {
+			continue
+		}
+		if b, err := t.ReadFile(p); err == nil && string(b) == c.content {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// hookChanges returns what the pre-commit hook changed in the committed
+// paths: what it staged in the temporary index (taken first, as git
+// commits what the hook staged), or else the working-tree content it
+// wrote in a file that held the committed content before it ran (a
+// formatter that does not stage).
+func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, changes map[string]*treeChange, committed, clean map[string]bool) ([]*treeChange, error) {
+	idx, _, err := readIndex(indexFile)
+	if err != nil {
+		return nil, fmt.Errorf("read the index the pre-commit hook left: %w", err)
+	}
+	staged := map[string]*index.Entry{}
+	for _, e := range idx.Entries {
+		if e.Stage == 0 {
+			staged[e.Name] = e
+		}
+	}
+	var out []*treeChange
+	for _, p := range slices.Sorted(maps.Keys(committed)) {
+		c := changes[p]
+		e, ok := staged[p]
+		switch {
+		case !ok && !c.delete:
+			out = append(out, &treeChange{path: p, delete: true}) // the hook unstaged it
+			continue
+		case ok && (c.delete || e.Hash != c.blob || e.Mode != c.mode):
+			if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
+				return nil, fmt.Errorf("the pre-commit hook staged %s as mode %s, which pair does not commit", p, e.Mode)
+			}
+			blob, err := object.GetBlob(st, e.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("read %s as the pre-commit hook staged it: %w", p, err)
+			}
+			rd, err := blob.Reader()
+			if err != nil {
+				return nil, err
+			}
+			b, err := io.ReadAll(rd)
+			rd.Close()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, &treeChange{path: p, content: string(b), blob: e.Hash, mode: e.Mode})
+			continue
+		}
+		if c.delete || !clean[p] {
+			continue
+		}
+		b, err := t.ReadFile(p)
+		if err != nil || string(b) == c.content {
+			continue // removed (it stays as staged) or unchanged
+		}
+		blob, err := storeBlob(st, string(b))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &treeChange{path: p, content: string(b), blob: blob, mode: c.mode})
+	}
+	return out, nil
 }
 
 // treeIndex builds an index holding exactly tree, with stat data copied

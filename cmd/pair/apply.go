@@ -131,6 +131,9 @@ type applyReport struct {
 	// written but left out of it, with why.
 	Commit      string            `json:"commit,omitempty"`
 	Uncommitted []uncommittedFile `json:"uncommitted,omitempty"`
+	// HookChanged lists the committed files the pre-commit hook changed;
+	// the commit holds its version.
+	HookChanged []string `json:"hook_changed,omitempty"`
 }
 
 type uncommittedFile struct {
@@ -407,6 +410,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		report.Status, report.Applied = "ok", true
 		if res.Commit != nil {
 			report.Commit = res.Commit.Hash
+			report.HookChanged = res.Commit.HookChanged
 			for _, u := range res.Commit.Uncommitted {
 				report.Uncommitted = append(report.Uncommitted, uncommittedFile{Path: u.Path, Reason: u.Reason})
 			}
@@ -434,6 +438,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 		fmt.Fprintln(o.IO.Out)
 		if report.Commit != "" {
 			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
+		}
+		for _, p := range report.HookChanged {
+			fmt.Fprintf(o.IO.Out, "pre-commit hook changed %s; committed its version\n", p)
 		}
 		for _, u := range report.Uncommitted {
 			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", u.Path, u.Reason)
