@@ -224,12 +224,6 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	committedSet := committedPaths(baseTree, changes)
 	res.Committed = committedFiles(touched, committedSet)
 
-	// The message.
-	rec := opts.Record
-	if strings.TrimSpace(rec.ReviewedBy) == "" {
-		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
-	}
-	msg := rec.Message()
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -238,8 +232,9 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	// The index after the commit, and the hooks.
 	next := t.nextIndex(idx, idxTime, changes, committedSet)
 	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
+	var hooks *commitHooks
 	if !opts.NoVerify {
-		hooks, err := t.startHooks(st, cfg, gitDir, commonDir, newTree, next, opts.HookOutput)
+		hooks, err = t.startHooks(st, cfg, gitDir, commonDir, newTree, next, opts.HookOutput)
 		if err != nil {
 			return nil, err
 		}
@@ -271,6 +266,16 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			}
 			next = t.nextIndex(idx, idxTime, changes, committedSet)
 		}
+	}
+
+	// The message, with what the commit changes.
+	rec := opts.Record
+	if strings.TrimSpace(rec.ReviewedBy) == "" {
+		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
+	}
+	rec.Changes = changeRecords(changes, committedSet)
+	msg := rec.Message()
+	if hooks != nil {
 		if msg, err = hooks.commitMsg(ctx, editMsg, msg); err != nil {
 			return nil, err
 		}
@@ -351,6 +356,21 @@ func committedPaths(base *object.Tree, changes map[string]*treeChange) map[strin
 		if changedEntry(base, p, c) {
 			out[p] = true
 		}
+	}
+	return out
+}
+
+// changeRecords describes the committed paths for the Pair-Change
+// trailers, sorted by path.
+func changeRecords(changes map[string]*treeChange, committed map[string]bool) []ChangeRecord {
+	var out []ChangeRecord
+	for _, p := range slices.Sorted(maps.Keys(committed)) {
+		c := changes[p]
+		if c.delete {
+			out = append(out, ChangeRecord{Path: p})
+			continue
+		}
+		out = append(out, ChangeRecord{Path: p, Mode: strings.TrimPrefix(c.mode.String(), "0"), Blob: c.blob.String()[:12]})
 	}
 	return out
 }

@@ -38,6 +38,10 @@ const (
 	// RuleFileType: the commit changes something other than a regular
 	// file (a symbolic link, a submodule), which pair never writes.
 	RuleFileType = "file-type"
+	// RuleAmended: the commit changes something its trailers do not
+	// record (a file added by git commit --amend, or another version of
+	// a file): undoing it would take back work that is not pair's.
+	RuleAmended = "amended"
 	// RuleEditedAfter: a file of the commit differs, in the index or in
 	// the working tree, from HEAD: undoing would lose those edits.
 	RuleEditedAfter = "edited-after"
@@ -250,6 +254,10 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if err != nil {
 		return nil, err
 	}
+	if ref := undoAmended(c.Message, files); ref != nil {
+		ref.Detail = fmt.Sprintf("HEAD %s is not the commit pair made: %s; undo it with git instead", histShort(head), ref.Detail)
+		return nil, ref
+	}
 
 	cfg, err := r.Config()
 	if err != nil {
@@ -372,6 +380,67 @@ func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, nil
+}
+
+// undoAmended checks that the commit changes exactly what its trailers
+// record: the Pair-Change trailers (path, mode and blob of each changed
+// path) when it has them; for an older pair commit, only paths named by
+// an applied Pair-Hunk trailer (or, for a rename, removed while a named
+// path is added). It returns the refusal, or nil.
+func undoAmended(msg string, files []undoFilePlan) *UndoRefusal {
+	rec, _, _ := ParseMessage(msg)
+	var bad, paths []string
+	if len(rec.Changes) > 0 {
+		recorded := map[string]ChangeRecord{}
+		for _, c := range rec.Changes {
+			recorded[c.Path] = c
+		}
+		changed := map[string]bool{}
+		for _, f := range files {
+			changed[f.path] = true
+			c, ok := recorded[f.path]
+			switch {
+			case !ok:
+				bad = append(bad, fmt.Sprintf("the commit changes %s, which its trailer does not record", f.path))
+			case f.head == nil && c.Blob != "":
+				bad = append(bad, fmt.Sprintf("the commit deletes %s, which its trailer records as changed", f.path))
+			case f.head != nil && (c.Blob == "" || !strings.HasPrefix(f.head.hash.String(), c.Blob) || strings.TrimPrefix(f.head.mode.String(), "0") != c.Mode):
+				bad = append(bad, fmt.Sprintf("the commit's %s is not the version its trailer records", f.path))
+			default:
+				continue
+			}
+			paths = append(paths, f.path)
+		}
+		for _, c := range rec.Changes {
+			if !changed[c.Path] {
+				bad = append(bad, fmt.Sprintf("its trailer records a change to %s that the commit does not make", c.Path))
+				paths = append(paths, c.Path)
+			}
+		}
+	} else {
+		named := map[string]bool{}
+		for _, h := range rec.Hunks {
+			if h.Decision.Applies() {
+				named[h.Path] = true
+			}
+		}
+		added := false // a named path the commit adds: the other side of a rename
+		for _, f := range files {
+			if named[f.path] && f.parent == nil {
+				added = true
+			}
+		}
+		for _, f := range files {
+			if !named[f.path] && !(added && f.head == nil) {
+				bad = append(bad, fmt.Sprintf("the commit changes %s, which its trailer does not record", f.path))
+				paths = append(paths, f.path)
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &UndoRefusal{Rule: RuleAmended, Detail: strings.Join(bad, "; "), Files: paths}
 }
 
 // undoIndexMatches reports whether the index entries of a path say the
