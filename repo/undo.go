@@ -150,12 +150,20 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		if f.parent == nil {
 			changes = append(changes, Change{Path: f.path, Delete: true})
 		} else {
-			changes = append(changes, Change{Path: f.path, Content: f.parent.content, Mode: f.parent.perm()})
+			content := f.parent.content
+			if f.crlf && !looksBinary(content) {
+				content = toCRLF(content)
+			}
+			changes = append(changes, Change{Path: f.path, Content: content, Mode: f.parent.perm()})
 		}
 		if f.head == nil {
 			back = append(back, Change{Path: f.path, Delete: true})
 		} else {
-			back = append(back, Change{Path: f.path, Content: f.head.content, Mode: f.head.perm()})
+			content := f.head.content
+			if f.crlf {
+				content = toCRLF(content)
+			}
+			back = append(back, Change{Path: f.path, Content: content, Mode: f.head.perm()})
 		}
 	}
 	if err := t.Write(changes); err != nil {
@@ -194,6 +202,10 @@ func (b *undoBlob) perm() fs.FileMode {
 type undoFilePlan struct {
 	path         string
 	head, parent *undoBlob // nil when absent
+	// crlf: the working-tree file has CRLF line endings that git turns
+	// into the LF of HEAD's blob; the parent's version is written back
+	// with CRLF too.
+	crlf bool
 }
 
 type undoPlanned struct {
@@ -272,13 +284,19 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	for _, e := range idx.Entries {
 		byName[e.Name] = append(byName[e.Name], e)
 	}
+	eol, err := t.eolRules(gitDir)
+	if err != nil {
+		return nil, err
+	}
 	var edited, details []string
-	for _, f := range files {
+	for i := range files {
+		f := &files[i]
 		var where []string
 		if !undoIndexMatches(byName[f.path], f.head) {
 			where = append(where, "index")
 		}
-		same, err := t.undoWorktreeMatches(f.path, f.head, fileMode)
+		same, crlf, err := t.undoWorktreeMatches(f.path, f.head, fileMode, eol)
+		f.crlf = crlf
 		if err != nil {
 			return nil, err
 		}
@@ -464,27 +482,36 @@ func undoIndexMatches(entries []*index.Entry, head *undoBlob) bool {
 }
 
 // undoWorktreeMatches reports whether the working-tree file is HEAD's:
-// same content (and executable bit, when git tracks it), or absent when
-// HEAD has no such file.
-func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool) (bool, error) {
+// same content as git reads it (after its line-ending conversion), and
+// executable bit when git tracks it; or absent when HEAD has no such file.
+// crlf says the match needed git's CRLF to LF conversion.
+func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol *eolRules) (same, crlf bool, err error) {
 	fi, err := t.root.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return head == nil, nil
+			return head == nil, false, nil
 		}
-		return false, wrapEscape(p, err)
+		return false, false, wrapEscape(p, err)
 	}
 	if head == nil || !fi.Mode().IsRegular() {
-		return false, nil
+		return false, false, nil
 	}
 	if fileMode && (fi.Mode().Perm()&0o100 != 0) != (head.mode == filemode.Executable) {
-		return false, nil
+		return false, false, nil
 	}
 	b, err := t.root.ReadFile(p)
 	if err != nil {
-		return false, wrapEscape(p, err)
+		return false, false, wrapEscape(p, err)
 	}
-	return plumbing.ComputeHash(plumbing.BlobObject, b) == head.hash, nil
+	if plumbing.ComputeHash(plumbing.BlobObject, b) == head.hash {
+		return true, false, nil
+	}
+	c, err := eol.clean(p, b)
+	if err != nil {
+		return false, false, err
+	}
+	same = plumbing.ComputeHash(plumbing.BlobObject, c) == head.hash
+	return same, same, nil
 }
 
 // undoIndex writes the index with the commit's files set to the parent's
