@@ -63,6 +63,13 @@ type CommitResult struct {
 	Hash        string        // the new commit, "" if nothing was committed
 	Committed   []string      // paths in the commit
 	Uncommitted []Uncommitted // applied but left out of the commit, with the reason
+	// StagedLost lists the committed files whose staged changes (staged
+	// before pair committed another part of the file) could not be kept
+	// in the index, with why: the index holds the committed version.
+	StagedLost []Uncommitted
+	// Warnings say what went wrong around the commit that was made (a
+	// commit-msg hook that removed pair's trailers, which were added back).
+	Warnings []string
 	// HookChanged lists the committed files the pre-commit hook changed
 	// (staged, or rewrote in the working tree): the commit holds the
 	// hook's version.
@@ -230,7 +237,12 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 
 	// The index after the commit, and the hooks.
-	next := t.nextIndex(idx, idxTime, changes, committedSet)
+	staged, lost, err := keepStaged(st, baseTree, idx, changes, committedSet)
+	if err != nil {
+		return nil, err
+	}
+	res.StagedLost = lost
+	next := t.nextIndex(idx, idxTime, changes, committedSet, staged)
 	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
 	var hooks *commitHooks
 	if !opts.NoVerify {
@@ -264,7 +276,10 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 				res.Committed = nil
 				return res, nil // the hook took every change back
 			}
-			next = t.nextIndex(idx, idxTime, changes, committedSet)
+			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet); err != nil {
+				return nil, err
+			}
+			next = t.nextIndex(idx, idxTime, changes, committedSet, staged)
 		}
 	}
 
@@ -278,6 +293,13 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if hooks != nil {
 		if msg, err = hooks.commitMsg(ctx, editMsg, msg); err != nil {
 			return nil, err
+		}
+		// The trailers are pair's record of what was reviewed (pair log
+		// and pair undo read them): a hook that drops them does not get
+		// to, and the person is told.
+		if !sameTrailers(msg, rec) {
+			msg = strings.TrimRight(msg, "\n") + "\n\n" + rec.trailers()
+			res.Warnings = append(res.Warnings, "the commit-msg hook removed or changed pair's audit trailers; pair added them back at the end of the message")
 		}
 	} else if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
 		return nil, err
@@ -349,6 +371,17 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	return res, nil
 }
 
+// sameTrailers reports whether msg ends with the trailers of rec.
+func sameTrailers(msg string, rec Record) bool {
+	got, ok, err := ParseMessage(msg)
+	if !ok || err != nil {
+		return false
+	}
+	want, _, _ := ParseMessage(rec.Message())
+	return got.Session == want.Session && got.Model == want.Model && got.ReviewedBy == want.ReviewedBy &&
+		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Changes, want.Changes)
+}
+
 // committedPaths returns the paths whose change differs from HEAD.
 func committedPaths(base *object.Tree, changes map[string]*treeChange) map[string]bool {
 	out := map[string]bool{}
@@ -394,6 +427,7 @@ type treeChange struct {
 	content string
 	blob    plumbing.Hash
 	mode    filemode.FileMode
+	file    *FileCommit // the file whose hunks made the change (not for a removal)
 }
 
 // fileChanges works out what one file puts in the commit, or why it is
@@ -457,7 +491,8 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *object.Tree, f F
 	if err != nil {
 		return nil, "", err
 	}
-	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode})
+	fc := f
+	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode, file: &fc})
 	return out, "", nil
 }
 
@@ -697,11 +732,66 @@ func writeIndex(f *os.File, idx *index.Index) error {
 	return writeDurably(f, b.Bytes(), nil)
 }
 
+// reasonStagedLost says why a file's staged changes were not kept.
+const reasonStagedLost = "your staged changes in this file overlap the committed hunks; the index now holds the committed version (your edits are still in the working tree)"
+
+// keepStaged works out the index entries of committed files that held
+// staged changes of the person's (an index entry that is neither HEAD's
+// nor the committed version): their staged version with the committed
+// hunks placed on it, when they place exactly. Where they do not, the
+// index takes the committed version and the file is listed in lost.
+func keepStaged(st storer.EncodedObjectStorer, base *object.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool) (map[string]*treeChange, []Uncommitted, error) {
+	staged := map[string]*treeChange{}
+	var lost []Uncommitted
+	for _, e := range idx.Entries {
+		c := changes[e.Name]
+		if e.Stage != 0 || c == nil || !committed[e.Name] || c.delete || c.file == nil || c.file.OldPath != "" || e.Hash == c.blob {
+			continue
+		}
+		var headHash plumbing.Hash
+		if base != nil {
+			if he, err := base.FindEntry(e.Name); err == nil {
+				headHash = he.Hash
+			}
+		}
+		if e.Hash == headHash || headHash.IsZero() {
+			continue // nothing staged beyond HEAD
+		}
+		blob, err := object.GetBlob(st, e.Hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the staged %s: %w", e.Name, err)
+		}
+		rd, err := blob.Reader()
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := io.ReadAll(rd)
+		rd.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		content, ok, err := reapply(*c.file, string(b))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			lost = append(lost, Uncommitted{Path: e.Name, Reason: reasonStagedLost})
+			continue
+		}
+		h, err := storeBlob(st, content)
+		if err != nil {
+			return nil, nil, err
+		}
+		staged[e.Name] = &treeChange{path: e.Name, content: content, blob: h, mode: c.mode}
+	}
+	return staged, lost, nil
+}
+
 // nextIndex returns the index after the commit: idx with the committed
 // paths' entries set to the committed blobs (or removed), everything else
 // as it was. The extensions (cached trees and the like) are dropped, as
 // they may no longer match; git rebuilds them.
-func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string]*treeChange, committed map[string]bool) *index.Index {
+func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string]*treeChange, committed map[string]bool, staged map[string]*treeChange) *index.Index {
 	next := &index.Index{Version: idx.Version}
 	if next.Version < 2 {
 		next.Version = 2
@@ -722,6 +812,9 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 	for p, c := range changes {
 		if c.delete || !committed[p] {
 			continue
+		}
+		if s := staged[p]; s != nil {
+			c = s
 		}
 		e := &index.Entry{Name: p, Hash: c.blob, Mode: c.mode}
 		// Stat data only when the working file holds exactly the committed

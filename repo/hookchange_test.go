@@ -39,9 +39,7 @@ func TestPreCommitHookChangesAreCommitted(t *testing.T) {
 			}
 			// The tree and blob made before the hook ran are left dangling,
 			// as with git commit.
-			if out, err := cmGitErr(dir, "fsck", "--strict", "--no-dangling", "--no-progress"); err != nil || out != "" {
-				t.Errorf("git fsck: %v\n%s", err, out)
-			}
+			cmFsckNoDangling(t, dir)
 		})
 	}
 }

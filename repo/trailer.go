@@ -146,6 +146,13 @@ func (r Record) Message() string {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
+	b.WriteString(r.trailers())
+	return b.String()
+}
+
+// trailers writes the trailer paragraph.
+func (r Record) trailers() string {
+	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", TrailerSession, oneLine(r.Session))
 	fmt.Fprintf(&b, "%s: %s\n", TrailerModel, oneLine(r.Model))
 	fmt.Fprintf(&b, "%s: %s\n", TrailerReviewedBy, oneLine(r.ReviewedBy))

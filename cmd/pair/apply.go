@@ -134,6 +134,11 @@ type applyReport struct {
 	// HookChanged lists the committed files the pre-commit hook changed;
 	// the commit holds its version.
 	HookChanged []string `json:"hook_changed,omitempty"`
+	// StagedLost lists committed files whose staged changes could not be
+	// kept in the index, with why.
+	StagedLost []uncommittedFile `json:"staged_lost,omitempty"`
+	// Warnings are what went wrong around a commit that was made.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type uncommittedFile struct {
@@ -411,6 +416,10 @@ func runApply(c *cli.Context, o applyOptions) error {
 		if res.Commit != nil {
 			report.Commit = res.Commit.Hash
 			report.HookChanged = res.Commit.HookChanged
+			for _, u := range res.Commit.StagedLost {
+				report.StagedLost = append(report.StagedLost, uncommittedFile{Path: u.Path, Reason: u.Reason})
+			}
+			report.Warnings = res.Commit.Warnings
 			for _, u := range res.Commit.Uncommitted {
 				report.Uncommitted = append(report.Uncommitted, uncommittedFile{Path: u.Path, Reason: u.Reason})
 			}
@@ -442,9 +451,15 @@ func runApply(c *cli.Context, o applyOptions) error {
 		for _, p := range report.HookChanged {
 			fmt.Fprintf(o.IO.Out, "pre-commit hook changed %s; committed its version\n", p)
 		}
+		for _, u := range report.StagedLost {
+			fmt.Fprintf(o.IO.Out, "staging not kept: %s: %s\n", u.Path, u.Reason)
+		}
 		for _, u := range report.Uncommitted {
 			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", u.Path, u.Reason)
 		}
+	}
+	for _, w := range report.Warnings {
+		fmt.Fprintf(o.IO.Err, "pair: warning: %s\n", w)
 	}
 	if commitErr != nil {
 		code := exitFailure
