@@ -773,6 +773,12 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 				b.WriteString("Written to the working tree (not committed).\n")
 			}
 			if res.Commit != nil {
+				for _, w := range res.Commit.Warnings {
+					fmt.Fprintf(&b, "Warning: %s.\n", w)
+				}
+				for _, u := range res.Commit.StagedLost {
+					fmt.Fprintf(&b, "%s: %s.\n", u.Path, u.Reason)
+				}
 				for _, p := range res.Commit.HookChanged {
 					fmt.Fprintf(&b, "The pre-commit hook changed %s; the commit holds its version.\n", p)
 				}

@@ -558,6 +558,20 @@ func headFile(base *object.Tree, p string) (content string, mode filemode.FileMo
 	return s, f.Mode, true, nil
 }
 
+// readBlob reads a blob's content.
+func readBlob(st storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
+	blob, err := object.GetBlob(st, h)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
 func storeBlob(st storer.EncodedObjectStorer, content string) (plumbing.Hash, error) {
 	obj := st.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
@@ -757,18 +771,9 @@ func keepStaged(st storer.EncodedObjectStorer, base *object.Tree, idx *index.Ind
 		if e.Hash == headHash || headHash.IsZero() {
 			continue // nothing staged beyond HEAD
 		}
-		blob, err := object.GetBlob(st, e.Hash)
+		b, err := readBlob(st, e.Hash)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read the staged %s: %w", e.Name, err)
-		}
-		rd, err := blob.Reader()
-		if err != nil {
-			return nil, nil, err
-		}
-		b, err := io.ReadAll(rd)
-		rd.Close()
-		if err != nil {
-			return nil, nil, err
 		}
 		content, ok, err := reapply(*c.file, string(b))
 		if err != nil {
@@ -927,18 +932,9 @@ func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, chan
 			if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
 				return nil, fmt.Errorf("the pre-commit hook staged %s as mode %s, which pair does not commit", p, e.Mode)
 			}
-			blob, err := object.GetBlob(st, e.Hash)
+			b, err := readBlob(st, e.Hash)
 			if err != nil {
 				return nil, fmt.Errorf("read %s as the pre-commit hook staged it: %w", p, err)
-			}
-			rd, err := blob.Reader()
-			if err != nil {
-				return nil, err
-			}
-			b, err := io.ReadAll(rd)
-			rd.Close()
-			if err != nil {
-				return nil, err
 			}
 			out = append(out, &treeChange{path: p, content: string(b), blob: e.Hash, mode: e.Mode})
 			continue

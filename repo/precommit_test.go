@@ -25,6 +25,20 @@ func pcPlans(t *testing.T, tr *repo.Tree, diff string) []*edit.FilePlan {
 	return plans
 }
 
+// pcDiverge makes a branch side that writes b.txt, and a commit on main
+// that writes mainFile (b.txt for a conflict).
+func pcDiverge(t *testing.T, dir, mainFile string) {
+	t.Helper()
+	cmGit(t, dir, "checkout", "-q", "-b", "side")
+	cmWrite(t, dir, "b.txt", "side\n")
+	cmGit(t, dir, "add", "b.txt")
+	cmGit(t, dir, "commit", "-q", "-m", "side")
+	cmGit(t, dir, "checkout", "-q", "main")
+	cmWrite(t, dir, mainFile, "main\n")
+	cmGit(t, dir, "add", mainFile)
+	cmGit(t, dir, "commit", "-q", "-m", "main")
+}
+
 func pcOptions() repo.ApplyOptions {
 	return repo.ApplyOptions{Commit: true, Record: repo.Record{Subject: "Change things", Session: "s-1", Model: "none"}}
 }
@@ -44,25 +58,11 @@ func TestApplyPlansChecksCommitFirst(t *testing.T) {
 			cmWrite(t, dir, ".git/index.lock", "pair pid 999999999\n")
 		}, "no longer running"},
 		{"merge", func(t *testing.T, dir string) {
-			cmGit(t, dir, "checkout", "-q", "-b", "side")
-			cmWrite(t, dir, "b.txt", "side\n")
-			cmGit(t, dir, "add", "b.txt")
-			cmGit(t, dir, "commit", "-q", "-m", "side")
-			cmGit(t, dir, "checkout", "-q", "main")
-			cmWrite(t, dir, "c.txt", "main\n")
-			cmGit(t, dir, "add", "c.txt")
-			cmGit(t, dir, "commit", "-q", "-m", "main")
+			pcDiverge(t, dir, "c.txt")
 			cmGit(t, dir, "merge", "-q", "--no-commit", "--no-ff", "side")
 		}, "a merge is in progress"},
 		{"conflict", func(t *testing.T, dir string) {
-			cmGit(t, dir, "checkout", "-q", "-b", "side")
-			cmWrite(t, dir, "b.txt", "side\n")
-			cmGit(t, dir, "add", "b.txt")
-			cmGit(t, dir, "commit", "-q", "-m", "side")
-			cmGit(t, dir, "checkout", "-q", "main")
-			cmWrite(t, dir, "b.txt", "main\n")
-			cmGit(t, dir, "add", "b.txt")
-			cmGit(t, dir, "commit", "-q", "-m", "main")
+			pcDiverge(t, dir, "b.txt")
 			cmGitErr(dir, "merge", "-q", "side") // conflicts
 			os.Remove(filepath.Join(dir, ".git", "MERGE_HEAD"))
 		}, "unresolved conflicts (b.txt)"},
