@@ -305,8 +305,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 
 	commit := tree.Git && !o.NoCommit
 	if commit {
-		// Know who commits before anyone reviews or anything is written.
-		if _, _, err := tree.Identity(); err != nil {
+		// Know who commits, and that nothing stops the commit, before
+		// anyone reviews or anything is written.
+		if err := tree.CheckCommit(); err != nil {
 			return fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
