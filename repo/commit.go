@@ -78,10 +78,11 @@ type CommitResult struct {
 
 // The reasons a file is left out of a commit.
 const (
-	reasonOverlap  = "your uncommitted edits in this file overlap the approved hunks; it is applied but not committed"
-	reasonDirtyDel = "you have uncommitted edits in this file; it is deleted but the deletion is not committed"
-	reasonUntrack  = "the file is not in HEAD (your own new file, not committed yet); it is applied but not committed"
-	reasonInHead   = "the file is in HEAD but was missing from your working tree; it is created but not committed"
+	reasonOverlap   = "your uncommitted edits in this file overlap the approved hunks; it is applied but not committed"
+	reasonDirtyDel  = "you have uncommitted edits in this file; it is deleted but the deletion is not committed"
+	reasonUntrack   = "the file is not in HEAD (your own new file, not committed yet); it is applied but not committed"
+	reasonInHead    = "the file is in HEAD but was missing from your working tree; it is created but not committed"
+	reasonHookUndid = "the pre-commit hook took the change back; nothing was committed"
 )
 
 // Commit records the approved hunks of an applied proposal as a new
@@ -270,11 +271,15 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			if newTree, err = buildTree(st, baseTree, changes); err != nil {
 				return nil, err
 			}
+			planned := res.Committed
 			committedSet = committedPaths(baseTree, changes)
 			res.Committed = committedFiles(touched, committedSet)
-			if newTree == baseHash {
-				res.Committed = nil
-				return res, nil // the hook took every change back
+			if newTree == baseHash { // the hook took every change back
+				for _, p := range planned {
+					res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: p, Reason: reasonHookUndid})
+				}
+				res.Committed, res.HookChanged = nil, nil
+				return res, nil
 			}
 			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet); err != nil {
 				return nil, err

@@ -3,6 +3,7 @@ package repo_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,24 @@ func TestPreCommitHookNoChange(t *testing.T) {
 	}
 	if got := cmGit(t, dir, "show", "HEAD:a.txt"); got != cmRead(t, dir, "a.txt") {
 		t.Errorf("HEAD:a.txt differs from the working tree")
+	}
+}
+
+// TestPreCommitHookTakesAllBack: a hook that stages HEAD's version back
+// leaves nothing to commit, and the result says why.
+func TestPreCommitHookTakesAllBack(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	cmHook(t, filepath.Join(dir, ".git", "hooks"), "pre-commit", "git read-tree HEAD\n")
+	head := cmHead(t, dir)
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	res := cmCommit(t, tr, fcs, cmOptions(recs))
+	if res.Hash != "" || cmHead(t, dir) != head {
+		t.Fatalf("committed %s, want nothing", res.Hash)
+	}
+	if len(res.Uncommitted) != 1 || res.Uncommitted[0].Path != "a.txt" || !strings.Contains(res.Uncommitted[0].Reason, "pre-commit hook took the change back") {
+		t.Errorf("Uncommitted = %+v", res.Uncommitted)
+	}
+	if len(res.HookChanged) != 0 || len(res.Committed) != 0 {
+		t.Errorf("HookChanged %q, Committed %q, want none", res.HookChanged, res.Committed)
 	}
 }
