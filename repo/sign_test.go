@@ -105,3 +105,32 @@ func TestCommitSigningFails(t *testing.T) {
 		t.Errorf("index.lock left behind")
 	}
 }
+
+// TestCommitSignsX509: gpg.format x509 runs gpg.x509.program as git runs
+// gpgsm, with user.signingkey, and stores what it prints in the gpgsig
+// header.
+func TestCommitSignsX509(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	tmp := t.TempDir()
+	fake := filepath.Join(tmp, "fake-gpgsm")
+	args := filepath.Join(tmp, "args")
+	script := "#!/bin/sh\necho \"$@\" > " + args + "\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 1 X' >&2\n" +
+		"printf -- '-----BEGIN SIGNED MESSAGE-----\\nZmFrZQ==\\n-----END SIGNED MESSAGE-----\\n'\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmGit(t, dir, "config", "commit.gpgsign", "true")
+	cmGit(t, dir, "config", "gpg.format", "x509")
+	cmGit(t, dir, "config", "gpg.x509.program", fake)
+	cmGit(t, dir, "config", "user.signingkey", "0xCAFE")
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	res := cmCommit(t, tr, fcs, cmOptions(recs))
+	if got := cmRead(t, tmp, "args"); got != "--status-fd=2 -bsau 0xCAFE\n" {
+		t.Errorf("the program ran with %q", got)
+	}
+	raw := cmGit(t, dir, "cat-file", "commit", res.Hash)
+	if !strings.Contains(raw, "\ngpgsig -----BEGIN SIGNED MESSAGE-----\n ZmFrZQ==\n -----END SIGNED MESSAGE-----\n") {
+		t.Errorf("no gpgsig header in the commit:\n%s", raw)
+	}
+	cmFsck(t, dir)
+}
