@@ -96,8 +96,12 @@ const (
 //
 // The pre-commit and commit-msg hooks run as git commit runs them, unless
 // opts.NoVerify; a hook that fails returns a *HookError and nothing is
-// committed. When commit.gpgsign is set, the commit is signed as git signs
-// it. CheckCommit checks beforehand what would stop Commit.
+// committed. What pre-commit changes in the committed files is committed
+// (CommitResult.HookChanged); trailers that commit-msg drops are added
+// back (CommitResult.Warnings). When commit.gpgsign is set, the commit is
+// signed as git signs it. Cancelling opts.Context stops a hook or the
+// signing and commits nothing. The index lock is removed on every way
+// out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
 	if !t.Git {
 		return nil, ErrNotGit
