@@ -123,8 +123,10 @@ func (s *signer) sign(ctx context.Context, payload []byte) (string, error) {
 	}
 	// gpg and gpgsm: as git runs them, the signature on standard output,
 	// the status on standard error.
+	// The signing program stays in pair's process group, the terminal's
+	// foreground one, so that it may ask for a passphrase there (a hook
+	// runs in a group of its own).
 	cmd := exec.CommandContext(ctx, s.program, "--status-fd=2", "-bsau", s.key)
-	ownGroup(cmd)
 	var out, status bytes.Buffer
 	cmd.Stdin = bytes.NewReader(payload)
 	cmd.Stdout, cmd.Stderr = &out, &status
@@ -158,7 +160,6 @@ func (s *signer) signSSH(ctx context.Context, payload []byte) (string, error) {
 		args = []string{"-Y", "sign", "-n", "git", "-f", pub, "-U"}
 	}
 	cmd := exec.CommandContext(ctx, s.program, append(args, msg)...)
-	ownGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
