@@ -850,7 +850,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		res, aerr := a.Tree.ApplyPlans(out.Plans, repo.ApplyOptions{
 			Commit: a.Settings.Commit, NoVerify: a.Settings.NoVerify,
-			Record: a.record(out, message),
+			Record: a.record(out, message), Context: ctx,
 		})
 		a.st.Turn.Pending = nil
 		switch {
@@ -880,6 +880,15 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 				b.WriteString("Written to the working tree (not committed).\n")
 			}
 			if res.Commit != nil {
+				for _, w := range res.Commit.Warnings {
+					fmt.Fprintf(&b, "Warning: %s.\n", w)
+				}
+				for _, u := range res.Commit.StagedLost {
+					fmt.Fprintf(&b, "%s: %s.\n", u.Path, u.Reason)
+				}
+				for _, p := range res.Commit.HookChanged {
+					fmt.Fprintf(&b, "The pre-commit hook changed %s; the commit holds its version.\n", p)
+				}
 				for _, u := range res.Commit.Uncommitted {
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
 				}

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,9 @@ type ApplyOptions struct {
 	// receives their output.
 	NoVerify   bool
 	HookOutput io.Writer
+	// Context stops the commit's hooks and signing when cancelled (nil:
+	// never cancelled).
+	Context context.Context
 }
 
 // Applied is what ApplyPlans did.
@@ -71,8 +75,12 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the commit that follows it, belongs here, so that a refusal leaves
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
-
 	commit := opts.Commit && t.Git
+	if commit {
+		if err := t.CheckCommit(); err != nil {
+			return res, err
+		}
+	}
 	if err := t.write(changes, commit); err != nil {
 		return res, err
 	}
@@ -84,7 +92,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// Made or refused, the commit is over: a crash after this no longer
 	// leaves files that the next run must report.
 	defer t.forgetWritten()
-	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput})
+	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}

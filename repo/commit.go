@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,9 @@ type CommitOptions struct {
 	HookOutput io.Writer
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// Context stops the hooks and the signing when it is cancelled;
+	// nothing is committed then (nil: never cancelled).
+	Context context.Context
 }
 
 // Uncommitted is a file that was applied but left out of the commit.
@@ -60,14 +64,26 @@ type CommitResult struct {
 	Hash        string        // the new commit, "" if nothing was committed
 	Committed   []string      // paths in the commit
 	Uncommitted []Uncommitted // applied but left out of the commit, with the reason
+	// StagedLost lists the committed files whose staged changes (staged
+	// before pair committed another part of the file) could not be kept
+	// in the index, with why: the index holds the committed version.
+	StagedLost []Uncommitted
+	// Warnings say what went wrong around the commit that was made (a
+	// commit-msg hook that removed pair's trailers, which were added back).
+	Warnings []string
+	// HookChanged lists the committed files the pre-commit hook changed
+	// (staged, or rewrote in the working tree): the commit holds the
+	// hook's version.
+	HookChanged []string
 }
 
 // The reasons a file is left out of a commit.
 const (
-	reasonOverlap  = "your uncommitted edits in this file overlap the approved hunks; it is applied but not committed"
-	reasonDirtyDel = "you have uncommitted edits in this file; it is deleted but the deletion is not committed"
-	reasonUntrack  = "the file is not in HEAD (your own new file, not committed yet); it is applied but not committed"
-	reasonInHead   = "the file is in HEAD but was missing from your working tree; it is created but not committed"
+	reasonOverlap   = "your uncommitted edits in this file overlap the approved hunks; it is applied but not committed"
+	reasonDirtyDel  = "you have uncommitted edits in this file; it is deleted but the deletion is not committed"
+	reasonUntrack   = "the file is not in HEAD (your own new file, not committed yet); it is applied but not committed"
+	reasonInHead    = "the file is in HEAD but was missing from your working tree; it is created but not committed"
+	reasonHookUndid = "the pre-commit hook took the change back; nothing was committed"
 )
 
 // Commit records the approved hunks of an applied proposal as a new
@@ -81,10 +97,19 @@ const (
 //
 // The pre-commit and commit-msg hooks run as git commit runs them, unless
 // opts.NoVerify; a hook that fails returns a *HookError and nothing is
-// committed.
+// committed. What pre-commit changes in the committed files is committed
+// (CommitResult.HookChanged); trailers that commit-msg drops are added
+// back (CommitResult.Warnings). When commit.gpgsign is set, the commit is
+// signed as git signs it. Cancelling opts.Context stops a hook or the
+// signing and commits nothing. The index lock is removed on every way
+// out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
 	if !t.Git {
 		return nil, ErrNotGit
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	gitDir, commonDir, err := t.gitDirs()
 	if err != nil {
@@ -102,6 +127,18 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if err != nil {
 		return nil, err
 	}
+	if err := checkInProgress(gitDir); err != nil {
+		return nil, err
+	}
+	sig, err := cfg.signer(cName, cEmail)
+	if err != nil {
+		return nil, err
+	}
+	if sig != nil {
+		if err := sig.check(); err != nil {
+			return nil, err
+		}
+	}
 	r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotGit, err)
@@ -111,13 +148,16 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	// Take the index lock for the whole commit, as git commit does.
 	indexPath := filepath.Join(gitDir, "index")
 	lockPath := indexPath + ".lock"
-	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	lock, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("the git index is locked (%s exists): another git process may be running", lockPath)
+			b, _ := os.ReadFile(lockPath)
+			return nil, indexLockError(lockPath, b)
 		}
 		return nil, err
 	}
+	// The lock is removed on every way out, a panic included; a lock left
+	// by a killed pair names its process (see checkIndexLock).
 	locked := true
 	defer func() {
 		if locked {
@@ -125,14 +165,15 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			os.Remove(lockPath)
 		}
 	}()
+	if _, err := fmt.Fprintf(lock, "%s%d\n", lockOwnerPrefix, os.Getpid()); err != nil {
+		return nil, fmt.Errorf("write %s: %w", lockPath, err)
+	}
 	idx, idxTime, err := readIndex(indexPath)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range idx.Entries {
-		if e.Stage != 0 { // go-git's index.Merged is 1, but git writes 0
-			return nil, fmt.Errorf("the index has unresolved conflicts (%s): resolve them before pair commits", e.Name)
-		}
+	if err := checkConflicts(idx.Entries); err != nil {
+		return nil, err
 	}
 
 	// HEAD: the branch to move, the parent and its tree.
@@ -193,36 +234,82 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if newTree == baseHash {
 		return res, nil // nothing to commit
 	}
-	committedSet := map[string]bool{}
-	for p, c := range changes {
-		if changedEntry(baseTree, p, c) {
-			committedSet[p] = true
-		}
-	}
-	for _, f := range touched {
-		if committedSet[f.Path] || (f.OldPath != "" && committedSet[f.OldPath]) {
-			res.Committed = append(res.Committed, f.Path)
-		}
-	}
+	committedSet := committedPaths(baseTree, changes)
+	res.Committed = committedFiles(touched, committedSet)
 
-	// The message.
-	rec := opts.Record
-	if strings.TrimSpace(rec.ReviewedBy) == "" {
-		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
-	}
-	msg := rec.Message()
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
 
 	// The index after the commit, and the hooks.
-	next := t.nextIndex(idx, idxTime, changes, committedSet)
+	staged, lost, err := keepStaged(st, baseTree, idx, changes, committedSet)
+	if err != nil {
+		return nil, err
+	}
+	res.StagedLost = lost
+	next := t.nextIndex(idx, idxTime, changes, committedSet, staged)
 	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
+	var hooks *commitHooks
 	if !opts.NoVerify {
-		msg, err = t.runCommitHooks(st, cfg, gitDir, commonDir, newTree, next, editMsg, msg, opts.HookOutput)
+		hooks, err = t.startHooks(st, cfg, gitDir, commonDir, newTree, next, opts.HookOutput)
 		if err != nil {
 			return nil, err
+		}
+		defer hooks.close()
+		clean := t.cleanInWorkTree(changes, committedSet)
+		if err := hooks.run(ctx, "pre-commit"); err != nil {
+			return nil, err
+		}
+		// What pre-commit staged, or rewrote in a file that held the
+		// committed content, goes into the commit, as with git commit.
+		hooked, err := t.hookChanges(st, hooks.index, changes, committedSet, clean)
+		if err != nil {
+			return nil, err
+		}
+		if len(hooked) > 0 {
+			for _, c := range hooked {
+				changes[c.path] = c
+				res.HookChanged = append(res.HookChanged, c.path)
+			}
+			sort.Strings(res.HookChanged)
+			if newTree, err = buildTree(st, baseTree, changes); err != nil {
+				return nil, err
+			}
+			planned := res.Committed
+			committedSet = committedPaths(baseTree, changes)
+			res.Committed = committedFiles(touched, committedSet)
+			if newTree == baseHash { // the hook took every change back
+				for _, p := range planned {
+					res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: p, Reason: reasonHookUndid})
+				}
+				res.Committed, res.HookChanged = nil, nil
+				return res, nil
+			}
+			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet); err != nil {
+				return nil, err
+			}
+			next = t.nextIndex(idx, idxTime, changes, committedSet, staged)
+		}
+	}
+
+	// The message, with what the commit changes.
+	rec := opts.Record
+	if strings.TrimSpace(rec.ReviewedBy) == "" {
+		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
+	}
+	rec.Changes = changeRecords(changes, committedSet)
+	msg := rec.Message()
+	if hooks != nil {
+		if msg, err = hooks.commitMsg(ctx, editMsg, msg); err != nil {
+			return nil, err
+		}
+		// The trailers are pair's record of what was reviewed (pair log
+		// and pair undo read them): a hook that drops them does not get
+		// to, and the person is told.
+		if !sameTrailers(msg, rec) {
+			msg = strings.TrimRight(msg, "\n") + "\n\n" + rec.Trailers()
+			res.Warnings = append(res.Warnings, "the commit-msg hook removed or changed pair's audit trailers; pair added them back at the end of the message")
 		}
 	} else if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
 		return nil, err
@@ -238,6 +325,28 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 	if parent != nil {
 		c.ParentHashes = []plumbing.Hash{parent.Hash}
+	}
+	if sig != nil {
+		payload := &plumbing.MemoryObject{}
+		if err := c.EncodeWithoutSignature(payload); err != nil {
+			return nil, err
+		}
+		rd, err := payload.Reader()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(rd)
+		if err != nil {
+			return nil, err
+		}
+		if c.PGPSignature, err = sig.sign(ctx, b); err != nil {
+			return nil, err
+		}
+	}
+	// Stopped (Ctrl-C, a signal) during the hooks or the signing: commit
+	// nothing.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("commit interrupted: %w", err)
 	}
 	obj := st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
@@ -272,6 +381,54 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	return res, nil
 }
 
+// sameTrailers reports whether msg ends with the trailers of rec.
+func sameTrailers(msg string, rec audit.Record) bool {
+	got, ok, err := audit.ParseMessage(msg)
+	if !ok || err != nil {
+		return false
+	}
+	want, _, _ := audit.ParseMessage(rec.Message())
+	return got.Session == want.Session && got.Model == want.Model && got.ReviewedBy == want.ReviewedBy &&
+		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Changes, want.Changes)
+}
+
+// committedPaths returns the paths whose change differs from HEAD.
+func committedPaths(base *object.Tree, changes map[string]*treeChange) map[string]bool {
+	out := map[string]bool{}
+	for p, c := range changes {
+		if changedEntry(base, p, c) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// changeRecords describes the committed paths for the Pair-Change
+// trailers, sorted by path.
+func changeRecords(changes map[string]*treeChange, committed map[string]bool) []audit.ChangeRecord {
+	var out []audit.ChangeRecord
+	for _, p := range slices.Sorted(maps.Keys(committed)) {
+		c := changes[p]
+		if c.delete {
+			out = append(out, audit.ChangeRecord{Path: p})
+			continue
+		}
+		out = append(out, audit.ChangeRecord{Path: p, Mode: strings.TrimPrefix(c.mode.String(), "0"), Blob: c.blob.String()[:12]})
+	}
+	return out
+}
+
+// committedFiles lists the files that put a change in the commit.
+func committedFiles(touched []FileCommit, committed map[string]bool) []string {
+	var out []string
+	for _, f := range touched {
+		if committed[f.Path] || (f.OldPath != "" && committed[f.OldPath]) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
 // treeChange is one path of the new tree: a blob to write there, or a
 // removal.
 type treeChange struct {
@@ -280,6 +437,7 @@ type treeChange struct {
 	content string
 	blob    plumbing.Hash
 	mode    filemode.FileMode
+	file    *FileCommit // the file whose hunks made the change (not for a removal)
 }
 
 // fileChanges works out what one file puts in the commit, or why it is
@@ -343,7 +501,8 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *object.Tree, f F
 	if err != nil {
 		return nil, "", err
 	}
-	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode})
+	fc := f
+	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode, file: &fc})
 	return out, "", nil
 }
 
@@ -407,6 +566,20 @@ func headFile(base *object.Tree, p string) (content string, mode filemode.FileMo
 		f.Mode = filemode.Regular
 	}
 	return s, f.Mode, true, nil
+}
+
+// readBlob reads a blob's content.
+func readBlob(st storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
+	blob, err := object.GetBlob(st, h)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
 }
 
 func storeBlob(st storer.EncodedObjectStorer, content string) (plumbing.Hash, error) {
@@ -564,21 +737,76 @@ func readIndex(p string) (*index.Index, time.Time, error) {
 	return idx, fi.ModTime(), nil
 }
 
-// writeIndex writes idx to the lock file and closes it.
+// writeIndex writes idx to the lock file, in place of what it held, and
+// closes it.
 func writeIndex(f *os.File, idx *index.Index) error {
 	var b bytes.Buffer
 	if err := index.NewEncoder(&b).Encode(idx); err != nil {
 		f.Close()
 		return err
 	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return err
+	}
 	return writeDurably(f, b.Bytes(), nil)
+}
+
+// reasonStagedLost says why a file's staged changes were not kept.
+const reasonStagedLost = "your staged changes in this file overlap the committed hunks; the index now holds the committed version (your edits are still in the working tree)"
+
+// keepStaged works out the index entries of committed files that held
+// staged changes of the person's (an index entry that is neither HEAD's
+// nor the committed version): their staged version with the committed
+// hunks placed on it, when they place exactly. Where they do not, the
+// index takes the committed version and the file is listed in lost.
+func keepStaged(st storer.EncodedObjectStorer, base *object.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool) (map[string]*treeChange, []Uncommitted, error) {
+	staged := map[string]*treeChange{}
+	var lost []Uncommitted
+	for _, e := range idx.Entries {
+		c := changes[e.Name]
+		if e.Stage != 0 || c == nil || !committed[e.Name] || c.delete || c.file == nil || c.file.OldPath != "" || e.Hash == c.blob {
+			continue
+		}
+		var headHash plumbing.Hash
+		if base != nil {
+			if he, err := base.FindEntry(e.Name); err == nil {
+				headHash = he.Hash
+			}
+		}
+		if e.Hash == headHash || headHash.IsZero() {
+			continue // nothing staged beyond HEAD
+		}
+		b, err := readBlob(st, e.Hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the staged %s: %w", e.Name, err)
+		}
+		content, ok, err := reapply(*c.file, string(b))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			lost = append(lost, Uncommitted{Path: e.Name, Reason: reasonStagedLost})
+			continue
+		}
+		h, err := storeBlob(st, content)
+		if err != nil {
+			return nil, nil, err
+		}
+		staged[e.Name] = &treeChange{path: e.Name, content: content, blob: h, mode: c.mode}
+	}
+	return staged, lost, nil
 }
 
 // nextIndex returns the index after the commit: idx with the committed
 // paths' entries set to the committed blobs (or removed), everything else
 // as it was. The extensions (cached trees and the like) are dropped, as
 // they may no longer match; git rebuilds them.
-func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string]*treeChange, committed map[string]bool) *index.Index {
+func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string]*treeChange, committed map[string]bool, staged map[string]*treeChange) *index.Index {
 	next := &index.Index{Version: idx.Version}
 	if next.Version < 2 {
 		next.Version = 2
@@ -600,6 +828,9 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 		if c.delete || !committed[p] {
 			continue
 		}
+		if s := staged[p]; s != nil {
+			c = s
+		}
 		e := &index.Entry{Name: p, Hash: c.blob, Mode: c.mode}
 		// Stat data only when the working file holds exactly the committed
 		// content; otherwise git must compare, and sees the person's edits.
@@ -620,31 +851,41 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 	return next
 }
 
-// runCommitHooks runs pre-commit with an index holding exactly the tree to
-// commit, then commit-msg on the message, and returns the message as the
-// hook left it.
-func (t *Tree) runCommitHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, editMsg, msg string, output io.Writer) (string, error) {
+// commitHooks runs the commit's hooks against a temporary index that
+// holds exactly the tree to commit.
+type commitHooks struct {
+	*hookRunner
+	index string // the temporary index file
+}
+
+// startHooks writes the temporary index for the hooks.
+func (t *Tree) startHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, output io.Writer) (*commitHooks, error) {
 	tmp, err := os.CreateTemp(gitDir, "pair-index-*.tmp")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	defer os.Remove(tmp.Name())
 	ti, err := treeIndex(st, tree, next)
 	if err != nil {
 		tmp.Close()
-		return "", err
+		os.Remove(tmp.Name())
+		return nil, err
 	}
 	if err := writeIndex(tmp, ti); err != nil {
-		return "", err
+		os.Remove(tmp.Name())
+		return nil, err
 	}
-	h := t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output)
-	if err := h.run("pre-commit"); err != nil {
-		return "", err
-	}
+	return &commitHooks{hookRunner: t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output), index: tmp.Name()}, nil
+}
+
+func (h *commitHooks) close() { os.Remove(h.index) }
+
+// commitMsg runs commit-msg on msg and returns the message as the hook
+// left it.
+func (h *commitHooks) commitMsg(ctx context.Context, editMsg, msg string) (string, error) {
 	if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
 		return "", err
 	}
-	if err := h.run("commit-msg", editMsg); err != nil {
+	if err := h.run(ctx, "commit-msg", editMsg); err != nil {
 		return "", err
 	}
 	b, err := os.ReadFile(editMsg)
@@ -656,6 +897,72 @@ func (t *Tree) runCommitHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitD
 		return "", errors.New("the commit-msg hook left an empty commit message")
 	}
 	return msg, nil
+}
+
+// cleanInWorkTree returns the committed paths whose working-tree file
+// holds exactly the committed content.
+func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for p, c := range changes {
+		if !committed[p] || c.delete {
+			continue
+		}
+		if b, err := t.ReadFile(p); err == nil && string(b) == c.content {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// hookChanges returns what the pre-commit hook changed in the committed
+// paths: what it staged in the temporary index (taken first, as git
+// commits what the hook staged), or else the working-tree content it
+// wrote in a file that held the committed content before it ran (a
+// formatter that does not stage).
+func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, changes map[string]*treeChange, committed, clean map[string]bool) ([]*treeChange, error) {
+	idx, _, err := readIndex(indexFile)
+	if err != nil {
+		return nil, fmt.Errorf("read the index the pre-commit hook left: %w", err)
+	}
+	staged := map[string]*index.Entry{}
+	for _, e := range idx.Entries {
+		if e.Stage == 0 {
+			staged[e.Name] = e
+		}
+	}
+	var out []*treeChange
+	for _, p := range slices.Sorted(maps.Keys(committed)) {
+		c := changes[p]
+		e, ok := staged[p]
+		switch {
+		case !ok && !c.delete:
+			out = append(out, &treeChange{path: p, delete: true}) // the hook unstaged it
+			continue
+		case ok && (c.delete || e.Hash != c.blob || e.Mode != c.mode):
+			if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
+				return nil, fmt.Errorf("the pre-commit hook staged %s as mode %s, which pair does not commit", p, e.Mode)
+			}
+			b, err := readBlob(st, e.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("read %s as the pre-commit hook staged it: %w", p, err)
+			}
+			out = append(out, &treeChange{path: p, content: string(b), blob: e.Hash, mode: e.Mode})
+			continue
+		}
+		if c.delete || !clean[p] {
+			continue
+		}
+		b, err := t.ReadFile(p)
+		if err != nil || string(b) == c.content {
+			continue // removed (it stays as staged) or unchanged
+		}
+		blob, err := storeBlob(st, string(b))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &treeChange{path: p, content: string(b), blob: blob, mode: c.mode})
+	}
+	return out, nil
 }
 
 // treeIndex builds an index holding exactly tree, with stat data copied

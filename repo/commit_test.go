@@ -258,7 +258,8 @@ func TestCommitCleanFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTrailers := "Pair-Session: s-1\nPair-Model: none\nPair-Reviewed-By: Pair Tester <tester@example.com>\nPair-Hunk: " + recs[0].String() + "\n"
+	wantTrailers := "Pair-Session: s-1\nPair-Model: none\nPair-Reviewed-By: Pair Tester <tester@example.com>\nPair-Hunk: " + recs[0].String() + "\n" +
+		"Pair-Change: a.txt 100644 " + strings.TrimSpace(cmGit(t, dir, "rev-parse", "HEAD:a.txt"))[:12] + "\n"
 	if string(out) != wantTrailers {
 		t.Errorf("git interpret-trailers --parse = %q, want %q", out, wantTrailers)
 	}

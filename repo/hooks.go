@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -76,8 +77,10 @@ func (t *Tree) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string,
 
 // run runs the named hook with args when it exists and is executable. A
 // non-zero exit is a *HookError holding the hook's combined output, which
-// is also copied to the runner's output.
-func (h *hookRunner) run(name string, args ...string) error {
+// is also copied to the runner's output. The hook runs in a process group
+// of its own; when ctx is cancelled the whole group is killed and run
+// returns ctx's error.
+func (h *hookRunner) run(ctx context.Context, name string, args ...string) error {
 	p := filepath.Join(h.dir, name)
 	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
@@ -86,7 +89,11 @@ func (h *hookRunner) run(name string, args ...string) error {
 	var out bytes.Buffer
 	for attempt := 0; ; attempt++ {
 		out.Reset()
-		cmd := exec.Command(p, args...)
+		cmd := exec.CommandContext(ctx, p, args...)
+		ownGroup(cmd)
+		// A process the hook left behind may hold its output open: do not
+		// wait for it once the hook is gone.
+		cmd.WaitDelay = time.Second
 		cmd.Dir = h.work
 		cmd.Env = h.env
 		w := io.MultiWriter(&out, h.output)
@@ -100,7 +107,10 @@ func (h *hookRunner) run(name string, args ...string) error {
 		}
 		break
 	}
-	if err == nil {
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("%s hook interrupted: %w", name, cerr)
+	}
+	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
 		return nil
 	}
 	var ee *exec.ExitError

@@ -40,6 +40,10 @@ const (
 	// RuleFileType: the commit changes something other than a regular
 	// file (a symbolic link, a submodule), which pair never writes.
 	RuleFileType = "file-type"
+	// RuleAmended: the commit changes something its trailers do not
+	// record (a file added by git commit --amend, or another version of
+	// a file): undoing it would take back work that is not pair's.
+	RuleAmended = "amended"
 	// RuleEditedAfter: a file of the commit differs, in the index or in
 	// the working tree, from HEAD: undoing would lose those edits.
 	RuleEditedAfter = "edited-after"
@@ -148,12 +152,20 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		if f.parent == nil {
 			changes = append(changes, Change{Path: f.path, Delete: true})
 		} else {
-			changes = append(changes, Change{Path: f.path, Content: f.parent.content, Mode: f.parent.perm()})
+			content := f.parent.content
+			if f.crlf && !looksBinary(content) {
+				content = toCRLF(content)
+			}
+			changes = append(changes, Change{Path: f.path, Content: content, Mode: f.parent.perm()})
 		}
 		if f.head == nil {
 			back = append(back, Change{Path: f.path, Delete: true})
 		} else {
-			back = append(back, Change{Path: f.path, Content: f.head.content, Mode: f.head.perm()})
+			content := f.head.content
+			if f.crlf {
+				content = toCRLF(content)
+			}
+			back = append(back, Change{Path: f.path, Content: content, Mode: f.head.perm()})
 		}
 	}
 	if err := t.Write(changes); err != nil {
@@ -192,6 +204,10 @@ func (b *undoBlob) perm() fs.FileMode {
 type undoFilePlan struct {
 	path         string
 	head, parent *undoBlob // nil when absent
+	// crlf: the working-tree file has CRLF line endings that git turns
+	// into the LF of HEAD's blob; the parent's version is written back
+	// with CRLF too.
+	crlf bool
 }
 
 type undoPlanned struct {
@@ -252,6 +268,10 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if err != nil {
 		return nil, err
 	}
+	if ref := undoAmended(c.Message, files); ref != nil {
+		ref.Detail = fmt.Sprintf("HEAD %s is not the commit pair made: %s; undo it with git instead", histShort(head), ref.Detail)
+		return nil, ref
+	}
 
 	cfg, err := r.Config()
 	if err != nil {
@@ -266,13 +286,19 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	for _, e := range idx.Entries {
 		byName[e.Name] = append(byName[e.Name], e)
 	}
+	eol, err := t.eolRules(gitDir)
+	if err != nil {
+		return nil, err
+	}
 	var edited, details []string
-	for _, f := range files {
+	for i := range files {
+		f := &files[i]
 		var where []string
 		if !undoIndexMatches(byName[f.path], f.head) {
 			where = append(where, "index")
 		}
-		same, err := t.undoWorktreeMatches(f.path, f.head, fileMode)
+		same, crlf, err := t.undoWorktreeMatches(f.path, f.head, fileMode, eol)
+		f.crlf = crlf
 		if err != nil {
 			return nil, err
 		}
@@ -376,6 +402,67 @@ func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, err
 	return out, nil
 }
 
+// undoAmended checks that the commit changes exactly what its trailers
+// record: the Pair-Change trailers (path, mode and blob of each changed
+// path) when it has them; for an older pair commit, only paths named by
+// an applied Pair-Hunk trailer (or, for a rename, removed while a named
+// path is added). It returns the refusal, or nil.
+func undoAmended(msg string, files []undoFilePlan) *UndoRefusal {
+	rec, _, _ := audit.ParseMessage(msg)
+	var bad, paths []string
+	if len(rec.Changes) > 0 {
+		recorded := map[string]audit.ChangeRecord{}
+		for _, c := range rec.Changes {
+			recorded[c.Path] = c
+		}
+		changed := map[string]bool{}
+		for _, f := range files {
+			changed[f.path] = true
+			c, ok := recorded[f.path]
+			switch {
+			case !ok:
+				bad = append(bad, fmt.Sprintf("the commit changes %s, which its trailer does not record", f.path))
+			case f.head == nil && c.Blob != "":
+				bad = append(bad, fmt.Sprintf("the commit deletes %s, which its trailer records as changed", f.path))
+			case f.head != nil && (c.Blob == "" || !strings.HasPrefix(f.head.hash.String(), c.Blob) || strings.TrimPrefix(f.head.mode.String(), "0") != c.Mode):
+				bad = append(bad, fmt.Sprintf("the commit's %s is not the version its trailer records", f.path))
+			default:
+				continue
+			}
+			paths = append(paths, f.path)
+		}
+		for _, c := range rec.Changes {
+			if !changed[c.Path] {
+				bad = append(bad, fmt.Sprintf("its trailer records a change to %s that the commit does not make", c.Path))
+				paths = append(paths, c.Path)
+			}
+		}
+	} else {
+		named := map[string]bool{}
+		for _, h := range rec.Hunks {
+			if h.Decision.Applies() {
+				named[h.Path] = true
+			}
+		}
+		added := false // a named path the commit adds: the other side of a rename
+		for _, f := range files {
+			if named[f.path] && f.parent == nil {
+				added = true
+			}
+		}
+		for _, f := range files {
+			if !named[f.path] && !(added && f.head == nil) {
+				bad = append(bad, fmt.Sprintf("the commit changes %s, which its trailer does not record", f.path))
+				paths = append(paths, f.path)
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &UndoRefusal{Rule: RuleAmended, Detail: strings.Join(bad, "; "), Files: paths}
+}
+
 // undoIndexMatches reports whether the index entries of a path say the
 // same as HEAD: one stage-0 entry with HEAD's blob and mode, or none when
 // HEAD has no such file.
@@ -397,27 +484,36 @@ func undoIndexMatches(entries []*index.Entry, head *undoBlob) bool {
 }
 
 // undoWorktreeMatches reports whether the working-tree file is HEAD's:
-// same content (and executable bit, when git tracks it), or absent when
-// HEAD has no such file.
-func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool) (bool, error) {
+// same content as git reads it (after its line-ending conversion), and
+// executable bit when git tracks it; or absent when HEAD has no such file.
+// crlf says the match needed git's CRLF to LF conversion.
+func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol *eolRules) (same, crlf bool, err error) {
 	fi, err := t.root.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return head == nil, nil
+			return head == nil, false, nil
 		}
-		return false, wrapEscape(p, err)
+		return false, false, wrapEscape(p, err)
 	}
 	if head == nil || !fi.Mode().IsRegular() {
-		return false, nil
+		return false, false, nil
 	}
 	if fileMode && (fi.Mode().Perm()&0o100 != 0) != (head.mode == filemode.Executable) {
-		return false, nil
+		return false, false, nil
 	}
 	b, err := t.root.ReadFile(p)
 	if err != nil {
-		return false, wrapEscape(p, err)
+		return false, false, wrapEscape(p, err)
 	}
-	return plumbing.ComputeHash(plumbing.BlobObject, b) == head.hash, nil
+	if plumbing.ComputeHash(plumbing.BlobObject, b) == head.hash {
+		return true, false, nil
+	}
+	c, err := eol.clean(p, b)
+	if err != nil {
+		return false, false, err
+	}
+	same = plumbing.ComputeHash(plumbing.BlobObject, c) == head.hash
+	return same, same, nil
 }
 
 // undoIndex writes the index with the commit's files set to the parent's

@@ -37,7 +37,10 @@ func newUndoFixture(t *testing.T) *undoFixture {
 	if err := os.Chmod(filepath.Join(h.dir, "run.sh"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	head := h.pair(record("model change", "gpt-x", append(hunks("a.txt", ap, rj), hunks("new/dir/n.txt", ed)...)...))
+	recs := append(hunks("a.txt", ap, rj), hunks("new/dir/n.txt", ed)...)
+	recs = append(recs, hunks("run.sh", ap)...)
+	recs = append(recs, hunks("gone.txt", ap)...)
+	head := h.pair(record("model change", "gpt-x", recs...))
 	return &undoFixture{histRepo: h, base: base, head: head}
 }
 
@@ -296,6 +299,11 @@ func TestUndoRefuses(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(f.dir, ".git", "MERGE_HEAD"), []byte(f.base+"\n"), 0o644); err != nil {
 				f.t.Fatal(err)
 			}
+		}},
+		{name: "amended with the user's file", rule: repo.RuleAmended, detail: "the commit changes mine.txt, which its trailer does not record", files: []string{"mine.txt"}, setup: func(f *undoFixture) {
+			f.write(map[string]string{"mine.txt": "my own work\n"})
+			f.git("add", "mine.txt")
+			f.git("commit", "-q", "--amend", "--no-edit", "--", "mine.txt")
 		}},
 		{name: "symbolic link", rule: repo.RuleFileType, detail: "link (mode 0120000)", files: []string{"link"}, setup: func(f *undoFixture) {
 			if err := os.Symlink("a.txt", filepath.Join(f.dir, "link")); err != nil {

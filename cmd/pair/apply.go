@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -156,6 +157,14 @@ type applyReport struct {
 	// written but left out of it, with why.
 	Commit      string            `json:"commit,omitempty"`
 	Uncommitted []uncommittedFile `json:"uncommitted,omitempty"`
+	// HookChanged lists the committed files the pre-commit hook changed;
+	// the commit holds its version.
+	HookChanged []string `json:"hook_changed,omitempty"`
+	// StagedLost lists committed files whose staged changes could not be
+	// kept in the index, with why.
+	StagedLost []uncommittedFile `json:"staged_lost,omitempty"`
+	// Warnings are what went wrong around a commit that was made.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type uncommittedFile struct {
@@ -344,8 +353,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 
 	commit := tree.Git && !o.NoCommit
 	if commit {
-		// Know who commits before anyone reviews or anything is written.
-		if _, _, err := tree.Identity(); err != nil {
+		// Know who commits, and that nothing stops the commit, before
+		// anyone reviews or anything is written.
+		if err := tree.CheckCommit(); err != nil {
 			return fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
@@ -426,6 +436,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		Record:     recordOf(rev, o, how),
 		NoVerify:   o.NoVerify,
 		HookOutput: o.IO.Err,
+		Context:    c.Context,
 	})
 	for _, p := range res.Replaced {
 		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", display.Name(p))
@@ -453,6 +464,11 @@ func runApply(c *cli.Context, o applyOptions) error {
 		report.Status, report.Applied = "ok", true
 		if res.Commit != nil {
 			report.Commit = res.Commit.Hash
+			report.HookChanged = res.Commit.HookChanged
+			for _, u := range res.Commit.StagedLost {
+				report.StagedLost = append(report.StagedLost, uncommittedFile{Path: u.Path, Reason: u.Reason})
+			}
+			report.Warnings = res.Commit.Warnings
 			for _, u := range res.Commit.Uncommitted {
 				report.Uncommitted = append(report.Uncommitted, uncommittedFile{Path: u.Path, Reason: u.Reason})
 			}
@@ -481,12 +497,25 @@ func runApply(c *cli.Context, o applyOptions) error {
 		if report.Commit != "" {
 			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
 		}
+		for _, p := range report.HookChanged {
+			fmt.Fprintf(o.IO.Out, "pre-commit hook changed %s; committed its version\n", p)
+		}
+		for _, u := range report.StagedLost {
+			fmt.Fprintf(o.IO.Out, "staging not kept: %s: %s\n", u.Path, u.Reason)
+		}
 		for _, u := range report.Uncommitted {
 			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", display.Name(u.Path), display.Text(u.Reason))
 		}
 	}
+	for _, w := range report.Warnings {
+		fmt.Fprintf(o.IO.Err, "pair: warning: %s\n", w)
+	}
 	if commitErr != nil {
-		return &exitError{code: exitFailure, msg: commitErr.Error()}
+		code := exitFailure
+		if errors.Is(commitErr, context.Canceled) {
+			code = exitInterrupted
+		}
+		return &exitError{code: code, msg: commitErr.Error()}
 	}
 	return nil
 }

@@ -50,10 +50,11 @@
 // naming the rule, when a git operation is in progress (in-progress), HEAD
 // is not a pair commit (head-not-pair), has no parent (root) or several
 // (merge), is on the upstream or any remote-tracking branch (pushed),
-// changes anything but regular files (file-type), or when a file of the
-// commit has uncommitted edits (edited-after). pair log lists the pair
-// commits on the branch, newest first, with model, session and hunk
-// decisions; --stats prints the acceptance rate per model.
+// changes anything but regular files (file-type), changes more or other
+// than its trailers record, as after git commit --amend (amended), or when
+// a file of the commit has uncommitted edits (edited-after). pair log
+// lists the pair commits on the branch, newest first, with model, session
+// and hunk decisions; --stats prints the acceptance rate per model.
 //
 // Writes are all or nothing, even across a crash: a journal under the git
 // directory lets the next pair finish or roll back an interrupted write.

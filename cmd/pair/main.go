@@ -6,6 +6,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sync"
+	"syscall"
+	"time"
 )
 
 func main() {
@@ -23,11 +25,20 @@ func mainRun() int {
 	defer cancel()
 	irq := &interrupter{root: cancel}
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go func() {
-		for range sigs {
-			irq.interrupt()
+		for s := range sigs {
+			if s != syscall.SIGTERM {
+				irq.interrupt()
+				continue
+			}
+			// SIGTERM stops the whole command: a running hook is killed
+			// and pair's locks are removed on the way out. A command
+			// that does not stop is ended after a grace period, as the
+			// signal would have ended it.
+			cancel()
+			time.AfterFunc(10*time.Second, func() { os.Exit(exitInterrupted) })
 		}
 	}()
 	return run(ctx, os.Args, stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Interrupt: irq})

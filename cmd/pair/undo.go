@@ -31,6 +31,8 @@ refusal names the rule that stopped it:
   pushed         HEAD is not on the branch's upstream, nor on any other
                  remote-tracking branch (use git revert for those)
   file-type      the commit changes only regular files
+  amended        the commit changes exactly what its trailers record (a
+                 commit amended with other files or versions is refused)
   edited-after   no file of the commit differs from HEAD, in the index or
                  in the working tree (commit, stash or discard such edits)
 

@@ -17,6 +17,7 @@ const (
 	TrailerModel      = "Pair-Model"
 	TrailerReviewedBy = "Pair-Reviewed-By"
 	TrailerHunk       = "Pair-Hunk"
+	TrailerChange     = "Pair-Change"
 )
 
 // Decision is what the person decided for one hunk.
@@ -113,6 +114,41 @@ func HunkHash(r edit.Resolved) string {
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
+// ChangeRecord is one Pair-Change trailer: a path the commit changes and
+// what it holds there, so that a commit amended afterwards can be told
+// from the one pair made.
+type ChangeRecord struct {
+	Path string
+	Mode string // git mode ("100644"), "" when the path is deleted
+	Blob string // first 12 hex digits of the blob, "" when deleted
+}
+
+func (c ChangeRecord) String() string {
+	if c.Blob == "" {
+		return c.Path + " deleted"
+	}
+	return fmt.Sprintf("%s %s %s", c.Path, c.Mode, c.Blob)
+}
+
+// parseChangeRecord reads the value of a Pair-Change trailer; the fields
+// are taken from the right, as the path may hold spaces.
+func parseChangeRecord(s string) (ChangeRecord, error) {
+	s = strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(s, " deleted"); ok && p != "" {
+		return ChangeRecord{Path: p}, nil
+	}
+	i := strings.LastIndexByte(s, ' ')
+	if i <= 0 {
+		return ChangeRecord{}, fmt.Errorf("malformed %s trailer: %q", TrailerChange, s)
+	}
+	blob, rest := s[i+1:], s[:i]
+	j := strings.LastIndexByte(rest, ' ')
+	if j <= 0 || len(blob) != 12 {
+		return ChangeRecord{}, fmt.Errorf("malformed %s trailer: %q", TrailerChange, s)
+	}
+	return ChangeRecord{Path: rest[:j], Mode: rest[j+1:], Blob: blob}, nil
+}
+
 // Record is what a pair commit message holds.
 type Record struct {
 	Subject, Body string
@@ -120,6 +156,8 @@ type Record struct {
 	Model         string // "none" for a plain pair apply
 	ReviewedBy    string // "Name <email>"
 	Hunks         []HunkRecord
+	// Changes are the paths the commit changes, filled by Commit.
+	Changes []ChangeRecord
 }
 
 // Message writes the commit message: subject, body, then the trailers.
@@ -131,11 +169,21 @@ func (r Record) Message() string {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
+	b.WriteString(r.Trailers())
+	return b.String()
+}
+
+// Trailers writes the trailer paragraph.
+func (r Record) Trailers() string {
+	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", TrailerSession, oneLine(r.Session))
 	fmt.Fprintf(&b, "%s: %s\n", TrailerModel, oneLine(r.Model))
 	fmt.Fprintf(&b, "%s: %s\n", TrailerReviewedBy, oneLine(r.ReviewedBy))
 	for _, h := range r.Hunks {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerHunk, oneLine(h.String()))
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerChange, oneLine(c.String()))
 	}
 	return b.String()
 }
@@ -173,6 +221,13 @@ func ParseMessage(msg string) (r Record, ok bool, err error) {
 				continue
 			}
 			r.Hunks = append(r.Hunks, h)
+		case TrailerChange:
+			c, cerr := parseChangeRecord(v)
+			if cerr != nil {
+				err = errors.Join(err, cerr)
+				continue
+			}
+			r.Changes = append(r.Changes, c)
 		}
 	}
 	if !ok {

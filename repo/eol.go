@@ -1,0 +1,160 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
+)
+
+// eolRules tells whether git converts a working-tree file's CRLF line
+// endings to LF when it reads the file (its clean conversion), from
+// core.autocrlf and the text, eol and binary attributes.
+type eolRules struct {
+	dir      string // work tree root
+	infoFile string // $GIT_DIR/info/attributes
+	global   string // core.attributesFile
+	autocrlf bool   // core.autocrlf is true or input
+}
+
+func (t *Tree) eolRules(gitDir string) (*eolRules, error) {
+	cfg, err := t.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	e := &eolRules{dir: t.Dir, infoFile: filepath.Join(gitDir, "info", "attributes")}
+	switch strings.ToLower(cfg.get("core", "autocrlf")) {
+	case "true", "yes", "on", "1", "input":
+		e.autocrlf = true
+	}
+	if p := cfg.get("core", "attributesFile"); p != "" {
+		e.global = expandPath(p, t.Dir)
+	}
+	return e, nil
+}
+
+// readAttrs reads one attributes file; a missing file has none.
+func readAttrs(file string, domain []string, macros bool) ([]gitattributes.MatchAttribute, error) {
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return gitattributes.ReadAttributes(bytes.NewReader(b), domain, macros)
+}
+
+// attr returns the state of one attribute for p (slash-separated):
+// "set", "unset", its value, or "" when unspecified. Files of higher
+// priority (info/attributes, deeper .gitattributes) win.
+func (e *eolRules) attr(p, name string) (string, error) {
+	var stack []gitattributes.MatchAttribute
+	if e.global != "" {
+		a, err := readAttrs(e.global, nil, true)
+		if err != nil {
+			return "", err
+		}
+		stack = append(stack, a...)
+	}
+	dirs := strings.Split(path.Dir(p), "/")
+	if path.Dir(p) == "." {
+		dirs = nil
+	}
+	for i := 0; i <= len(dirs); i++ {
+		domain := dirs[:i]
+		a, err := readAttrs(filepath.Join(e.dir, filepath.FromSlash(strings.Join(domain, "/")), ".gitattributes"), domain, i == 0)
+		if err != nil {
+			return "", err
+		}
+		stack = append(stack, a...)
+	}
+	a, err := readAttrs(e.infoFile, nil, true)
+	if err != nil {
+		return "", err
+	}
+	stack = append(stack, a...)
+	// One attribute at a time: the matcher stops at the first (highest
+	// priority) match only then.
+	res, _ := gitattributes.NewMatcher(stack).Match(strings.Split(p, "/"), []string{name})
+	at, ok := res[name]
+	switch {
+	case !ok || at.IsUnspecified():
+		return "", nil
+	case at.IsSet():
+		return "set", nil
+	case at.IsUnset():
+		return "unset", nil
+	}
+	return at.Value(), nil
+}
+
+// clean returns content as git stores it for the working-tree file p:
+// CRLF turned into LF when git converts the file's line endings.
+func (e *eolRules) clean(p string, content []byte) ([]byte, error) {
+	if !bytes.Contains(content, []byte("\r\n")) {
+		return content, nil
+	}
+	binary, err := e.attr(p, "binary")
+	if err != nil || binary == "set" {
+		return content, err
+	}
+	text, err := e.attr(p, "text")
+	if err != nil {
+		return content, err
+	}
+	auto := false
+	switch text {
+	case "set":
+	case "unset":
+		return content, nil
+	case "auto":
+		auto = true
+	default:
+		eol, err := e.attr(p, "eol")
+		if err != nil {
+			return content, err
+		}
+		if eol != "crlf" && eol != "lf" && !e.autocrlf {
+			return content, nil
+		}
+		auto = true
+	}
+	if auto && looksBinary(content) {
+		return content, nil
+	}
+	return bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n")), nil
+}
+
+// looksBinary is git's test for text=auto: a NUL byte, or a CR not
+// followed by LF.
+func looksBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	for i, c := range b {
+		if c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			return true
+		}
+	}
+	return false
+}
+
+// toCRLF turns each LF not preceded by CR into CRLF, as git writes a text
+// file whose working-tree line ending is CRLF.
+func toCRLF(b []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(b) + bytes.Count(b, []byte("\n")))
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			out.WriteByte('\r')
+		}
+		out.WriteByte(c)
+	}
+	return out.Bytes()
+}
