@@ -27,7 +27,15 @@ var ErrOperationInProgress = errors.New("a git operation is in progress")
 // a merge (cherry-pick, revert) in progress, unresolved conflicts in the
 // index, and the signing configuration when commit.gpgsign is set. Hooks
 // may still refuse the commit; they run only at commit time.
-func (t *Tree) CheckCommit() error {
+func (t *Tree) CheckCommit() error { return t.checkCommit(true) }
+
+// CheckCommitSettings is CheckCommit without the index lock, which may be
+// held for a moment by another pair or git that is committing: for a check
+// before a review, when the writer lock is not taken yet. ApplyPlans checks
+// everything again under that lock.
+func (t *Tree) CheckCommitSettings() error { return t.checkCommit(false) }
+
+func (t *Tree) checkCommit(indexLock bool) error {
 	if !t.Git {
 		return ErrNotGit
 	}
@@ -50,8 +58,10 @@ func (t *Tree) CheckCommit() error {
 		return err
 	}
 	indexPath := filepath.Join(gitDir, "index")
-	if err := checkIndexLock(indexPath + ".lock"); err != nil {
-		return err
+	if indexLock {
+		if err := checkIndexLock(indexPath + ".lock"); err != nil {
+			return err
+		}
 	}
 	idx, _, err := readIndex(indexPath)
 	if err != nil {

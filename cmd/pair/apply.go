@@ -355,7 +355,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	if commit {
 		// Know who commits, and that nothing stops the commit, before
 		// anyone reviews or anything is written.
-		if err := tree.CheckCommit(); err != nil {
+		if err := tree.CheckCommitSettings(); err != nil {
 			return fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
