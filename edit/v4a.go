@@ -5,11 +5,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // unifiedHeader matches a unified diff's hunk header, which models also
-// write in V4A patches.
-var unifiedHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@+(.*)$`)
+// write in V4A patches. It is compiled on first use, not at start-up.
+var unifiedHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@@+ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@+(.*)$`)
+})
 
 // The markers of the V4A apply_patch form.
 const (
@@ -197,7 +200,7 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 			if h != nil {
 				closeHunk(false)
 			}
-			if m := unifiedHeader.FindStringSubmatch(l); m != nil {
+			if m := unifiedHeader().FindStringSubmatch(l); m != nil {
 				// A unified diff's header in a V4A patch: its number is a
 				// hint, and what follows it a section, not an anchor.
 				start, _ := strconv.Atoi(m[1])

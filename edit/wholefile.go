@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // WholeFile is a file's complete new content, as a model writes it in a
@@ -61,8 +62,10 @@ func (w WholeFile) excerpt(old string) string {
 
 // elision matches a line that stands for lines left out ("// ... existing
 // code ...", "# rest of the file unchanged"): a block holding one is not
-// a whole file.
-var elision = regexp.MustCompile(`(?i)^\s*(//|#|--|;|/?\*|<!--)?\s*(\.\.\.|…)?\s*(rest of|existing|unchanged|remains? the same|same as before|omitted|remaining|other (code|methods|functions))\b.*(\.\.\.|…)?`)
+// a whole file. It is compiled on first use, not at start-up.
+var elision = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(//|#|--|;|/?\*|<!--)?\s*(\.\.\.|…)?\s*(rest of|existing|unchanged|remains? the same|same as before|omitted|remaining|other (code|methods|functions))\b.*(\.\.\.|…)?`)
+})
 
 // elided reports whether a block's line stands for lines left out.
 func elided(l string) bool {
@@ -70,7 +73,7 @@ func elided(l string) bool {
 	if !strings.Contains(t, "...") && !strings.Contains(t, "…") {
 		return false
 	}
-	return elision.MatchString(t) || strings.HasPrefix(t, "...") && strings.Count(t, "...") == 1 && len(t) > 3 && !strings.ContainsAny(t, "()[]{}=;")
+	return elision().MatchString(t) || strings.HasPrefix(t, "...") && strings.Count(t, "...") == 1 && len(t) > 3 && !strings.ContainsAny(t, "()[]{}=;")
 }
 
 // parseWholeFiles takes every fenced block named by a path (the fence's
