@@ -786,6 +786,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		return "error: " + perr.Error(), false, nil
 	}
+	a.threeWay(plans)
 	if a.Settings.Interpret {
 		edit.Interpret(plans)
 	}
@@ -867,6 +868,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		a.st.Turn.Pending = nil
 		switch {
 		case errors.Is(aerr, repo.ErrNotCommitted):
+			a.sawWritten(out.Plans)
 			a.st.Turn.Applied += applied
 			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": "))
 			var he *repo.HookError
@@ -880,6 +882,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			a.log("apply", tool, "failed: "+aerr.Error())
 			return b.String(), false, nil
 		default:
+			a.sawWritten(out.Plans)
 			a.st.Turn.Applied += applied
 			switch {
 			case res.Commit != nil && res.Commit.Hash != "":

@@ -13,6 +13,7 @@ import (
 // them, and what the person decided about that reading: so that it knows
 // what the file now holds, and marks its changes next time.
 func writeInterpreted(b *strings.Builder, plans []*edit.FilePlan, h HunkDecision) {
+	writeKept(b, plans, h)
 	if !h.Interpreted {
 		return
 	}
@@ -54,4 +55,26 @@ func interpretedHunk(plans []*edit.FilePlan, h HunkDecision) *edit.Resolved {
 		}
 	}
 	return covering
+}
+
+// writeKept tells the model, under the decision on a hunk placed by a
+// three-way reading, which lines of its context the person had changed
+// since it read the file: the hunk kept them as they are now.
+func writeKept(b *strings.Builder, plans []*edit.FilePlan, h HunkDecision) {
+	for _, p := range plans {
+		if p.Path() != h.Path {
+			continue
+		}
+		for _, r := range p.Hunks {
+			if r.Start+1 != h.Start {
+				continue
+			}
+			for _, n := range r.Notes {
+				if k, ok := strings.CutPrefix(n, edit.NoteKept); ok {
+					fmt.Fprintf(b, "  the file changed since you read it: %s\n", k)
+				}
+			}
+			return
+		}
+	}
 }
