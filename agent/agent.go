@@ -519,8 +519,9 @@ func (a *Agent) loop(ctx context.Context) error {
 			}
 			continue
 		}
-		// In text-only mode, READ lines (without an edit) ask to read.
-		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.st.Mode == "ask") {
+		// In text-only mode, READ lines (without an edit, in any form) ask to
+		// read.
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (a.st.Mode == "ask" || !a.replyHasEdits(reply.Content)) {
 			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
 			if err := a.checkpoint(); err != nil {
 				return err
