@@ -15,14 +15,8 @@ func planWith(t *testing.T, now, patch string) *edit.FilePlan {
 	return edit.PlanFile("sum.c", "sum.c", now, onlyFile(t, patch))
 }
 
-// seenAll is the whole of cSrc, as the model read it.
-var seenAll = edit.Seen{Start: 1, Text: cSrc}
-
-func TestThreeWayKeepsStaleLine(t *testing.T) {
-	// The person changed two lines after the model read the file; the
-	// model's hunk still carries them as it read them, as context.
-	now := strings.Replace(strings.Replace(cSrc, "i < n; i++", "i < count; i++", 1), "total += xs[i];", "total += xs[i] * w;", 1)
-	patch := `--- a/sum.c
+// longTotal changes line 4 of cSrc, with lines 5-7 as context.
+const longTotal = `--- a/sum.c
 +++ b/sum.c
 @@ -4,4 +4,4 @@
 -    int total = 0;
@@ -31,6 +25,15 @@ func TestThreeWayKeepsStaleLine(t *testing.T) {
          total += xs[i];
      }
 `
+
+// seenAll is the whole of cSrc, as the model read it.
+var seenAll = edit.Seen{Start: 1, Text: cSrc}
+
+func TestThreeWayKeepsStaleLine(t *testing.T) {
+	// The person changed two lines after the model read the file; the
+	// model's hunk still carries them as it read them, as context.
+	now := strings.Replace(strings.Replace(cSrc, "i < n; i++", "i < count; i++", 1), "total += xs[i];", "total += xs[i] * w;", 1)
+	patch := longTotal
 	p := planWith(t, now, patch)
 	if len(p.Hunks) != 0 || len(p.Errors) != 1 {
 		t.Fatalf("without the base: %d placed, %d refused; want the hunk refused", len(p.Hunks), len(p.Errors))
@@ -61,15 +64,7 @@ func TestThreeWayKeepsStaleLine(t *testing.T) {
 func TestThreeWayConflict(t *testing.T) {
 	// The person changed the very line the hunk changes.
 	now := strings.Replace(cSrc, "int total = 0;", "int total = 1;", 1)
-	patch := `--- a/sum.c
-+++ b/sum.c
-@@ -4,4 +4,4 @@
--    int total = 0;
-+    long total = 0;
-     for (int i = 0; i < n; i++) {
-         total += xs[i];
-     }
-`
+	patch := longTotal
 	p := planWith(t, now, patch)
 	if !p.ThreeWay(seenAll) {
 		t.Fatal("ThreeWay reported no change")
