@@ -92,6 +92,9 @@ type HunkDecision struct {
 	Note     string
 	// Text is, for an edited hunk, the hunk as the person left it.
 	Text string
+	// Interpreted marks a hunk placed by interpretation
+	// (edit.PassInterpreted): the trailer records it.
+	Interpreted bool
 }
 
 // Outcome is a finished review: each hunk's decision, the plans to write
@@ -138,6 +141,11 @@ type Settings struct {
 	// NoTools sends no tools: the model reads and edits through its
 	// text, as when its server refuses tools (.pair.yml tools: false).
 	NoTools bool
+	// Interpret offers interpreted hunks (edit.FilePlan.Interpret) for
+	// review: set it when a person reviews, or when --interpret accepts
+	// them ahead. Without it a hunk with only an interpreted reading is
+	// refused, and the model told what it misread.
+	Interpret bool
 	// ContextChars bounds what is sent of the conversation (default
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
 	// results and file contents are elided (see compact).
@@ -511,8 +519,9 @@ func (a *Agent) loop(ctx context.Context) error {
 			}
 			continue
 		}
-		// In text-only mode, READ lines (without an edit) ask to read.
-		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.st.Mode == "ask") {
+		// In text-only mode, READ lines (without an edit, in any form) ask to
+		// read.
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (a.st.Mode == "ask" || !a.replyHasEdits(reply.Content)) {
 			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
 			if err := a.checkpoint(); err != nil {
 				return err
@@ -778,6 +787,10 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		return "error: " + perr.Error(), false, nil
 	}
+	a.threeWay(plans)
+	if a.Settings.Interpret {
+		edit.Interpret(plans)
+	}
 	placed, failed := 0, 0
 	for _, p := range plans {
 		placed += len(p.Hunks)
@@ -836,6 +849,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			}
 			b.WriteString("\n")
 		}
+		writeInterpreted(&b, plans, h)
 	}
 	writeFailures(&b, plans)
 	applied := counts[audit.Approved] + counts[audit.Edited]
@@ -855,6 +869,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		a.st.Turn.Pending = nil
 		switch {
 		case errors.Is(aerr, repo.ErrNotCommitted):
+			a.sawWritten(out.Plans)
 			a.st.Turn.Applied += applied
 			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": "))
 			var he *repo.HookError
@@ -868,6 +883,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			a.log("apply", tool, "failed: "+aerr.Error())
 			return b.String(), false, nil
 		default:
+			a.sawWritten(out.Plans)
 			a.st.Turn.Applied += applied
 			switch {
 			case res.Commit != nil && res.Commit.Hash != "":
@@ -954,7 +970,7 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 func (a *Agent) record(out *Outcome, message string) audit.Record {
 	var hunks []audit.HunkRecord
 	for _, h := range out.Hunks {
-		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision})
+		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision, Interpreted: h.Interpreted})
 	}
 	r := audit.Reviewed(a.st.Session, a.st.Model, hunks)
 	r.Subject = strings.TrimSpace(firstLine(message))

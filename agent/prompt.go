@@ -81,6 +81,7 @@ func (a *Agent) userMessage(request string) string {
 		}
 		a.st.Sent[p] = h
 		a.noteFile(p)
+		a.sawContext(p, text, truncated)
 		fence := "```"
 		for strings.Contains(text, fence) {
 			fence += "`"

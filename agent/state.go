@@ -25,6 +25,9 @@ type State struct {
 	// when it changed.
 	Files []string          `json:"files,omitempty"`
 	Sent  map[string]string `json:"sent,omitempty"`
+	// Seen is what the model was last shown of each file, oldest first,
+	// the base of a three-way reading of its hunks (see seen.go).
+	Seen []SeenFile `json:"seen,omitempty"`
 	// Grants are the paths whose hunks the person approved for the rest of
 	// the session.
 	Grants  []string     `json:"grants,omitempty"`

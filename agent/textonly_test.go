@@ -135,3 +135,39 @@ func TestTextOnlyNotForOtherErrors(t *testing.T) {
 		t.Errorf("the system prompt stayed the text-only one")
 	}
 }
+
+// TestTextOnlyEditForms: in text-only mode a reply's edit is proposed in
+// every form pair reads, not only a fenced unified diff, also when the
+// reply asks to read a file as well (the edit is proposed, the READ left).
+func TestTextOnlyEditForms(t *testing.T) {
+	bye := strings.Replace(appGo, `"bye " + name`, `"goodbye " + name`, 1)
+	tests := []struct{ name, reply string }{{
+		name:  "search/replace",
+		reply: "app.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n>>>>>>> REPLACE\n```\n",
+	}, {
+		name:  "v4a",
+		reply: "*** Begin Patch\n*** Update File: app.go\n@@ func Bye(name string) string {\n-\treturn \"bye \" + name\n+\treturn \"goodbye \" + name\n*** End Patch\n",
+	}, {
+		name:  "whole file",
+		reply: "app.go\n```go\n" + bye + "```\n",
+	}, {
+		name:  "search/replace with a READ line",
+		reply: "READ app.go\n\napp.go\n```go\n<<<<<<< SEARCH\n\treturn \"bye \" + name\n=======\n\treturn \"goodbye \" + name\n>>>>>>> REPLACE\n```\n",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := agent.NewState("s", "phi3:mini", "edit", nil)
+			a, srv, _, err := runTextOnly(t, st, "edit", "a longer farewell", agent.Settings{NoTools: true},
+				agenttest.Reply{Text: tt.reply})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if got := readFile(t, a.Tree, "app.go"); got != bye {
+				t.Errorf("app.go:\n%s", got)
+			}
+			if st.Turn.Applied != 1 || len(st.Turn.Commits) != 1 || len(srv.Requests()) != 1 {
+				t.Errorf("applied %d, commits %v, %d requests; want 1, 1, 1", st.Turn.Applied, st.Turn.Commits, len(srv.Requests()))
+			}
+		})
+	}
+}

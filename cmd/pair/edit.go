@@ -48,6 +48,12 @@ terminal a proposal needs --yes (approve every hunk; never commands) or
 --decisions (one letter per hunk or command, in order); otherwise pair
 stops with exit status 3 (needs_review) and writes nothing.
 
+A hunk that places only by reading a change into a line the model did
+not mark is "interpreted" (see pair apply --help): a review on the
+terminal or the web page offers it with that label, --yes and --decisions
+refuse it (the model is told the lines it misread) unless --interpret is
+given. The trailer marks an approved one "interpreted".
+
 The session is saved under the git directory after every step:
 --session NAME names it (and continues it if it exists), --continue goes
 on with the latest; pair sessions lists them. A review that cannot be
@@ -74,6 +80,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
+			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object (with -m); tokens go to standard error"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
@@ -93,7 +100,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 				Web: c.Bool("web"), Port: c.Int("port"),
 				Session: c.String("session"), Continue: c.Bool("continue"),
 				Mode: "edit", Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
-				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
+				Yes: c.Bool("yes"), Decisions: c.String("decisions"), Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     io,
@@ -111,6 +118,9 @@ type agentOptions struct {
 	OneShot   bool
 	Yes       bool
 	Decisions string
+	// Interpret accepts interpreted hunks under --yes or --decisions; a
+	// person reviewing (terminal, web page, or later) is offered them.
+	Interpret bool
 	JSON      bool
 	Dir       string
 	NoCommit  bool
@@ -276,6 +286,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
 			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
 			Commit: commit, NoVerify: o.NoVerify,
+			Interpret: o.Interpret || !o.Yes && o.Decisions == "",
 		},
 	}
 	if mode == "edit" {
