@@ -105,7 +105,11 @@ func foldSome(s string, runes map[rune]bool) string {
 // slightly stale copy of the other: a word changed in case or number, a
 // character dropped or added. Blank lines are never similar to others.
 func similar(a, b string) bool {
-	a, b = key(levelLookalike, a), key(levelLookalike, b)
+	return similarKeys(key(levelLookalike, a), key(levelLookalike, b))
+}
+
+// similarKeys is similar for lines already keyed at levelLookalike.
+func similarKeys(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
