@@ -42,6 +42,9 @@ type placer struct {
 	// scansBeforeIndex, indexing the file costs less than scanning it
 	// again for every hunk.
 	scans int
+	// indentStep is the file's indentation style, once needed (see
+	// indentsFit).
+	indentStep int
 	// work counts the steps of the tolerant passes (cells of alignment
 	// tables, steps of walks), for tests that bound it.
 	work int

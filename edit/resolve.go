@@ -117,6 +117,13 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// the file's hunks do.
 		re = reindent{style: pl.style}
 	}
+	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) {
+		// The added lines as written are indented as the file indents its
+		// lines, and the mapping would move them to an indentation the file
+		// never uses: the context lines are what is off.
+		re = reindent{}
+		r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents its context lines otherwise")
+	}
 	if !re.identity() && indentedAdds(lines) {
 		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
 	}
@@ -305,7 +312,7 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	}
 	explained, same, indented := 0, 0, 0
 	for _, p := range wit {
-		if m.apply(p[0]) == p[1] {
+		if m.explains(p) {
 			explained++
 		}
 		if p[0] != "" || p[1] != "" {
@@ -324,6 +331,73 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 		return reindent{}, true // a few context lines re-indented: keep the added lines
 	}
 	return reindent{}, false
+}
+
+// indentsFit reports whether every non-blank added line of lines, once
+// re-indented by re, is indented in the file's style: with tabs only in a
+// file indented with tabs, with a multiple of its indentation step in a
+// file indented with spaces.
+func (pl *placer) indentsFit(lines []Line, re reindent) bool {
+	if pl.indentStep == 0 {
+		pl.indentStep = fileIndentStep(pl.file)
+	}
+	for _, l := range lines {
+		if l.Kind != Add || strings.TrimSpace(l.Text) == "" {
+			continue
+		}
+		ind := indentOf(re.line(l.Text))
+		switch pl.indentStep {
+		case -1: // tabs
+			if strings.Trim(ind, "\t") != "" {
+				return false
+			}
+		case 1: // no style to keep to
+		default:
+			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fileIndentStep returns -1 for a file indented mostly with tabs, else the
+// step by which its lines most often indent (spaces), or 1 when it shows
+// none.
+func fileIndentStep(file []string) int {
+	tabs, spaces := 0, 0
+	steps := map[int]int{}
+	prev := -1
+	for _, l := range file {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := indentOf(l)
+		switch {
+		case strings.HasPrefix(ind, "\t"):
+			tabs++
+		case ind != "":
+			spaces++
+		}
+		if !strings.Contains(ind, "\t") {
+			if prev >= 0 && len(ind) > prev {
+				steps[len(ind)-prev]++
+			}
+			prev = len(ind)
+		} else {
+			prev = -1
+		}
+	}
+	if tabs > spaces {
+		return -1
+	}
+	step, most := 1, 0
+	for d, n := range steps {
+		if n > most || (n == most && d < step) {
+			step, most = d, n
+		}
+	}
+	return step
 }
 
 func indentedAdds(lines []Line) bool {
