@@ -99,15 +99,22 @@ func pyHunk(g *pyGen, file []string) (patch string, want string, ok bool) {
 		return "", "", false
 	}
 	d := idx[g.n(len(idx))]
-	switch g.n(3) {
-	case 0:
+	if lost := g.n(4); lost > 0 && lead > lost {
+		// The other damage: the last context lines before the added ones
+		// lost, with all the trailing context (no indentation damage).
+		ctxLead, ctxTrail = ctxLead[:lead-lost], nil
+		d = -1
+	}
+	switch {
+	case d < 0:
+	case g.n(3) == 0:
 		ctxLead[d] = ctxLead[d][2:]
-	case 1:
+	case g.n(2) == 0:
 		ctxLead[d] = "  " + ctxLead[d]
 	default:
 		ctxLead[d] = ctxLead[d][4:]
 	}
-	if slices.Contains(file, ctxLead[d]) {
+	if d >= 0 && slices.Contains(file, ctxLead[d]) {
 		// The damage made another line of the file: the patch names
 		// that place, exactly.
 		return "", "", false
@@ -127,8 +134,9 @@ func pyHunk(g *pyGen, file []string) (patch string, want string, ok bool) {
 	return p.String(), strings.Join(post, "\n") + "\n", true
 }
 
-// FuzzPythonIndent damages the indentation of one context line of a hunk
-// that adds a new top-level function to a Python test module. Placement
+// FuzzPythonIndent damages a hunk that adds a new top-level function to a
+// Python test module: the indentation of one context line, or the last
+// context lines before the added ones with all those after. Placement
 // may refuse the hunk, but what it places must be what the patch means:
 // the new function at column 0, its body four spaces in, after the block
 // the context names.

@@ -210,7 +210,69 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	if err := pl.checkShape(r); err != nil {
 		return r, err
 	}
+	if err := pl.checkLostTrail(r); err != nil {
+		return r, err
+	}
 	return r, nil
+}
+
+// checkLostTrail refuses a hunk that ends with added lines, no context
+// after them, where the file goes on with an indented block and the added
+// lines leave that block (a new function after a statement of another,
+// say). Its trailing context was most likely lost:
+// inserted there, the added lines would take the rest of the block with
+// them (the rest of a test's assertions, moved into the new function).
+func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
+	sh := hunkShape(r.Lines)
+	if sh.lastChange < 0 || sh.trail > 0 || sh.lead == 0 {
+		return nil
+	}
+	// The last change group, which must only add lines.
+	first := sh.lastChange
+	for first > 0 && r.Lines[first-1].Kind != Context {
+		first--
+	}
+	added := r.Lines[first:]
+	if slices.ContainsFunc(added, func(l Line) bool { return l.Kind == Delete }) {
+		return nil
+	}
+	at := r.Start + r.OldCount() // the file line the added lines go before
+	next := -1                   // the first non-blank line after them
+	for i := at; i < len(pl.file); i++ {
+		if strings.TrimSpace(pl.file[i]) != "" {
+			next = i
+			break
+		}
+	}
+	if next < 0 {
+		return nil
+	}
+	var add string // the first non-blank added line
+	for _, l := range added {
+		if strings.TrimSpace(l.Text) != "" {
+			add = l.Text
+			break
+		}
+	}
+	in := indentWidth(pl.file[next])
+	if in == 0 || add == "" || indentWidth(add) >= in {
+		return nil
+	}
+	return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
+}
+
+// indentWidth is the width of s's indentation, a tab counting eight.
+func indentWidth(s string) int {
+	w := 0
+	for _, c := range indentOf(s) {
+		if c == '\t' {
+			w += 8 - w%8
+		} else {
+			w++
+		}
+	}
+	return w
 }
 
 // checkShape refuses a resolved hunk of a git-made diff whose context is
