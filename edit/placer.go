@@ -140,7 +140,10 @@ type candidate struct {
 	// should not (see skippable). It is never chosen, but as good as the
 	// best it makes the hunk ambiguous.
 	suspect bool
-	notes   []string
+	// keepIndent resolves the hunk with its added lines as written, for
+	// the other reading the syntax guard may try.
+	keepIndent bool
+	notes      []string
 }
 
 func (c candidate) end() int {

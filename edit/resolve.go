@@ -124,6 +124,9 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		re = reindent{}
 		r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents its context lines otherwise")
 	}
+	if c.keepIndent {
+		re = reindent{}
+	}
 	if !re.identity() && indentedAdds(lines) {
 		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
 	}
