@@ -250,6 +250,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return fmt.Errorf("apply: %w", err)
 	}
 	patch, err := edit.Parse(text)
+	if err == nil {
+		err = patch.CheckHunks()
+	}
 	if err != nil {
 		return fail(err)
 	}
