@@ -190,7 +190,7 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
 func choosePlaces(old string, fd *FileDiff) *filePlaces {
-	pl := newPlacer(splitFile(old))
+	pl := newPlacer(old)
 	if fd.Indexed {
 		for _, h := range fd.Hunks {
 			sh := hunkShape(h.Lines)

@@ -38,9 +38,9 @@ type placer struct {
 	// style is the change of indentation style (tabs and spaces) that the
 	// file's other hunks show, for hunks that show none themselves.
 	style indentStyle
-	// scans counts the exact searches made without an index; past
-	// scansBeforeIndex, indexing the file costs less than scanning it
-	// again for every hunk.
+	// scans counts the line comparisons of the exact searches made
+	// without an index; past scanBudget, indexing the file costs less than
+	// scanning it again for every hunk.
 	scans int
 	// indentStep is the file's indentation style, once needed (see
 	// indentsFit).
@@ -50,13 +50,15 @@ type placer struct {
 	work int
 }
 
-// scansBeforeIndex is how many hunks are looked for by scanning the file
-// before its lines are indexed: a few hunks are cheaper to scan for, many
-// (a large file with hundreds of hunks) would make placement quadratic.
-const scansBeforeIndex = 16
+// scanBudget is how many line comparisons the exact searches of one file
+// may make by scanning (see scan) before its lines are indexed: a scan
+// costs far less than building the index (a map of every line), but
+// hundreds of hunks in a very large file would make scanning quadratic.
+const scanBudget = 1 << 24
 
-func newPlacer(t fileText) *placer {
-	return &placer{file: t.lines, finalNewline: t.finalNewline()}
+func newPlacer(old string) *placer {
+	lines, final := splitLines(old)
+	return &placer{file: lines, finalNewline: final}
 }
 
 func (pl *placer) keysAt(lv level) []string {
@@ -104,7 +106,7 @@ func preLines(lines []Line) []preLine {
 			last = i
 		}
 	}
-	var pre []preLine
+	pre := make([]preLine, 0, len(lines))
 	for i, l := range lines {
 		if l.Kind == Add {
 			continue
@@ -219,8 +221,8 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
 func (pl *placer) exact(pk []string, lv level) []int {
-	if lv == levelExact && pl.index[lv] == nil && pl.scans < scansBeforeIndex {
-		pl.scans++
+	if lv == levelExact && pl.index[lv] == nil && pl.scans < scanBudget {
+		pl.scans += len(pl.file)
 		return pl.scan(pk)
 	}
 	idx := pl.indexAt(lv)

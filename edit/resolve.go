@@ -24,7 +24,6 @@ type resolveErr struct {
 
 // resolve turns a chosen candidate into the resolved hunk(s) it describes.
 func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr) {
-	pre := preLines(h.Lines)
 	if c.split == 0 {
 		r, err := pl.resolveLines(h.Lines, c.align, c)
 		if err != nil {
@@ -37,6 +36,7 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		}
 		return []Resolved{r}, nil
 	}
+	pre := preLines(h.Lines)
 	cut := pre[c.split].at
 	var out []Resolved
 	for part, span := range [][2]int{{0, cut}, {cut, len(h.Lines)}} {
@@ -485,14 +485,19 @@ func (pl *placer) changes(r Resolved) bool {
 // changes reports whether lines change anything: their old side differs
 // from their new side.
 func changes(lines []Line) bool {
-	var old, nw []string
-	for _, l := range lines {
-		if l.Kind != Add {
-			old = append(old, l.Text)
+	// Walk both sides at once: i on the old side, j on the new.
+	next := func(k int, skip Kind) int {
+		for k < len(lines) && lines[k].Kind == skip {
+			k++
 		}
-		if l.Kind != Delete {
-			nw = append(nw, l.Text)
-		}
+		return k
 	}
-	return !slices.Equal(old, nw)
+	i, j := next(0, Add), next(0, Delete)
+	for i < len(lines) && j < len(lines) {
+		if lines[i].Text != lines[j].Text {
+			return true
+		}
+		i, j = next(i+1, Add), next(j+1, Delete)
+	}
+	return i < len(lines) || j < len(lines)
 }
