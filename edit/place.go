@@ -355,10 +355,6 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 			}
 		}
 	}
-	if sc.check(fp.old) != "" {
-		note(rs, "syntax check ("+sc.name+") not run: the file did not pass it before")
-		return rs
-	}
 	result := func(rs []Resolved) string {
 		out, err := Apply(fp.old, rs)
 		if err != nil {
@@ -369,6 +365,12 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 	problem := result(rs)
 	if problem == "" {
 		note(rs, "syntax check ("+sc.name+") passed")
+		return rs
+	}
+	// Only a file that passed before is held to it (checked second: most
+	// results pass, and then the file before does not matter).
+	if sc.check(fp.old) != "" {
+		note(rs, "syntax check ("+sc.name+") not held to: the file did not pass it before either")
 		return rs
 	}
 	// Blame: the tolerant hunks whose removal (or other reading) mends it.
