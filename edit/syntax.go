@@ -13,6 +13,9 @@ import (
 type syntaxCheck struct {
 	name  string
 	check func(text string) string
+	// quick, when set, checks only the parts of a file's lines around
+	// the given line ranges [from, to): true means the whole file passes.
+	quick func(lines []string, ranges [][2]int) bool
 }
 
 // syntaxFor returns the check for a file's language, judged by its name,
@@ -20,18 +23,18 @@ type syntaxCheck struct {
 func syntaxFor(name string) (syntaxCheck, bool) {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".go":
-		return syntaxCheck{"go/parser", checkGo}, true
+		return syntaxCheck{"go/parser", checkGo, quickGo}, true
 	case ".py", ".pyi":
-		return syntaxCheck{"Python indentation", checkPython}, true
+		return syntaxCheck{"Python indentation", checkPython, nil}, true
 	case ".json":
-		return syntaxCheck{"JSON brackets and quotes", func(s string) string { return checkBrackets(s, jsonLang) }}, true
+		return syntaxCheck{"JSON brackets and quotes", func(s string) string { return checkBrackets(s, jsonLang) }, nil}, true
 	case ".yaml", ".yml":
-		return syntaxCheck{"YAML brackets and quotes", func(s string) string { return checkBrackets(s, yamlLang) }}, true
+		return syntaxCheck{"YAML brackets and quotes", func(s string) string { return checkBrackets(s, yamlLang) }, nil}, true
 	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs", ".kt", ".kts", ".scala",
 		".swift", ".rs", ".dart", ".php":
-		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, cLang) }}, true
+		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, cLang) }, nil}, true
 	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx":
-		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, jsLang) }}, true
+		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, jsLang) }, nil}, true
 	}
 	return syntaxCheck{}, false
 }
@@ -42,6 +45,45 @@ func checkGo(text string) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// quickGo parses only the top-level declarations of a Go file that the
+// ranges touch: from the declaration keyword at column 0 at or above each
+// range to the line before the next one below it. gofmt'd Go starts every
+// top-level declaration, and nothing else, at column 0 with its keyword,
+// but for the lines of raw strings and comments: a range next to those
+// may fail here and pass on the whole file, never the other way.
+func quickGo(lines []string, ranges [][2]int) bool {
+	starts := func(l string) bool {
+		for _, kw := range []string{"func ", "func(", "type ", "var ", "const ", "import "} {
+			if strings.HasPrefix(l, kw) {
+				return true
+			}
+		}
+		return strings.HasPrefix(l, "type(") || strings.HasPrefix(l, "var(") || strings.HasPrefix(l, "const(") || strings.HasPrefix(l, "import(")
+	}
+	var b strings.Builder
+	b.WriteString("package p\n")
+	done := 0 // lines before done are in b already
+	for _, r := range ranges {
+		from, to := min(r[0], len(lines)), min(r[1], len(lines))
+		for from > 0 && (from == len(lines) || !starts(lines[from])) {
+			from--
+		}
+		if from == 0 && (len(lines) == 0 || !starts(lines[0])) {
+			return false // no declaration above: a package clause or worse
+		}
+		for to < len(lines) && !starts(lines[to]) {
+			to++
+		}
+		from = max(from, done)
+		for _, l := range lines[from:to] {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		done = max(done, to)
+	}
+	return checkGo(b.String()) == ""
 }
 
 // checkPython checks indentation as Python's tokenizer does: a line is

@@ -105,3 +105,27 @@ func TestSyntaxGuard(t *testing.T) {
 		}
 	})
 }
+
+// TestSyntaxGuardGo checks a Go file by its changed declarations first,
+// then as a whole: a loose hunk that leaves a function unclosed is
+// refused, one that keeps it whole passes with the check noted.
+func TestSyntaxGuardGo(t *testing.T) {
+	old := text("package calc", "", "// Add adds.", "func Add(a, b int) int {", "\tif a < 0 {", "\t\treturn b", "\t}", "\treturn a + b", "}", "",
+		"// Sub subtracts.", "func Sub(a, b int) int {", "\treturn a - b", "}")
+	hunk := func(added ...string) string {
+		// "if a <= 0" is stale: the hunk places fuzzily.
+		lines := []string{"--- a/calc.go", "+++ b/calc.go", "@@ ... @@", " func Add(a, b int) int {", " \tif a <= 0 {", " \t\treturn b", " \t}", "-\treturn a + b"}
+		for _, l := range added {
+			lines = append(lines, "+"+l)
+		}
+		return text(append(lines, " }")...)
+	}
+	rs, errs := edit.Place(old, onlyFile(t, hunk("\tif b < 0 {", "\t\treturn a")))
+	if len(errs) != 1 || !errors.Is(errs[0], edit.ErrSyntax) || !strings.Contains(errs[0].Detail, "go/parser") {
+		t.Fatalf("unclosed block: got errors %v, want one ErrSyntax naming go/parser\n%s", errs, describe(rs))
+	}
+	rs = mustPlace(t, old, hunk("\tif b < 0 {", "\t\treturn a", "\t}", "\treturn a + b"))
+	if rs[0].Pass != edit.PassFuzzy || !slices.Contains(rs[0].Notes, "syntax check (go/parser) passed") {
+		t.Errorf("closed block: got pass %v, notes %q, want fuzzy with the check noted", rs[0].Pass, rs[0].Notes)
+	}
+}
