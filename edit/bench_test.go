@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,4 +132,36 @@ func benchPatch(old string, hunks int, damaged bool) string {
 		}
 	}
 	return sb.String()
+}
+
+// BenchmarkSyntaxGuard places the damaged patch of BenchmarkPlaceLargeFile
+// (every hunk placed by a tolerant pass) in a valid Go file of 10,000
+// lines, named big.go, where the syntax guard parses the file before and
+// after, and named big.txt, where no check runs: the difference is the
+// guard's cost.
+//
+//	go test -run '^$' -bench SyntaxGuard -count 10 ./edit
+func BenchmarkSyntaxGuard(b *testing.B) {
+	old := "package big\n\n" + benchFile(10_000)
+	patch := benchPatch(old, 50, true)
+	for _, name := range []string{"big.go", "big.txt"} {
+		b.Run(name, func(b *testing.B) {
+			p, err := edit.Parse(strings.ReplaceAll(patch, "big.go", name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			fd := p.Files[0]
+			rs, errs := edit.Place(old, fd)
+			if len(errs) > 0 || len(rs) != 50 {
+				b.Fatalf("placed %d hunks, errors %v", len(rs), errs)
+			}
+			if name == "big.go" && !slices.Contains(rs[0].Notes, "syntax check (go/parser) passed") {
+				b.Fatalf("notes: got %q, want the guard run", rs[0].Notes)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				edit.Place(old, fd)
+			}
+		})
+	}
 }

@@ -105,7 +105,11 @@ func foldSome(s string, runes map[rune]bool) string {
 // slightly stale copy of the other: a word changed in case or number, a
 // character dropped or added. Blank lines are never similar to others.
 func similar(a, b string) bool {
-	a, b = key(levelLookalike, a), key(levelLookalike, b)
+	return similarKeys(key(levelLookalike, a), key(levelLookalike, b))
+}
+
+// similarKeys is similar for lines already keyed at levelLookalike.
+func similarKeys(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
@@ -222,6 +226,24 @@ func (r reindent) apply(ind string) string {
 	return r.add + ind
 }
 
+// explains reports whether r maps the patch's indentation p[0] to the
+// file's p[1]. A prefix to remove must be there: a mapping that removes
+// four spaces says nothing of a line indented by two.
+//
+// A line the patch indents as the file does is evidence against any
+// remapping: the mapping explains it only by leaving it alone through a
+// change of style that does not touch it (spaces kept by a change of
+// tabs), never by a rescaling that a removed prefix happens to undo.
+func (r reindent) explains(p [2]string) bool {
+	if p[0] == p[1] && p[0] != "" && !r.identity() {
+		return r.add == "" && r.remove == "" && r.style.apply(p[0]) == p[0]
+	}
+	if r.remove != "" && !strings.HasPrefix(r.style.apply(p[0]), r.remove) {
+		return false
+	}
+	return r.apply(p[0]) == p[1]
+}
+
 func (r reindent) identity() bool {
 	return r.style.kind == 0 && r.add == "" && r.remove == ""
 }
@@ -279,7 +301,7 @@ func learnReindent(pairs [][2]string) reindent {
 		for _, r := range cands {
 			score := 0
 			for _, p := range pairs {
-				if r.apply(p[0]) == p[1] {
+				if r.explains(p) {
 					score++
 				}
 			}

@@ -11,6 +11,30 @@ import (
 // header at all.
 var ErrNoDiff = errors.New("no unified diff found")
 
+// ErrNoHunks is returned by Patch.CheckHunks for a file section without
+// hunks that is no file operation either (headers followed by prose, say):
+// applying it would do nothing while seeming to succeed. git apply says
+// the same.
+var ErrNoHunks = errors.New("no valid patches in input")
+
+// CheckHunks returns an error wrapping ErrNoHunks when a file section of p
+// has no hunk and does not create, delete, rename, copy or change the mode
+// of a file either. Parse accepts such sections (a rendered selection of
+// hunks may be empty); a patch given to be applied must not have them.
+func (p *Patch) CheckHunks() error {
+	for _, f := range p.Files {
+		if len(f.Hunks) > 0 || f.New || f.Deleted || f.Renamed || f.Copied || f.ModeChange() || f.Binary {
+			continue
+		}
+		name := f.Path()
+		if name == "" {
+			name = "a file"
+		}
+		return fmt.Errorf("%w: the section for %s has file headers but no hunk, and creates, deletes, renames or changes the mode of nothing", ErrNoHunks, name)
+	}
+	return nil
+}
+
 // Parse reads a unified diff leniently. It accepts what git, GNU diff and
 // language models write: git extended headers or none, "---"/"+++" with or
 // without "a/" and "b/" prefixes, hunk headers with wrong, missing or no

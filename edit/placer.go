@@ -38,19 +38,27 @@ type placer struct {
 	// style is the change of indentation style (tabs and spaces) that the
 	// file's other hunks show, for hunks that show none themselves.
 	style indentStyle
-	// scans counts the exact searches made without an index; past
-	// scansBeforeIndex, indexing the file costs less than scanning it
-	// again for every hunk.
+	// scans counts the line comparisons of the exact searches made
+	// without an index; past scanBudget, indexing the file costs less than
+	// scanning it again for every hunk.
 	scans int
+	// indentStep is the file's indentation style, once needed (see
+	// indentsFit).
+	indentStep int
+	// work counts the steps of the tolerant passes (cells of alignment
+	// tables, steps of walks), for tests that bound it.
+	work int
 }
 
-// scansBeforeIndex is how many hunks are looked for by scanning the file
-// before its lines are indexed: a few hunks are cheaper to scan for, many
-// (a large file with hundreds of hunks) would make placement quadratic.
-const scansBeforeIndex = 16
+// scanBudget is how many line comparisons the exact searches of one file
+// may make by scanning (see scan) before its lines are indexed: a scan
+// costs far less than building the index (a map of every line), but
+// hundreds of hunks in a very large file would make scanning quadratic.
+const scanBudget = 1 << 24
 
-func newPlacer(t fileText) *placer {
-	return &placer{file: t.lines, finalNewline: t.finalNewline()}
+func newPlacer(old string) *placer {
+	lines, final := splitLines(old)
+	return &placer{file: lines, finalNewline: final}
 }
 
 func (pl *placer) keysAt(lv level) []string {
@@ -98,7 +106,7 @@ func preLines(lines []Line) []preLine {
 			last = i
 		}
 	}
-	var pre []preLine
+	pre := make([]preLine, 0, len(lines))
 	for i, l := range lines {
 		if l.Kind == Add {
 			continue
@@ -134,7 +142,10 @@ type candidate struct {
 	// should not (see skippable). It is never chosen, but as good as the
 	// best it makes the hunk ambiguous.
 	suspect bool
-	notes   []string
+	// keepIndent resolves the hunk with its added lines as written, for
+	// the other reading the syntax guard may try.
+	keepIndent bool
+	notes      []string
 }
 
 func (c candidate) end() int {
@@ -210,8 +221,8 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
 func (pl *placer) exact(pk []string, lv level) []int {
-	if lv == levelExact && pl.index[lv] == nil && pl.scans < scansBeforeIndex {
-		pl.scans++
+	if lv == levelExact && pl.index[lv] == nil && pl.scans < scanBudget {
+		pl.scans += len(pl.file)
 		return pl.scan(pk)
 	}
 	idx := pl.indexAt(lv)
@@ -426,6 +437,7 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 	tfk := pl.keysAt(levelTrailing)
 	idx := pl.indexAt(levelLookalike)
 	fk := pl.keysAt(levelLookalike)
+	informative := -1 // computed once, when first needed
 	for j := 0; j < len(align); {
 		fi := align[j]
 		if fi < 0 {
@@ -447,8 +459,13 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 		}
 		run := tk[j:e]
 		if slices.ContainsFunc(run, func(k string) bool { return strings.TrimSpace(k) != "" }) &&
-			len(pl.exact(run, levelTrailing)) == 1 && pl.informative(tk, tidx, tfk, align) >= 2 {
-			return true
+			len(pl.exact(run, levelTrailing)) == 1 {
+			if informative < 0 {
+				informative = pl.informative(tk, tidx, tfk, align)
+			}
+			if informative >= 2 {
+				return true
+			}
 		}
 		j = e
 	}
@@ -539,13 +556,21 @@ type alignment struct {
 // whitespace), a slightly changed context line costs a unit, each file line
 // skipped between two aligned lines costs a unit. It returns every optimal
 // alignment (up to maxPaths) whose structural cost is within budget units.
+//
+// Line j of body can only sit on window lines j to j+(w-m): the lines
+// before and after it need a line each. The table holds that band only,
+// so the work is linear in the size of the hunk (the window is the hunk
+// and a few lines of slack), and the walk back through the optimal paths
+// stops after a bounded number of steps.
 func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
 	m, w := len(body), b-a
 	if m == 0 || w < m {
 		return nil
 	}
+	band := w - m + 1 // cells per row: d = i - j in [0, band)
 	limit := budget*unit + unit - 1
 	sub := func(j, i int) int {
+		pl.work++
 		switch {
 		case body[j].text == file[a+i]:
 			return 0
@@ -555,111 +580,133 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 			// indented otherwise may well be another line (adjacent lines
 			// that differ only in indentation could trade places).
 			return 1
-		case body[j].kind == Context && similar(body[j].text, file[a+i]):
+		case body[j].kind == Context && similarKeys(bk[j], fk[a+i]):
 			return unit
 		}
 		return inf
 	}
-	dp := make([][]int, m)
-	back := make([][][]int, m) // the predecessors that reach the optimum
-	for j := range dp {
-		dp[j] = make([]int, w)
-		back[j] = make([][]int, w)
-		for i := range dp[j] {
-			dp[j][i] = inf
-		}
-	}
-	for i := 0; i < w; i++ {
-		dp[0][i] = sub(0, i)
+	// dp[j*band+d] is the least cost of aligning body[:j+1] with body[j]
+	// on window line j+d; back holds, as bits, the skips s (0 to
+	// fuzzyMaxSkip) after which the previous line reaches that optimum.
+	dp := make([]int, m*band)
+	back := make([]uint8, m*band)
+	for d := range band {
+		dp[d] = sub(0, d)
 	}
 	for j := 1; j < m; j++ {
-		for i := j; i < w; i++ {
-			s := sub(j, i)
-			if s >= inf {
-				continue
-			}
+		row, prev := dp[j*band:(j+1)*band], dp[(j-1)*band:j*band]
+		for d := range band {
+			row[d] = inf
 			best := inf
-			var args []int
-			for k := i - 1; k >= 0 && k >= i-1-fuzzyMaxSkip; k-- {
-				c := dp[j-1][k] + (i-1-k)*unit
+			var args uint8
+			for s := 0; s <= fuzzyMaxSkip && s <= d; s++ {
+				c := prev[d-s] + s*unit
 				switch {
 				case c < best:
-					best, args = c, []int{k}
+					best, args = c, 1<<s
 				case c == best && c < inf:
-					args = append(args, k)
+					args |= 1 << s
 				}
 			}
-			if best >= inf || best+s > limit {
+			if best >= inf || best > limit {
 				continue
 			}
-			dp[j][i], back[j][i] = best+s, args
+			sc := sub(j, j+d)
+			if sc >= inf || best+sc > limit {
+				continue
+			}
+			row[d], back[j*band+d] = best+sc, args
 		}
 	}
+	last := dp[(m-1)*band:]
 	opt := inf
-	for i := 0; i < w; i++ {
-		opt = min(opt, dp[m-1][i])
+	for _, c := range last {
+		opt = min(opt, c)
 	}
 	if opt > limit {
 		return nil
 	}
 	var out []alignment
 	path := make([]int, m)
-	var walk func(j, i int)
-	walk = func(j, i int) {
-		if len(out) >= maxPaths {
+	steps := walkSteps * m // bounds the walk through tied optima
+	var walk func(j, d int)
+	walk = func(j, d int) {
+		if len(out) >= maxPaths || steps <= 0 {
 			return
 		}
-		path[j] = a + i
+		steps--
+		pl.work++
+		path[j] = a + j + d
 		if j == 0 {
-			al := slices.Clone(path)
-			exact := 0
-			for jj := range al {
-				if bk[jj] == fk[al[jj]] {
-					exact++
-				}
-			}
-			if exact >= 2 && 2*exact >= m {
-				suspect := false
-				idx := pl.indexAt(levelLookalike)
-				for jj := range m {
-					if jj > 0 && al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
-						suspect = true
-					}
-					// A line taken as changed that the file has, as it
-					// is, elsewhere: that may be where it belongs.
-					if bk[jj] != fk[al[jj]] && len(idx[bk[jj]]) > 0 {
-						suspect = true
-					}
-					// A line taken as changed next to a change, and like a
-					// line the hunk deletes, may be the added variant of
-					// that line written as context.
-					if bk[jj] != fk[al[jj]] && body[jj].nearAdd && slices.ContainsFunc(body, func(p preLine) bool {
-						return p.kind == Delete && similar(p.text, body[jj].text)
-					}) {
-						suspect = true
-					}
-					// So is one like a hunk line next to it: in a run of
-					// like lines, the patch's may be one longer than the
-					// file's by an added line written as context.
-					if bk[jj] != fk[al[jj]] && ((jj > 0 && similar(body[jj-1].text, body[jj].text)) ||
-						(jj+1 < m && similar(body[jj+1].text, body[jj].text))) {
-						suspect = true
-					}
-				}
-				out = append(out, alignment{align: al, cost: opt, suspect: suspect})
+			if al, ok := pl.checkAlignment(body, bk, fk, slices.Clone(path)); ok {
+				out = append(out, alignment{align: al.align, cost: opt, suspect: al.suspect})
 			}
 			return
 		}
-		for _, k := range back[j][i] {
-			walk(j-1, k)
+		args := back[j*band+d]
+		for s := 0; s <= fuzzyMaxSkip; s++ {
+			if args&(1<<s) != 0 {
+				walk(j-1, d-s)
+			}
 		}
 	}
-	for i := 0; i < w; i++ {
-		if dp[m-1][i] == opt {
-			walk(m-1, i)
+	for d, c := range last {
+		if c == opt {
+			walk(m-1, d)
 		}
 	}
 	return out
+}
+
+// walkSteps is how many steps per hunk line the walk through an
+// alignment's optimal paths may take: ties multiply the paths, and the
+// few kept (maxPaths) need not cost the enumeration of all.
+const walkSteps = 4 * maxPaths
+
+// checkAlignment keeps an optimal alignment that rests on enough equal
+// lines and marks it suspect where it leaves out or changes a line it
+// should not.
+func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (alignment, bool) {
+	m := len(body)
+	exact := 0
+	for jj := range al {
+		if bk[jj] == fk[al[jj]] {
+			exact++
+		}
+	}
+	if exact < 2 || 2*exact < m {
+		return alignment{}, false
+	}
+	suspect := false
+	idx := pl.indexAt(levelLookalike)
+	for jj := range m {
+		if jj > 0 && al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+			suspect = true
+		}
+		if bk[jj] == fk[al[jj]] {
+			continue
+		}
+		// A line taken as changed that the file has, as it is, elsewhere:
+		// that may be where it belongs.
+		if len(idx[bk[jj]]) > 0 {
+			suspect = true
+		}
+		// A line taken as changed next to a change, and like a line the
+		// hunk deletes, may be the added variant of that line written as
+		// context.
+		if body[jj].nearAdd && slices.ContainsFunc(body, func(p preLine) bool {
+			return p.kind == Delete && similar(p.text, body[jj].text)
+		}) {
+			suspect = true
+		}
+		// So is one like a hunk line next to it: in a run of like lines,
+		// the patch's may be one longer than the file's by an added line
+		// written as context.
+		if (jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text)) {
+			suspect = true
+		}
+	}
+	return alignment{align: al, suspect: suspect}, true
 }
 
 // skippable reports whether file lines left out between hunk lines j-1
@@ -702,30 +749,64 @@ func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, 
 // adjacent context lines so that each part fits exactly (at any level
 // short of fuzzy) and the second part follows the first. The split must
 // be the only one that works.
+//
+// The places of every prefix and suffix of the pre-image are found in one
+// pass each (see partFits), so a long hunk costs linear work, not a search
+// per split.
 func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
-	hasChange := func(from, to int) bool { // hunk lines [from, to)
-		for _, l := range h.Lines[from:to] {
-			if l.Kind != Context {
-				return true
-			}
-		}
-		return false
+	m := len(pre)
+	if m < 2*fusedMinPart {
+		return nil
 	}
-	var found []candidate
-	// Each part needs three lines and a line rare in the file: small parts
-	// of common lines fit anywhere in repetitive code.
-	for k := fusedMinPart; k <= len(pre)-fusedMinPart; k++ {
+	// changesBefore[i] counts the changed hunk lines before hunk line i.
+	changesBefore := make([]int, len(h.Lines)+1)
+	for i, l := range h.Lines {
+		changesBefore[i+1] = changesBefore[i]
+		if l.Kind != Context {
+			changesBefore[i+1]++
+		}
+	}
+	// rareBefore[j] counts the lines of pre[:j] rare in the file.
+	idx := pl.indexAt(levelLookalike)
+	rareBefore := make([]int, m+1)
+	for j, k := range preKeys(pre, levelLookalike) {
+		rareBefore[j+1] = rareBefore[j]
+		if n := len(idx[k]); k != "" && n > 0 && n <= distinctMaxOcc {
+			rareBefore[j+1]++
+		}
+	}
+	// The splits worth trying: between two adjacent context lines, with a
+	// change on each side and, in each part, three lines and a line rare in
+	// the file (small parts of common lines fit anywhere in repetitive
+	// code).
+	var splits []int
+	for k := fusedMinPart; k <= m-fusedMinPart; k++ {
 		if pre[k-1].kind != Context || pre[k].kind != Context || pre[k].at != pre[k-1].at+1 {
 			continue
 		}
-		if !hasChange(0, pre[k].at) || !hasChange(pre[k].at, len(h.Lines)) {
+		at := pre[k].at
+		if changesBefore[at] == 0 || changesBefore[len(h.Lines)]-changesBefore[at] == 0 {
 			continue
 		}
-		if !pl.rare(pre[:k]) || !pl.rare(pre[k:]) {
+		if rareBefore[k] == 0 || rareBefore[m]-rareBefore[k] == 0 {
 			continue
 		}
-		as, alv := pl.firstLevel(pre[:k])
-		bs, blv := pl.firstLevel(pre[k:])
+		splits = append(splits, k)
+	}
+	if len(splits) == 0 {
+		return nil
+	}
+	heads, ok := pl.partFits(pre, splits, false)
+	if !ok {
+		return nil
+	}
+	tails, ok := pl.partFits(pre, splits, true)
+	if !ok {
+		return nil
+	}
+	var found []candidate
+	for n, k := range splits {
+		as, bs := heads[n].starts, tails[n].starts
 		if len(as) > 1 || len(bs) > 1 {
 			// Each part must fit one place on its own: a part that fits
 			// two is not pinned by the other part's place.
@@ -741,7 +822,7 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 				if gap < 2 || pl.file[sa+k] == pl.file[sa+k-1] || pl.file[sb-1] == pl.file[sb] {
 					continue
 				}
-				align := make([]int, len(pre))
+				align := make([]int, m)
 				for j := range align {
 					if j < k {
 						align[j] = sa + j
@@ -749,7 +830,7 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 						align[j] = sb + j - k
 					}
 				}
-				c := newCandidate(align, PassFused, max(alv, blv), 0)
+				c := newCandidate(align, PassFused, max(heads[n].level, tails[n].level), 0)
 				c.split = k
 				c.notes = append(c.notes, fmt.Sprintf("two hunks run together: lines %d-%d of the file between them are left alone", sa+k+1, sb))
 				found = append(found, c)
@@ -766,26 +847,106 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 // must have.
 const fusedMinPart = 3
 
-// rare reports whether some non-blank line of pre is rare in the file.
-func (pl *placer) rare(pre []preLine) bool {
-	idx := pl.indexAt(levelLookalike)
-	for _, k := range preKeys(pre, levelLookalike) {
-		if n := len(idx[k]); k != "" && n > 0 && n <= distinctMaxOcc {
-			return true
-		}
-	}
-	return false
+// fusedWork bounds the steps partFits may take per line of the file and
+// the hunk: past it, the hunk's lines are too common to split by.
+const fusedWork = 64
+
+// partFit is where one part of a split pre-image fits exactly, at the
+// strictest level that has any place.
+type partFit struct {
+	starts []int
+	level  level
 }
 
-// firstLevel returns the exact starts of pre at the strictest level that
-// has any.
-func (pl *placer) firstLevel(pre []preLine) ([]int, level) {
-	for lv := levelExact; lv < numLevels; lv++ {
-		if s := pl.exact(preKeys(pre, lv), lv); len(s) > 0 {
-			return s, lv
+// partFits returns, for each split k (increasing), where pre[:k] fits
+// exactly, or pre[k:] when tail is set. It grows the part one line at a
+// time from the hunk's end, keeping at each level the places that still
+// fit, so the work is the total number of places alive along the way.
+// ok is false when that work passes its bound.
+func (pl *placer) partFits(pre []preLine, splits []int, tail bool) (fits []partFit, ok bool) {
+	m, nf := len(pre), len(pl.file)
+	budget := fusedWork * (m + nf)
+	fits = make([]partFit, len(splits))
+	// alive[lv] holds, for parts of length n, the file index of the part's
+	// outer end: its first line for a head, one past its last for a tail.
+	var alive [numLevels][]int
+	var pks [numLevels][]string
+	for lv := range numLevels {
+		pks[lv] = preKeys(pre, lv)
+		first := 0
+		if tail {
+			first = m - 1
+		}
+		for _, i := range pl.indexAt(lv)[pks[lv][first]] {
+			if tail {
+				i++
+			}
+			alive[lv] = append(alive[lv], i)
+		}
+		budget -= len(alive[lv])
+	}
+	// want maps a part length to the splits that need it.
+	lengthOf := func(n int) int {
+		if tail {
+			return m - splits[n]
+		}
+		return splits[n]
+	}
+	next := 0 // the next split to fill, in order of part length
+	if tail {
+		next = len(splits) - 1
+	}
+	for n := 1; n <= m; n++ {
+		if n > 1 {
+			for lv := range numLevels {
+				fk := pl.keysAt(lv)
+				kept := alive[lv][:0]
+				for _, e := range alive[lv] {
+					budget--
+					pl.work++
+					if tail {
+						// The part grows by pre[m-n] at file line e-n.
+						if i := e - n; i >= 0 && fk[i] == pks[lv][m-n] {
+							kept = append(kept, e)
+						}
+					} else if i := e + n - 1; i < nf && fk[i] == pks[lv][n-1] {
+						kept = append(kept, e)
+					}
+				}
+				alive[lv] = kept
+			}
+			if budget < 0 {
+				return nil, false
+			}
+			if !slices.ContainsFunc(alive[:], func(a []int) bool { return len(a) > 0 }) {
+				break // no longer part fits anywhere
+			}
+		}
+		for next >= 0 && next < len(splits) && lengthOf(next) == n {
+			for lv := range numLevels {
+				if len(alive[lv]) == 0 {
+					continue
+				}
+				starts := slices.Clone(alive[lv])
+				if tail {
+					for i := range starts {
+						starts[i] -= n
+					}
+				}
+				fits[next] = partFit{starts: starts, level: lv}
+				break
+			}
+			if tail {
+				next--
+			} else {
+				next++
+			}
+		}
+		if next < 0 || next >= len(splits) {
+			break
 		}
 	}
-	return nil, levelExact
+	return fits, true
 }
 
 // alreadyApplied reports whether h's post-image is in the file while its

@@ -24,7 +24,6 @@ type resolveErr struct {
 
 // resolve turns a chosen candidate into the resolved hunk(s) it describes.
 func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr) {
-	pre := preLines(h.Lines)
 	if c.split == 0 {
 		r, err := pl.resolveLines(h.Lines, c.align, c)
 		if err != nil {
@@ -37,6 +36,7 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		}
 		return []Resolved{r}, nil
 	}
+	pre := preLines(h.Lines)
 	cut := pre[c.split].at
 	var out []Resolved
 	for part, span := range [][2]int{{0, cut}, {cut, len(h.Lines)}} {
@@ -116,6 +116,16 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// Nothing in this hunk shows the patch's indentation; the rest of
 		// the file's hunks do.
 		re = reindent{style: pl.style}
+	}
+	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) {
+		// The added lines as written are indented as the file indents its
+		// lines, and the mapping would move them to an indentation the file
+		// never uses: the context lines are what is off.
+		re = reindent{}
+		r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents its context lines otherwise")
+	}
+	if c.keepIndent {
+		re = reindent{}
 	}
 	if !re.identity() && indentedAdds(lines) {
 		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
@@ -203,7 +213,69 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	if err := pl.checkShape(r); err != nil {
 		return r, err
 	}
+	if err := pl.checkLostTrail(r); err != nil {
+		return r, err
+	}
 	return r, nil
+}
+
+// checkLostTrail refuses a hunk that ends with added lines, no context
+// after them, where the file goes on with an indented block and the added
+// lines leave that block (a new function after a statement of another,
+// say). Its trailing context was most likely lost:
+// inserted there, the added lines would take the rest of the block with
+// them (the rest of a test's assertions, moved into the new function).
+func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
+	sh := hunkShape(r.Lines)
+	if sh.lastChange < 0 || sh.trail > 0 || sh.lead == 0 {
+		return nil
+	}
+	// The last change group, which must only add lines.
+	first := sh.lastChange
+	for first > 0 && r.Lines[first-1].Kind != Context {
+		first--
+	}
+	added := r.Lines[first:]
+	if slices.ContainsFunc(added, func(l Line) bool { return l.Kind == Delete }) {
+		return nil
+	}
+	at := r.Start + r.OldCount() // the file line the added lines go before
+	next := -1                   // the first non-blank line after them
+	for i := at; i < len(pl.file); i++ {
+		if strings.TrimSpace(pl.file[i]) != "" {
+			next = i
+			break
+		}
+	}
+	if next < 0 {
+		return nil
+	}
+	var add string // the first non-blank added line
+	for _, l := range added {
+		if strings.TrimSpace(l.Text) != "" {
+			add = l.Text
+			break
+		}
+	}
+	in := indentWidth(pl.file[next])
+	if in == 0 || add == "" || indentWidth(add) >= in {
+		return nil
+	}
+	return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
+}
+
+// indentWidth is the width of s's indentation, a tab counting eight.
+func indentWidth(s string) int {
+	w := 0
+	for _, c := range indentOf(s) {
+		if c == '\t' {
+			w += 8 - w%8
+		} else {
+			w++
+		}
+	}
+	return w
 }
 
 // checkShape refuses a resolved hunk of a git-made diff whose context is
@@ -305,7 +377,7 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	}
 	explained, same, indented := 0, 0, 0
 	for _, p := range wit {
-		if m.apply(p[0]) == p[1] {
+		if m.explains(p) {
 			explained++
 		}
 		if p[0] != "" || p[1] != "" {
@@ -324,6 +396,73 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 		return reindent{}, true // a few context lines re-indented: keep the added lines
 	}
 	return reindent{}, false
+}
+
+// indentsFit reports whether every non-blank added line of lines, once
+// re-indented by re, is indented in the file's style: with tabs only in a
+// file indented with tabs, with a multiple of its indentation step in a
+// file indented with spaces.
+func (pl *placer) indentsFit(lines []Line, re reindent) bool {
+	if pl.indentStep == 0 {
+		pl.indentStep = fileIndentStep(pl.file)
+	}
+	for _, l := range lines {
+		if l.Kind != Add || strings.TrimSpace(l.Text) == "" {
+			continue
+		}
+		ind := indentOf(re.line(l.Text))
+		switch pl.indentStep {
+		case -1: // tabs
+			if strings.Trim(ind, "\t") != "" {
+				return false
+			}
+		case 1: // no style to keep to
+		default:
+			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fileIndentStep returns -1 for a file indented mostly with tabs, else the
+// step by which its lines most often indent (spaces), or 1 when it shows
+// none.
+func fileIndentStep(file []string) int {
+	tabs, spaces := 0, 0
+	steps := map[int]int{}
+	prev := -1
+	for _, l := range file {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := indentOf(l)
+		switch {
+		case strings.HasPrefix(ind, "\t"):
+			tabs++
+		case ind != "":
+			spaces++
+		}
+		if !strings.Contains(ind, "\t") {
+			if prev >= 0 && len(ind) > prev {
+				steps[len(ind)-prev]++
+			}
+			prev = len(ind)
+		} else {
+			prev = -1
+		}
+	}
+	if tabs > spaces {
+		return -1
+	}
+	step, most := 1, 0
+	for d, n := range steps {
+		if n > most || (n == most && d < step) {
+			step, most = d, n
+		}
+	}
+	return step
 }
 
 func indentedAdds(lines []Line) bool {
@@ -346,14 +485,19 @@ func (pl *placer) changes(r Resolved) bool {
 // changes reports whether lines change anything: their old side differs
 // from their new side.
 func changes(lines []Line) bool {
-	var old, nw []string
-	for _, l := range lines {
-		if l.Kind != Add {
-			old = append(old, l.Text)
+	// Walk both sides at once: i on the old side, j on the new.
+	next := func(k int, skip Kind) int {
+		for k < len(lines) && lines[k].Kind == skip {
+			k++
 		}
-		if l.Kind != Delete {
-			nw = append(nw, l.Text)
-		}
+		return k
 	}
-	return !slices.Equal(old, nw)
+	i, j := next(0, Add), next(0, Delete)
+	for i < len(lines) && j < len(lines) {
+		if lines[i].Text != lines[j].Text {
+			return true
+		}
+		i, j = next(i+1, Add), next(j+1, Delete)
+	}
+	return i < len(lines) || j < len(lines)
 }

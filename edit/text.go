@@ -30,6 +30,24 @@ func splitFile(s string) fileText {
 	return t
 }
 
+// splitLines returns the lines of s as splitFile does, without their
+// terminators, and whether s ends with one.
+func splitLines(s string) (lines []string, finalNewline bool) {
+	if s == "" {
+		return nil, true
+	}
+	lines = make([]string, 0, strings.Count(s, "\n")+1)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(lines, s), false
+		}
+		lines = append(lines, strings.TrimSuffix(s[:i], "\r"))
+		s = s[i+1:]
+	}
+	return lines, true
+}
+
 // finalNewline reports whether the file ends with a line terminator (an
 // empty file counts as ending with one).
 func (t fileText) finalNewline() bool {

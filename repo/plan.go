@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -30,6 +33,7 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 	}
 	var targets []*target
 	byPath := map[[2]string]*target{}
+	linkFree := map[string]bool{} // directories found not to be links (see linked)
 	for _, fd := range p.Files {
 		if fd.Binary {
 			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
@@ -52,12 +56,16 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 				return nil, err
 			}
 			// A link is judged by what it leads to: a link to .env is .env.
-			if err := t.guardLinks(p, access); err != nil {
-				return nil, err
+			linked := t.linked(p, linkFree)
+			if linked {
+				if err := t.guardLinks(p, access); err != nil {
+					return nil, err
+				}
 			}
 			// Where the path lands on disk, through links too: never in
-			// .git, a submodule or outside the tree.
-			if err := t.checkWritePath(p); err != nil {
+			// .git, a submodule or outside the tree. Write checks it again
+			// under the writer lock.
+			if err := t.checkPlacedPath(p, linked); err != nil {
 				return nil, err
 			}
 		}
@@ -92,6 +100,35 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
 	return edit.PlanFiles(in), nil
+}
+
+// linked reports whether p or a directory above it is a symbolic link,
+// looking from the top down so that each step goes through directories
+// already found not to be links (one lstat each, where going through the
+// tree's root would open every directory above again). The directories
+// found not to be links are added to free and not looked at again: a
+// patch of many files in few directories would otherwise look at each
+// directory once per file. When in doubt it reports true, and the caller
+// looks closer.
+func (t *Tree) linked(p string, free map[string]bool) bool {
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		d := strings.Join(parts[:i], "/")
+		if free[d] {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(d)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return false // nothing below it exists either
+		case err != nil || fi.Mode()&fs.ModeSymlink != 0:
+			return true
+		}
+		if i < len(parts) {
+			free[d] = true
+		}
+	}
+	return false
 }
 
 // resolve finds the tree paths a file diff reads from and writes to: ""

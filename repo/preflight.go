@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -133,6 +134,68 @@ func (t *Tree) checkWritePath(p string) error {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)%s", p, ErrSubmodule, sub, via)
 	}
 	return nil
+}
+
+// checkPlacedPath is checkWritePath for a path that linked found free of
+// symbolic links (linked false): the path lands where it says, so only its
+// name, its .git components, the git directory and the submodules above
+// it are looked at, each directory once per tree. With linked set it is
+// checkWritePath.
+func (t *Tree) checkPlacedPath(p string, linked bool) error {
+	if linked {
+		return t.checkWritePath(p)
+	}
+	if err := t.checkName(p); err != nil {
+		return err
+	}
+	parts := strings.Split(p, "/")
+	for _, part := range parts {
+		if isDotGit(part) {
+			return fmt.Errorf("%s: %w", p, ErrGitInternal)
+		}
+	}
+	if t.Git && t.gitDirInTree() {
+		// Only a git directory inside the tree under another name (a
+		// "gitdir:" line pointing there) can be reached without a link.
+		if err := t.checkWritePath(p); err != nil {
+			return err
+		}
+	}
+	if t.ownGit == nil {
+		t.ownGit = map[string]bool{}
+	}
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		has, seen := t.ownGit[dir]
+		if !seen {
+			_, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(dir), ".git"))
+			has = err == nil
+			t.ownGit[dir] = has
+		}
+		if has {
+			return fmt.Errorf("%s: %w (%s has its own .git)", p, ErrSubmodule, dir)
+		}
+	}
+	if sub := t.gitlinkOf(p); sub != "" {
+		return fmt.Errorf("%s: %w (%s is a submodule in the git index)", p, ErrSubmodule, sub)
+	}
+	return nil
+}
+
+// gitDirInTree reports whether the git directory is inside the tree by
+// another name than .git, found once per tree.
+func (t *Tree) gitDirInTree() bool {
+	if t.gitDirInside == 0 {
+		t.gitDirInside = -1
+		gd, err1 := filepath.EvalSymlinks(t.gitDir)
+		rr, err2 := filepath.EvalSymlinks(t.Dir)
+		if err1 != nil || err2 != nil {
+			t.gitDirInside = 1 // unknown: check every path in full
+		} else if rel, err := filepath.Rel(rr, gd); err != nil || (rel != ".git" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+			t.gitDirInside = 1
+		}
+	}
+	return t.gitDirInside == 1
 }
 
 // realPath returns where a clean path of the tree lands on disk, as a

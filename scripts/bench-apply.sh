@@ -8,15 +8,15 @@
 #
 #   - a large real patch: git diff --no-index between two versions of a
 #     Go module from the module cache (downloaded with go mod download if
-#     missing), by default golang.org/x/tools v0.30.0 -> v0.31.0, some 260
-#     files and 5,000 changed lines; pair apply --yes --no-commit must then
+#     missing), by default golang.org/x/tools v0.45.0 -> v0.52.0, some 340
+#     files and 1,050 hunks; pair apply --yes --no-commit must then
 #     give the new version exactly;
 #   - generated Go files of 1k, 10k and 100k lines, with a patch of one
 #     hunk every 54 lines (changed, added and removed lines), the same on
 #     every run; pair must apply it exactly too;
 #   - start-up: pair --version against git --version (and patch --version).
 #
-#   scripts/bench-apply.sh                    # x/tools v0.30.0 -> v0.31.0
+#   scripts/bench-apply.sh                    # x/tools v0.45.0 -> v0.52.0
 #   MOD=github.com/urfave/cli/v2 OLD=v2.25.7 NEW=v2.27.7 RUNS=9 scripts/bench-apply.sh
 #
 # Needs go, git, GNU patch (installed with apt-get when missing and
@@ -27,8 +27,8 @@ set -euo pipefail
 trap 'echo "bench-apply: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 MOD=${MOD:-golang.org/x/tools}
-OLD=${OLD:-v0.30.0}
-NEW=${NEW:-v0.31.0}
+OLD=${OLD:-v0.45.0}
+NEW=${NEW:-v0.52.0}
 RUNS=${RUNS:-5}
 
 top=$(cd "$(dirname "$0")/.." && pwd)

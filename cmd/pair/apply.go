@@ -298,6 +298,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 		return s, err
 	})
 	report.Ignored = edits.Ignored
+	if err == nil {
+		err = patch.CheckHunks()
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -1,0 +1,132 @@
+package edit_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// pyModule is a Python test module indented by four spaces, with a class
+// whose method body is eight spaces in.
+var pyModule = text(
+	"import pytest",
+	"",
+	"",
+	"class TestCli:",
+	"    def test_run(self):",
+	"        result = runner.invoke(cli, [\"run\"])",
+	"        assert result.exit_code == 0",
+	"",
+	"",
+	"def test_version():",
+	"    result = runner.invoke(cli, [\"--version\"])",
+	"    assert result.output",
+)
+
+// newTest is a top-level test function the hunks below add after the
+// class, as the file means it: column 0, a four-space body.
+var newTest = []string{
+	"",
+	"",
+	"def test_help():",
+	"    result = runner.invoke(cli, [\"--help\"])",
+	"    if result.output:",
+	"        assert \"Usage\" in result.output",
+}
+
+// pyPatch returns a hunk without line numbers: the context lines ctx,
+// then newTest added.
+func pyPatch(ctx ...string) string {
+	var b strings.Builder
+	b.WriteString("--- a/test_cli.py\n+++ b/test_cli.py\n@@ ... @@\n")
+	for _, l := range ctx {
+		b.WriteString(" " + l + "\n")
+	}
+	for _, l := range newTest {
+		b.WriteString("+" + l + "\n")
+	}
+	return b.String()
+}
+
+// withNewTest is pyModule with newTest after the class.
+var withNewTest = strings.Replace(pyModule, "== 0\n", "== 0\n"+strings.Join(newTest, "\n")+"\n", 1)
+
+// TestReindentInconsistentWitnesses places hunks with one context line
+// whose indentation the patch got wrong, the others as in the file: the
+// added lines stay as written, where once a mapping learned from the one
+// damaged line moved them (and broke the module).
+func TestReindentInconsistentWitnesses(t *testing.T) {
+	tests := []struct {
+		name string
+		ctx  []string
+	}{
+		{
+			// Rescaling two spaces to four and then removing eight
+			// "explained" every line: a fit of two points, not evidence.
+			name: "method line lost two spaces",
+			ctx: []string{
+				"  def test_run(self):",
+				"        result = runner.invoke(cli, [\"run\"])",
+				"        assert result.exit_code == 0",
+			},
+		},
+		{
+			name: "body line lost two spaces",
+			ctx: []string{
+				"    def test_run(self):",
+				"      result = runner.invoke(cli, [\"run\"])",
+				"        assert result.exit_code == 0",
+			},
+		},
+		{
+			name: "body line gained two spaces",
+			ctx: []string{
+				"          result = runner.invoke(cli, [\"run\"])",
+				"        assert result.exit_code == 0",
+			},
+		},
+		{
+			// Every context line agrees on two spaces less, but the added
+			// lines are in the file's four-space style: moving them by two
+			// would put them at indentations the module never uses.
+			name: "context lines all two spaces short",
+			ctx: []string{
+				"  def test_run(self):",
+				"      result = runner.invoke(cli, [\"run\"])",
+				"      assert result.exit_code == 0",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fd := onlyFile(t, pyPatch(tt.ctx...))
+			rs, errs := edit.Place(pyModule, fd)
+			if len(errs) > 0 {
+				t.Fatalf("Place: got errors %v, want none", errs)
+			}
+			if got := mustApply(t, pyModule, rs); got != withNewTest {
+				t.Errorf("got\n%s\nwant\n%s\nresolved:\n%s", got, withNewTest, describe(rs))
+			}
+		})
+	}
+}
+
+// TestReindentAgreeingWitnesses is the control: a hunk written four spaces
+// short throughout, added lines included, is moved as a whole.
+func TestReindentAgreeingWitnesses(t *testing.T) {
+	patch := text(
+		"--- a/test_cli.py",
+		"+++ b/test_cli.py",
+		"@@ ... @@",
+		" def test_run(self):",
+		"     result = runner.invoke(cli, [\"run\"])",
+		"+    assert not result.exception",
+		"     assert result.exit_code == 0",
+	)
+	rs := mustPlace(t, pyModule, patch)
+	want := strings.Replace(pyModule, "        assert result.exit_code", "        assert not result.exception\n        assert result.exit_code", 1)
+	if got := mustApply(t, pyModule, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
