@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Text-only mode is for models whose server refuses tools (Ollama
@@ -84,7 +85,7 @@ func textMessages(msgs []Message, system string) []Message {
 
 // readLine is a read request of text-only mode, on a line of its own:
 // READ path, READ path 10-80, LIST [glob], SEARCH pattern [glob].
-var readLine = regexp.MustCompile(`^\s*(READ|LIST|SEARCH)(?:[ \t]+(.*?))?\s*$`)
+var readLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(READ|LIST|SEARCH)(?:[ \t]+(.*?))?\s*$`) })
 
 // textRequests returns the read requests in a reply of text-only mode,
 // outside fenced blocks.
@@ -96,7 +97,7 @@ func textRequests(reply string) []string {
 			fenced = !fenced
 			continue
 		}
-		if !fenced && readLine.MatchString(l) {
+		if !fenced && readLine().MatchString(l) {
 			out = append(out, strings.TrimSpace(l))
 		}
 	}
@@ -142,12 +143,12 @@ func (a *Agent) answerReads(ctx context.Context, reqs []string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-var lineRange = regexp.MustCompile(`^(\d+)(?:-(\d+))?$`)
+var lineRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(?:-(\d+))?$`) })
 
 // parseTextRequest turns a READ, LIST or SEARCH line into the tool and
 // the JSON arguments it stands for.
 func parseTextRequest(line string) (name, args string, err error) {
-	m := readLine.FindStringSubmatch(line)
+	m := readLine().FindStringSubmatch(line)
 	fields := strings.Fields(m[2])
 	var v map[string]any
 	switch m[1] {
@@ -158,7 +159,7 @@ func parseTextRequest(line string) (name, args string, err error) {
 		}
 		v = map[string]any{"path": fields[0]}
 		if len(fields) > 1 {
-			r := lineRange.FindStringSubmatch(fields[1])
+			r := lineRange().FindStringSubmatch(fields[1])
 			if r == nil || len(fields) > 2 {
 				return name, "", fmt.Errorf("READ %s: %q is not a line range such as 10-80", fields[0], strings.Join(fields[1:], " "))
 			}
