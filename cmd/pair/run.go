@@ -74,10 +74,19 @@ func run(ctx context.Context, args []string, io stdio) int {
 		}
 		return ee.code
 	}
+	// The same, from the packages below cmd/pair.
+	var oe *output.ExitError
+	if errors.As(err, &oe) {
+		if oe.Msg != "" {
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(oe.Msg, has)))
+		}
+		return oe.Code
+	}
 	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
 	var ue *usageError
+	var oue *output.UsageError
 	switch {
-	case errors.As(err, &ue) || isFlagError(err):
+	case errors.As(err, &ue) || errors.As(err, &oue) || isFlagError(err):
 		return exitUsage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted

@@ -6,6 +6,7 @@ package output
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -44,3 +45,23 @@ func OneLine(s string, n int) string {
 	}
 	return s
 }
+
+// UsageError marks an error in how pair was invoked (exit code Usage).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Usagef returns a UsageError with the formatted message.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ExitError carries an exit code for a failure, with the message to
+// print ("" when it was already reported in full, for example on
+// standard output as JSON).
+type ExitError struct {
+	Code int
+	Msg  string
+}
+
+func (e *ExitError) Error() string { return e.Msg }
