@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/terminal"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
@@ -221,7 +221,7 @@ func howToDecide(o applyOptions) (howDecided, *os.File, error) {
 		return decideLetters, nil, nil
 	}
 	fromStdin := o.Patch == "" || o.Patch == "-"
-	if kb := keyboard(o.IO); kb != nil && !fromStdin {
+	if kb := o.IO.Keyboard; kb != nil && !fromStdin {
 		return decideTerminal, kb, nil
 	}
 	if !fromStdin {
@@ -348,7 +348,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 	case decideTerminal:
 		screen := o.IO
 		if o.JSON {
-			screen.Out = o.IO.Err // standard output stays one JSON object
+			screen = o.IO.OutToErr() // standard output stays one JSON object
 		}
 		if failed > 0 {
 			printPlacements(screen.Out, applyReport{Errors: report.Errors})
@@ -358,7 +358,7 @@ func runApply(c *cli.Context, o applyOptions) error {
 		if commit {
 			verb = "write and commit"
 		}
-		switch err := reviewInTerminal(c.Context, kb, screen, rev, verb); {
+		switch err := terminal.ReviewInTerminal(c.Context, kb, screen, rev, verb); {
 		case errors.Is(err, review.ErrInterrupted):
 			return &exitError{code: exitInterrupted, msg: "apply: review interrupted; nothing was written"}
 		case errors.Is(err, review.ErrAbandoned):
@@ -568,7 +568,7 @@ func readPatch(o applyOptions) (string, error) {
 	}
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.
-	if f, ok := o.IO.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if o.IO.Keyboard != nil {
 		return "", usagef("apply: give a patch file, or pipe the patch to standard input")
 	}
 	b, err := io.ReadAll(o.IO.In)

@@ -143,7 +143,7 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		fmt.Fprintf(out, "pair demo: a real session with the configured model, in a scratch git repository.\n\n")
 		fmt.Fprintf(out, "repository:  %s\n", repoDir)
 		fmt.Fprintf(out, "             wordfreq, a small Go command (%d files), committed; .pair.yml runs go test after each change\n", len(files))
-		kb := keyboard(o.IO)
+		kb := o.IO.Keyboard
 		how := "--yes    # no terminal: every hunk is approved (commands still need approval)"
 		if kb != nil {
 			how = "        # review each hunk: y approve, n reject, s split, e edit, ? for every key"
@@ -152,7 +152,7 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		fmt.Fprintf(out, "request: %s\n\n", demoRequest)
 		err := runAgent(c, agentOptions{
 			Mode: "edit", Files: []string{"main.go", "freq/freq.go"}, Request: demoRequest, OneShot: true,
-			Yes: kb == nil, Dir: repoDir, IO: stdio{In: o.IO.In, Out: out, Err: o.IO.Err},
+			Yes: kb == nil, Dir: repoDir, IO: stdio{In: o.IO.In, Out: out, Err: o.IO.Err, Keyboard: kb, Color: o.IO.Color, ErrColor: o.IO.ErrColor, ErrTTY: o.IO.ErrTTY},
 		})
 		if err != nil {
 			return err
@@ -169,7 +169,7 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 	}
 
 	// On a terminal the person reviews the hunks; otherwise --yes.
-	kb := keyboard(o.IO)
+	kb := o.IO.Keyboard
 	review := struct {
 		flag        string
 		check, yes  bool
@@ -192,13 +192,13 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 			flag += " "
 		}
 		fmt.Fprintf(out, "\n$ pair apply %s../reply.md    # %s\n", flag, step.explanation)
-		in := io.Reader(strings.NewReader(""))
-		if !step.check && !step.yes {
-			in = kb
+		sio := stdio{In: strings.NewReader(""), Out: out, Err: o.IO.Err, Color: o.IO.Color, ErrColor: o.IO.ErrColor, ErrTTY: o.IO.ErrTTY}
+		if !step.check && !step.yes && kb != nil {
+			sio.In, sio.Keyboard = kb, kb
 		}
 		err := runApply(c, applyOptions{
 			Patch: replyPath, Dir: repoDir, Check: step.check, Yes: step.yes,
-			IO: stdio{In: in, Out: out, Err: o.IO.Err},
+			IO: sio,
 		})
 		var ee *exitError
 		if errors.As(err, &ee) && ee.code == exitInterrupted {

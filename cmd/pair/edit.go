@@ -171,7 +171,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 			return usagef("%s: --session: %v", cmd, err)
 		}
 	}
-	kb := keyboard(o.IO)
+	kb := o.IO.Keyboard
 	if !o.OneShot && !o.Resume && !o.Web && kb == nil {
 		return usagef("%s: standard input is not a terminal: give the request with -m TEXT", cmd)
 	}
@@ -189,7 +189,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		rv.how = decideTerminal
 	}
 	if o.JSON {
-		rv.screen.Out = o.IO.Err // standard output stays one JSON object
+		rv.screen = o.IO.OutToErr() // standard output stays one JSON object
 	}
 	tree, err := openTree(o.Dir, o.IO.Err)
 	if err != nil {
@@ -268,8 +268,8 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model,
 		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout})
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
-	client.Waiting = (&waitNotice{w: o.IO.Err, tty: isTerminal(o.IO.Err), after: 3 * time.Second}).start
-	show := &eventPrinter{io: o.IO, json: o.JSON, color: useColor(o.IO.Err), st: st}
+	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
+	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
 	a := &agent.Agent{
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
@@ -591,7 +591,7 @@ func chat(c *cli.Context, o agentOptions, a *agent.Agent, st *agent.State, show 
 	// turn runs one request (or the pending review) with Ctrl-C stopping
 	// it alone: the chat goes on, the session as it was saved.
 	turn := func(do func(ctx context.Context) error) error {
-		ctx, done := o.IO.Interrupt.catch(c.Context)
+		ctx, done := o.IO.Interrupt.Catch(c.Context)
 		err := do(ctx)
 		done()
 		show.endLine()

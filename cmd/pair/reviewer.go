@@ -14,6 +14,7 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/terminal"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -60,7 +61,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 			break
 		}
 		fmt.Fprintln(c.screen.Out)
-		switch err := reviewInTerminal(ctx, c.kb, c.screen, rev, c.verb); {
+		switch err := terminal.ReviewInTerminal(ctx, c.kb, c.screen, rev, c.verb); {
 		case errors.Is(err, review.ErrInterrupted):
 			return nil, errInterrupted
 		case errors.Is(err, review.ErrAbandoned):
@@ -194,7 +195,7 @@ func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandReque
 // askToRun asks on the terminal whether a command may run, or an MCP
 // tool may be called.
 func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.CommandRequest) (agent.CommandDecision, error) {
-	color := useColor(screen.Out)
+	color := screen.Color
 	paint := func(code, s string) string {
 		if !color {
 			return s
@@ -214,7 +215,7 @@ func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.Command
 	}
 	for {
 		fmt.Fprint(screen.Out, paint("\x1b[1;34m", "Run it [y,n]?")+" ")
-		k, err := readKey(ctx, kb)
+		k, err := terminal.ReadKey(ctx, kb, errInterrupted)
 		if err != nil {
 			return agent.CommandDecision{}, err
 		}
@@ -231,28 +232,4 @@ func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.Command
 		}
 		fmt.Fprintln(screen.Out)
 	}
-}
-
-// readKey reads one key press from the terminal in raw mode.
-func readKey(ctx context.Context, kb *os.File) (byte, error) {
-	var got byte
-	err := withRaw(kb, func() error {
-		var b [1]byte
-		done := make(chan error, 1)
-		go func() {
-			_, err := kb.Read(b[:])
-			done <- err
-		}()
-		select {
-		case <-ctx.Done():
-			return errInterrupted
-		case err := <-done:
-			if err == io.EOF {
-				return errors.New("the terminal closed")
-			}
-			got = b[0]
-			return err
-		}
-	})
-	return got, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/terminal"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -25,13 +25,9 @@ const (
 	exitInterrupted = output.Interrupted
 )
 
-// stdio carries the process's standard streams, so tests can replace them.
-type stdio struct {
-	In       io.Reader
-	Out, Err io.Writer
-	// Interrupt routes Ctrl-C (nil: it cancels the command's context).
-	Interrupt *interrupter
-}
+// stdio carries the process's standard streams with their terminal and
+// colour state, set once in main, so tests can replace them.
+type stdio = terminal.IO
 
 // usageError marks an error in how pair was invoked (exit code 2).
 type usageError struct{ msg string }
