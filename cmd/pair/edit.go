@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
@@ -237,7 +238,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
-	untrustedWarning(o.IO.Err, cfg)
+	config.UntrustedWarning(o.IO.Err, cfg)
 	if cfg.APIBase == "" && cfg.APIKey == "" {
 		return usagef("%s: no model is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or give --api-base; PAIR_MODEL or --model names the model. 'pair demo' works without a model", cmd)
 	}

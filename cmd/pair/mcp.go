@@ -14,16 +14,12 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/mcp"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
 type mcpServerConfig = mcp.Entry
-
-// checkMCPServers checks the mcp_servers of the file p.
-func checkMCPServers(p string, list []mcpServerConfig) error {
-	return mcp.CheckEntries(p, list)
-}
 
 // mergeMCPServers lays the files' servers over each other: a server of
 // the repository's file replaces the home directory's of the same name.
@@ -187,7 +183,7 @@ func runMCPList(c *cli.Context, io stdio) error {
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
-	untrustedWarning(io.Err, cfg)
+	config.UntrustedWarning(io.Err, cfg)
 	configs := mcpConfigs(cfg, tree.Dir)
 	if len(configs) == 0 && !asJSON {
 		fmt.Fprintln(io.Out, "no MCP servers: list them under mcp_servers in .pair.yml (see pair mcp --help)")
