@@ -13,6 +13,10 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/patchflow"
+	"github.com/pair-cli/pair/repo"
 )
 
 // example holds the demo's project (project.txtar) and the model reply
@@ -196,12 +200,12 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		if !step.check && !step.yes && kb != nil {
 			sio.In, sio.Keyboard = kb, kb
 		}
-		err := runApply(c, applyOptions{
+		err := patchflow.Run(c.Context, patchflow.Options{
 			Patch: replyPath, Dir: repoDir, Check: step.check, Yes: step.yes,
-			IO: sio,
+			IO: sio, OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, o.IO.Err) },
 		})
-		var ee *exitError
-		if errors.As(err, &ee) && ee.code == exitInterrupted {
+		var ee *output.ExitError
+		if errors.As(err, &ee) && ee.Code == output.Interrupted {
 			return err
 		}
 		if err != nil {

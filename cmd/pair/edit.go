@@ -16,8 +16,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/patchflow"
 	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
@@ -179,15 +182,15 @@ func runAgent(c *cli.Context, o agentOptions) error {
 	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit"}
 	switch {
 	case o.Yes:
-		rv.how = decideYes
+		rv.how = patchflow.DecideYes
 	case o.Decisions != "":
 		letters, err := review.ParseLetters(o.Decisions)
 		if err != nil {
 			return usagef("%s: --decisions: %v", cmd, err)
 		}
-		rv.how, rv.letters = decideLetters, letters
+		rv.how, rv.letters = patchflow.DecideLetters, letters
 	case kb != nil:
-		rv.how = decideTerminal
+		rv.how = patchflow.DecideTerminal
 	}
 	if o.JSON {
 		rv.screen = o.IO.OutToErr() // standard output stays one JSON object
@@ -211,7 +214,7 @@ func runAgent(c *cli.Context, o agentOptions) error {
 		}
 	}
 	if name == "" {
-		name = newSessionID(o.Mode)
+		name = audit.NewSessionID(o.Mode)
 	}
 	// One process at a time per session (a second pair review of the same
 	// pause waits for nobody: it is refused).
@@ -330,7 +333,7 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 	// also after tokens streamed to standard error.
 	show.endLine()
 	if o.JSON {
-		writeJSON(o.IO.Out, reportOf(st))
+		output.WriteJSON(o.IO.Out, reportOf(st))
 	} else {
 		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
 			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(display.Names(t.Paths), ", "))
@@ -342,7 +345,7 @@ func finishTurn(ctx context.Context, o agentOptions, st *agent.State, err error,
 	case errors.Is(err, agent.ErrPaused):
 		written := "nothing of it was written yet"
 		if t.Applied > 0 {
-			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
+			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, output.Plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
 		}
 		return &exitError{code: exitNeedsReview, msg: fmt.Sprintf("%s: paused for review: %s; %s. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, written, st.Session)}
 	case errors.Is(err, agent.ErrApplyInterrupted):
@@ -795,4 +798,4 @@ func tailText(s string, n int) string {
 }
 
 // decideNone means no way to decide: proposals pause.
-const decideNone howDecided = -1
+const decideNone patchflow.How = -1

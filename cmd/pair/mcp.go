@@ -16,6 +16,7 @@ import (
 	"github.com/pair-cli/pair/agent/mcp"
 	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
@@ -210,12 +211,12 @@ func runMCPList(c *cli.Context, io stdio) error {
 		reports = append(reports, r)
 	}
 	if asJSON {
-		writeJSON(io.Out, reports)
+		output.WriteJSON(io.Out, reports)
 	} else {
 		printMCPList(io.Out, reports)
 	}
 	if failed > 0 {
-		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), plural(len(reports), "server"))}
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), output.Plural(len(reports), "server"))}
 	}
 	return nil
 }
@@ -229,7 +230,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			fmt.Fprintf(w, "%s (%s): did not start: %s\n", r.Name, r.How, r.Error)
 			continue
 		}
-		fmt.Fprintf(w, "%s (%s): started, %d %s\n", r.Name, r.How, len(r.Tools), plural(len(r.Tools), "tool"))
+		fmt.Fprintf(w, "%s (%s): started, %d %s\n", r.Name, r.How, len(r.Tools), output.Plural(len(r.Tools), "tool"))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, t := range r.Tools {
 			why := "server: read-only"

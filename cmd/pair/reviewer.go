@@ -14,6 +14,8 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/patchflow"
 	"github.com/pair-cli/pair/internal/terminal"
 	"github.com/pair-cli/pair/review"
 )
@@ -23,7 +25,7 @@ import (
 // the request, in order), or with --yes (edits only; never commands).
 // With none of these it answers agent.ErrNeedsReview and the turn pauses.
 type cliReviewer struct {
-	how     howDecided
+	how     patchflow.How
 	kb      *os.File
 	screen  stdio
 	letters []review.Answer
@@ -35,17 +37,17 @@ var errInterrupted = errors.New("review interrupted; nothing was written")
 
 func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
 	rev := startReview(p, c.screen.Err)
-	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {
-		printPlacements(c.screen.Out, rep)
+	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == patchflow.DecideTerminal {
+		patchflow.PrintPlacements(c.screen.Out, rep)
 	}
 	switch c.how {
-	case decideYes:
+	case patchflow.DecideYes:
 		for !rev.Done() {
 			if err := rev.Approve(); err != nil {
 				return nil, err
 			}
 		}
-	case decideLetters:
+	case patchflow.DecideLetters:
 		for !rev.Done() {
 			if len(c.letters) == 0 {
 				return pauseReview(p, rev)
@@ -56,7 +58,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 				return nil, err
 			}
 		}
-	case decideTerminal:
+	case patchflow.DecideTerminal:
 		if len(rev.Items) == 0 {
 			break
 		}
@@ -96,7 +98,7 @@ func startReview(p *agent.Proposal, notices io.Writer) *review.Review {
 			}
 			rev = saved
 			if n := len(rev.Items) - rev.Undecided(); n > 0 {
-				fmt.Fprintf(notices, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), plural(len(rev.Items), "hunk"))
+				fmt.Fprintf(notices, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), output.Plural(len(rev.Items), "hunk"))
 			}
 		} else {
 			fmt.Fprintln(notices, "pair: the files changed since the review was saved: its hunks were placed again and are offered afresh")
@@ -166,11 +168,11 @@ func hunkText(h edit.Resolved) string {
 }
 
 // failuresOf reports the hunks of plans that could not be placed.
-func failuresOf(plans []*edit.FilePlan) applyReport {
-	var r applyReport
+func failuresOf(plans []*edit.FilePlan) patchflow.Report {
+	var r patchflow.Report
 	for _, p := range plans {
 		for _, e := range p.Errors {
-			r.Errors = append(r.Errors, hunkFailure{Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest})
+			r.Errors = append(r.Errors, patchflow.HunkFailure{Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest})
 		}
 	}
 	return r
@@ -178,14 +180,14 @@ func failuresOf(plans []*edit.FilePlan) applyReport {
 
 func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	switch c.how {
-	case decideLetters:
+	case patchflow.DecideLetters:
 		if len(c.letters) == 0 {
 			return agent.CommandDecision{}, agent.ErrNeedsReview
 		}
 		a := c.letters[0]
 		c.letters = c.letters[1:]
 		return agent.CommandDecision{Approved: a.Key == 'y', Note: a.Note}, nil
-	case decideTerminal:
+	case patchflow.DecideTerminal:
 		return askToRun(ctx, c.kb, c.screen, req)
 	}
 	// --yes approves edits, never commands.

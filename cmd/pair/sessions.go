@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 func sessionsCommand(io stdio) *cli.Command {
@@ -68,7 +69,7 @@ waiting (pair review finishes it), the model and the last request.
 				if list == nil {
 					list = []agent.SessionInfo{}
 				}
-				writeJSON(io.Out, list)
+				output.WriteJSON(io.Out, list)
 				return nil
 			}
 			if len(list) == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -100,7 +101,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		}
 		report.Error = err.Error()
 		if o.JSON {
-			writeJSON(o.IO.Out, report)
+			output.WriteJSON(o.IO.Out, report)
 		}
 		return &exitError{code: exitFailure, msg: "undo: " + err.Error()}
 	}
@@ -123,7 +124,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		report.Files = append(report.Files, undoFileReport{Path: f.Path, Action: f.Action, Mode: f.Mode})
 	}
 	if o.JSON {
-		writeJSON(o.IO.Out, report)
+		output.WriteJSON(o.IO.Out, report)
 		return nil
 	}
 	printUndo(o.IO.Out, report)
