@@ -16,6 +16,7 @@ import (
 
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/patchflow"
+	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -154,7 +155,7 @@ func runDemo(c *cli.Context, o demoOptions) (err error) {
 		}
 		fmt.Fprintf(out, "\n$ pair edit main.go freq/freq.go -m '...' %s\n", how)
 		fmt.Fprintf(out, "request: %s\n\n", demoRequest)
-		err := runAgent(c, agentOptions{
+		err := runAgent(c, session.Options{
 			Mode: "edit", Files: []string{"main.go", "freq/freq.go"}, Request: demoRequest, OneShot: true,
 			Yes: kb == nil, Dir: repoDir, IO: stdio{In: o.IO.In, Out: out, Err: o.IO.Err, Keyboard: kb, Color: o.IO.Color, ErrColor: o.IO.ErrColor, ErrTTY: o.IO.ErrTTY},
 		})

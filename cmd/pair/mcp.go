@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -62,21 +60,6 @@ func startMCP(ctx context.Context, cfg modelConfig, root string, w io.Writer) *m
 		}
 	}
 	return set
-}
-
-// mcpArgsText shows a call's arguments (a JSON object) for the person:
-// indented, each line after prefix, cut after a few thousand characters.
-func mcpArgsText(args, prefix string) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, []byte(args), prefix, "  "); err != nil {
-		b.Reset()
-		b.WriteString(args)
-	}
-	text := prefix + b.String()
-	if len(text) > 4000 {
-		text = text[:4000] + "\n" + prefix + "(cut: " + fmt.Sprint(len(args)) + " bytes in all)"
-	}
-	return text
 }
 
 func mcpCommand(io stdio) *cli.Command {
@@ -240,7 +223,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			if t.Override != "" {
 				why += "; .pair.yml: " + t.Override
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(clipOneLine(t.Description, 60)))
+			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(output.OneLine(t.Description, 60)))
 			if t.Unchecked != "" {
 				fmt.Fprintf(tw, "  \t\tnote: %s; only checked to be an object\t\n", t.Unchecked)
 			}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/internal/terminal"
-	"github.com/pair-cli/pair/repo"
 )
 
 // Exit codes, as the output contract sets them (package output).
@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, io stdio) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(ee.msg, has)))
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(ee.msg, has)))
 		}
 		return ee.code
 	}
@@ -74,11 +74,11 @@ func run(ctx context.Context, args []string, io stdio) int {
 	var oe *output.ExitError
 	if errors.As(err, &oe) {
 		if oe.Msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(oe.Msg, has)))
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(oe.Msg, has)))
 		}
 		return oe.Code
 	}
-	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
+	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
 	var ue *usageError
 	var oue *output.UsageError
 	switch {
@@ -88,30 +88,6 @@ func run(ctx context.Context, args []string, io stdio) int {
 		return exitInterrupted
 	}
 	return exitFailure
-}
-
-// accessHint names, in a refusal of a file that looks like a secret or
-// that git ignores, the flag that allows it, when has says the command
-// has that flag.
-func accessHint(msg string, has func(flag string) bool) string {
-	for _, a := range []struct {
-		err         error
-		flag, vague string
-	}{
-		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
-		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
-	} {
-		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
-			continue
-		}
-		hint := "(--" + a.flag + " allows it)"
-		if strings.Contains(msg, a.vague) {
-			msg = strings.ReplaceAll(msg, a.vague, hint)
-		} else {
-			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
-		}
-	}
-	return msg
 }
 
 // commandHasFlag reports whether cmd takes the flag --name.

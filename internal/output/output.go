@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Exit codes of the pair command.
@@ -37,10 +38,13 @@ func Plural(n int, word string) string {
 }
 
 // OneLine folds s's white space into single spaces and clips it to n
-// bytes, marking a cut with an ellipsis.
+// bytes (never cutting a character in two), marking a cut with an ellipsis.
 func OneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // never cut a character in two
+		}
 		return s[:n] + "…"
 	}
 	return s

@@ -1,6 +1,7 @@
-package main
+package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/patchflow"
 	"github.com/pair-cli/pair/internal/terminal"
+	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -27,7 +29,7 @@ import (
 type cliReviewer struct {
 	how     patchflow.How
 	kb      *os.File
-	screen  stdio
+	screen  terminal.IO
 	letters []review.Answer
 	verb    string
 }
@@ -196,7 +198,7 @@ func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandReque
 
 // askToRun asks on the terminal whether a command may run, or an MCP
 // tool may be called.
-func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.CommandRequest) (agent.CommandDecision, error) {
+func askToRun(ctx context.Context, kb *os.File, screen terminal.IO, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	color := screen.Color
 	paint := func(code, s string) string {
 		if !color {
@@ -234,4 +236,43 @@ func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.Command
 		}
 		fmt.Fprintln(screen.Out)
 	}
+}
+
+// mcpArgsText shows a call's arguments (a JSON object) for the person:
+// indented, each line after prefix, cut after a few thousand characters.
+func mcpArgsText(args, prefix string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(args), prefix, "  "); err != nil {
+		b.Reset()
+		b.WriteString(args)
+	}
+	text := prefix + b.String()
+	if len(text) > 4000 {
+		text = text[:4000] + "\n" + prefix + "(cut: " + fmt.Sprint(len(args)) + " bytes in all)"
+	}
+	return text
+}
+
+// AccessHint names, in a refusal of a file that looks like a secret or
+// that git ignores, the flag that allows it, when has says the command
+// has that flag.
+func AccessHint(msg string, has func(flag string) bool) string {
+	for _, a := range []struct {
+		err         error
+		flag, vague string
+	}{
+		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
+		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
+	} {
+		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
+			continue
+		}
+		hint := "(--" + a.flag + " allows it)"
+		if strings.Contains(msg, a.vague) {
+			msg = strings.ReplaceAll(msg, a.vague, hint)
+		} else {
+			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
+		}
+	}
+	return msg
 }
