@@ -547,8 +547,18 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 			continue
 		}
 		if strings.HasPrefix(line, "/") {
-			quit, err := slash(ctx, o, a, st, line)
-			if err != nil {
+			// A slash command runs as a request does: Ctrl-C stops it
+			// alone, and the chat goes on.
+			req, done := o.IO.Interrupt.Catch(ctx)
+			quit, err := slash(req, o, a, st, line)
+			done()
+			show.endLine()
+			switch {
+			case ctx.Err() != nil:
+				return &output.ExitError{Code: output.Interrupted, Msg: "edit: interrupted"}
+			case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+				fmt.Fprintf(o.IO.Err, "pair: %s stopped; nothing more was written (session %s)\n", stoppedWhat(line), st.Session)
+			case err != nil:
 				fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(AccessHint(err.Error(), func(string) bool { return true })))
 			}
 			if quit {
@@ -674,6 +684,9 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 			return false, errors.New("/run COMMAND")
 		}
 		res, err := agent.Shell(ctx, a.Tree.Dir, cmdline, 10*time.Minute)
+		if err == nil {
+			err = ctx.Err() // stopped: its output is not kept
+		}
 		if err != nil {
 			return false, err
 		}
@@ -689,6 +702,18 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		return false, fmt.Errorf("unknown command %s; /help lists them", name)
 	}
 	return false, nil
+}
+
+// stoppedWhat names what Ctrl-C stopped in the chat command line.
+func stoppedWhat(line string) string {
+	name, _, _ := strings.Cut(line, " ")
+	switch name {
+	case "/run", "/test":
+		return "command"
+	case "/ask":
+		return "request"
+	}
+	return name
 }
 
 const chatHelp = `/add FILE...     put files in context
