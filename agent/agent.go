@@ -166,6 +166,15 @@ type Agent struct {
 	External []ExternalTool
 
 	st *State
+	// mode is the current run's (RunOptions.Mode, else the session's).
+	mode Mode
+}
+
+// RunOptions are the options of one run.
+type RunOptions struct {
+	// Mode overrides the session's mode for this run (the chat's /ask
+	// runs in ModeAsk in an edit session).
+	Mode Mode
 }
 
 // EventKind says what an Event reports.
@@ -257,7 +266,15 @@ func (a *Agent) settings() Settings {
 // st.Turn holds the status, the final output and the reason, and the
 // action log records every step.
 func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) {
-	a.st = st
+	return a.RunWith(ctx, st, request, RunOptions{})
+}
+
+// RunWith is Run with options.
+func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOptions) (err error) {
+	a.st, a.mode = st, st.Mode
+	if o.Mode != "" {
+		a.mode = o.Mode
+	}
 	if st.Sent == nil {
 		st.Sent = map[string]string{}
 	}
@@ -274,21 +291,21 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	if st.Turn.Request == "" {
 		return ErrEmptyRequest
 	}
-	st.Turn.TaskType = Classify(st.Turn.Request, st.Mode)
+	st.Turn.TaskType = Classify(st.Turn.Request, a.mode)
 	a.log("request", "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
 	a.emit(Event{Kind: EventRequestStarted, Text: st.Turn.Request, Detail: st.Turn.TaskType})
 	// With MCP tools that reach outside the repository, the model may be
 	// able to do what pair alone cannot: it is asked, and the gate stays.
-	if st.Turn.TaskType == TaskUnsupported && len(a.offeredExternal(st.Mode == "ask")) == 0 {
+	if st.Turn.TaskType == TaskUnsupported && len(a.offeredExternal(a.mode == ModeAsk)) == 0 {
 		st.Turn.Final = "pair works on the code in this repository: reading it, answering questions about it, and proposing changes you review. " +
 			"It cannot do that request, which needs the world outside the repository."
 		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		prompt := systemPrompt(st.Mode, a.textOnly())
+		prompt := systemPrompt(a.mode, a.textOnly())
 		if !a.textOnly() {
-			prompt += a.externalPrompt(st.Mode)
+			prompt += a.externalPrompt(a.mode)
 		}
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
@@ -304,7 +321,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 // process died while writing it) is not repeated: the model is told the
 // outcome is unknown and ErrApplyInterrupted hands it to the person.
 func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
-	a.st = st
+	a.st, a.mode = st, st.Mode
 	if st.Sent == nil {
 		st.Sent = map[string]string{}
 	}
@@ -450,7 +467,7 @@ func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
-	defs := append(toolDefs(offered(a.st.Mode == "ask")), a.externalDefs(a.st.Mode == "ask")...)
+	defs := append(toolDefs(offered(a.mode == ModeAsk)), a.externalDefs(a.mode == ModeAsk)...)
 	if a.textOnly() {
 		defs = nil
 	}
@@ -512,7 +529,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			continue
 		}
 		// In text-only mode, READ lines (without an edit) ask to read.
-		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.st.Mode == "ask") {
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (!hasDiff(reply.Content) || a.mode == ModeAsk) {
 			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
 			if err := a.checkpoint(); err != nil {
 				return err
@@ -520,7 +537,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			continue
 		}
 		// A reply without tool calls: the edits in it are a proposal.
-		if a.st.Mode != "ask" && a.replyHasEdits(reply.Content) {
+		if a.mode != ModeAsk && a.replyHasEdits(reply.Content) {
 			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil)
 			if err != nil {
 				return err
@@ -531,7 +548,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return nil
 		}
 		a.st.Turn.Final = reply.Content
-		if a.st.Mode == "ask" && a.replyHasEdits(reply.Content) {
+		if a.mode == ModeAsk && a.replyHasEdits(reply.Content) {
 			a.block("reply", "fenced diff", "pair ask is read-only: the diff in the answer was not applied")
 		}
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
@@ -545,7 +562,7 @@ func (a *Agent) loop(ctx context.Context) error {
 // reports true); otherwise the turn ends with ErrTruncated, the text
 // that came as its final output.
 func (a *Agent) truncated(reply Reply) (again bool, err error) {
-	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.st.Mode != "ask")
+	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.mode != ModeAsk)
 	what := "the reply"
 	if edit {
 		what = "the reply, with an unfinished edit that was not applied"
@@ -667,7 +684,7 @@ func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
 }
 
 func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result string, ok bool, err error) {
-	readOnly := a.st.Mode == "ask"
+	readOnly := a.mode == ModeAsk
 	if t == nil {
 		a.block(call.Name, "", "unknown tool")
 		return fmt.Sprintf("error: there is no tool %q; the tools are: %s", call.Name, strings.Join(append(toolNames(offered(readOnly)), a.externalNames(readOnly)...), ", ")), false, nil

@@ -17,8 +17,8 @@ type State struct {
 	Session string    `json:"session"`
 	Model   string    `json:"model"`
 	Updated time.Time `json:"updated"`
-	// Mode is "edit" or "ask"; ask offers read-only tools only.
-	Mode     string    `json:"mode"`
+	// Mode is the session's: edit or ask (read-only tools only).
+	Mode     Mode      `json:"mode"`
 	Messages []Message `json:"messages"`
 	// Files are the paths in context; Sent maps each to the hash of the
 	// content last sent to the model, so that a file is sent again only
@@ -128,8 +128,17 @@ type ToolResult struct {
 	Result string `json:"result"`
 }
 
+// Mode is what a session, or one run of it, may do.
+type Mode string
+
+// The modes.
+const (
+	ModeEdit Mode = "edit" // read, propose edits, run commands
+	ModeAsk  Mode = "ask"  // read-only tools only
+)
+
 // NewState starts a session.
-func NewState(session, model, mode string, files []string) *State {
+func NewState(session, model string, mode Mode, files []string) *State {
 	return &State{
 		Version: StateVersion, Session: session, Model: model, Mode: mode,
 		Files: files, Sent: map[string]string{},

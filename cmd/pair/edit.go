@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
@@ -80,7 +81,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			o := session.Options{
 				Web: c.Bool("web"), Port: c.Int("port"),
 				Session: c.String("session"), Continue: c.Bool("continue"),
-				Mode: "edit", Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
+				Mode: agent.ModeEdit, Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},

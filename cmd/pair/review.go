@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
@@ -48,7 +49,7 @@ again for review; 130 interrupted.`,
 				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
 			}
 			return runAgent(c, session.Options{
-				Mode: "edit", Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
+				Mode: agent.ModeEdit, Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},

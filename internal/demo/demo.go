@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/patchflow"
@@ -129,7 +130,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		fmt.Fprintf(out, "\n$ pair edit main.go freq/freq.go -m '...' %s\n", how)
 		fmt.Fprintf(out, "request: %s\n\n", Request)
 		err := o.Session(ctx, session.Options{
-			Mode: "edit", Files: []string{"main.go", "freq/freq.go"}, Request: Request, OneShot: true,
+			Mode: agent.ModeEdit, Files: []string{"main.go", "freq/freq.go"}, Request: Request, OneShot: true,
 			Yes: kb == nil, Dir: repoDir, IO: terminal.IO{In: o.IO.In, Out: out, Err: o.IO.Err, Keyboard: kb, Color: o.IO.Color, ErrColor: o.IO.ErrColor, ErrTTY: o.IO.ErrTTY},
 		})
 		if err != nil {

@@ -26,7 +26,7 @@ import (
 
 // Options are the options of pair edit and pair ask.
 type Options struct {
-	Mode      string // edit | ask
+	Mode      agent.Mode
 	Files     []string
 	Request   string
 	OneShot   bool
@@ -86,7 +86,7 @@ type Metadata struct {
 
 // Run runs pair edit, ask or review (o.Resume) as o says.
 func Run(ctx context.Context, o Options) error {
-	cmd := o.Mode
+	cmd := string(o.Mode)
 	if o.Resume {
 		cmd = "review"
 	}
@@ -140,11 +140,11 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	if name == "" {
-		name = audit.NewSessionID(o.Mode)
+		name = audit.NewSessionID(string(o.Mode))
 	}
 	// One process at a time per session (a second pair review of the same
 	// pause waits for nobody: it is refused).
-	if o.Mode == "edit" {
+	if o.Mode == agent.ModeEdit {
 		unlock, err := store.Lock(name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cmd, err)
@@ -176,7 +176,7 @@ func Run(ctx context.Context, o Options) error {
 		mode = st.Mode
 	}
 	commit := tree.Git && !o.NoCommit
-	if commit && mode == "edit" {
+	if commit && mode == agent.ModeEdit {
 		if _, _, err := tree.Identity(); err != nil {
 			return fmt.Errorf("%s: %w (or use --no-commit)", cmd, err)
 		}
@@ -208,7 +208,7 @@ func Run(ctx context.Context, o Options) error {
 			Commit: commit, NoVerify: o.NoVerify,
 		},
 	}
-	if mode == "edit" {
+	if mode == agent.ModeEdit {
 		a.Checkpoint = store.Save // ask sessions are not kept
 		if err := store.Save(st); err != nil {
 			return fmt.Errorf("%s: %w", cmd, err)
@@ -250,7 +250,7 @@ func Store(tree *repo.Tree) agent.Sessions {
 
 // finishTurn prints a turn's outcome and maps it to the exit status.
 func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show *eventPrinter) error {
-	cmd := o.Mode
+	cmd := string(o.Mode)
 	if o.Resume {
 		cmd = "review"
 	}
@@ -261,7 +261,7 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 	if o.JSON {
 		output.WriteJSON(o.IO.Out, reportOf(st))
 	} else {
-		if len(t.Paths) > 0 && err == nil && o.Mode == "ask" {
+		if len(t.Paths) > 0 && err == nil && o.Mode == agent.ModeAsk {
 			fmt.Fprintf(o.IO.Err, "files used: %s\n", strings.Join(display.Names(t.Paths), ", "))
 		}
 	}
@@ -657,10 +657,7 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		if rest == "" {
 			return false, errors.New("/ask QUESTION")
 		}
-		st.Mode = "ask"
-		err := a.Run(ctx, st, rest)
-		st.Mode = "edit"
-		return false, err
+		return false, a.RunWith(ctx, st, rest, agent.RunOptions{Mode: agent.ModeAsk})
 	case "/diff":
 		d, err := a.Tree.WorkDiff(a.Access)
 		if err != nil {
