@@ -107,10 +107,10 @@ type Outcome struct {
 // called.
 type CommandRequest struct {
 	ID, Command, Reason string
-	// Kind is "command" (or empty) for Command, "mcp" for a call of Tool
-	// (server.tool) of the MCP server Server with Arguments (a JSON
+	// Kind is KindCommand (or empty) for Command, KindMCP for a call of
+	// Tool (server.tool) of the MCP server Server with Arguments (a JSON
 	// object).
-	Kind                    string
+	Kind                    PendingKind
 	Server, Tool, Arguments string
 }
 
@@ -339,7 +339,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
 	if p.Phase == "applying" {
 		st.Turn.Pending = nil
-		if p.Kind == "mcp" {
+		if p.Kind == KindMCP {
 			a.answer(p, "The person approved this call, and pair stopped while it was being made: it is not known whether it had an effect. "+
 				"It was not made again. Check its effect before calling it again.")
 			return &callInterruptedError{tool: p.Tool}
@@ -349,7 +349,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return ErrApplyInterrupted
 	}
 	switch p.Kind {
-	case "edit":
+	case KindEdit:
 		feedback, done, err := a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
 		if err != nil {
 			return err // a pause again, or Ctrl-C
@@ -365,14 +365,14 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 			}
 			a.answer(p, feedback)
 		}
-	case "command":
+	case KindCommand:
 		result, _, err := a.command(ctx, ToolCall{ID: p.CallID, Name: "run_command"}, p.Command, "")
 		if err != nil {
 			return err
 		}
 		st.Turn.Pending = nil
 		a.answer(p, result)
-	case "mcp":
+	case KindMCP:
 		result, ok, err := a.resumeExternal(ctx, p)
 		if err != nil {
 			return err
@@ -437,14 +437,14 @@ func (a *Agent) endTurn(err error) error {
 	}
 	switch {
 	case err == nil:
-		t.Status = "ok"
+		t.Status = StatusOK
 		a.log("final", "", t.Final)
 	case errors.Is(err, ErrPaused):
-		t.Status = "needs_review"
+		t.Status = StatusNeedsReview
 	case errors.Is(err, ErrTruncated):
-		t.Status, t.Error = "truncated", err.Error()
+		t.Status, t.Error = StatusTruncated, err.Error()
 	default:
-		t.Status, t.Error = "failed", err.Error()
+		t.Status, t.Error = StatusFailed, err.Error()
 		a.log("error", "", err.Error())
 	}
 	return err
@@ -811,7 +811,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, plural(placed, "hunk"), failed)})
-	pending := &Pending{ID: prop.ID, Kind: "edit", Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
+	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved
@@ -976,10 +976,10 @@ func (a *Agent) record(out *Outcome, message string) audit.Record {
 func (a *Agent) command(ctx context.Context, call ToolCall, command, reason string) (string, bool, error) {
 	s := a.settings()
 	if !allowed(command, s) {
-		req := &CommandRequest{ID: call.ID, Kind: "command", Command: command, Reason: reason}
+		req := &CommandRequest{ID: call.ID, Kind: KindCommand, Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
 		if errors.Is(err, ErrNeedsReview) {
-			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
+			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
 			a.log("review", "run_command", "paused: "+command)
 			a.emit(Event{Kind: EventNeedsDecision, Tool: "run_command", Text: a.st.Turn.ReviewReason})
@@ -999,7 +999,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 		a.log("review", "run_command", "approved: "+command)
 		// Until its outcome is recorded, a crash leaves the command
 		// "applying": a resume does not run it again.
-		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
+		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
 		if err := a.checkpoint(); err != nil {
 			return "", false, err
 		}

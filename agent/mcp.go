@@ -195,8 +195,8 @@ func externalArgs(name, args string) (string, error) {
 // turn pauses with the call pending (Kind "mcp").
 func (a *Agent) reviewExternal(ctx context.Context, t *ExternalTool, callID, args string) (string, bool, error) {
 	name := t.Name()
-	pending := &Pending{ID: "m" + callID, Kind: "mcp", Tool: name, CallID: callID, ArgsHash: externalHash(name, args), Arguments: args, Phase: "review"}
-	d, err := a.Reviewer.ReviewCommand(ctx, &CommandRequest{ID: callID, Kind: "mcp", Server: t.Server, Tool: name, Arguments: args})
+	pending := &Pending{ID: "m" + callID, Kind: KindMCP, Tool: name, CallID: callID, ArgsHash: externalHash(name, args), Arguments: args, Phase: "review"}
+	d, err := a.Reviewer.ReviewCommand(ctx, &CommandRequest{ID: callID, Kind: KindMCP, Server: t.Server, Tool: name, Arguments: args})
 	if errors.Is(err, ErrNeedsReview) {
 		a.st.Turn.Pending = pending
 		a.st.Turn.ReviewReason = fmt.Sprintf("the model wants to call %s with %s", name, clipText(args, 300))

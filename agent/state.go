@@ -46,8 +46,8 @@ type Turn struct {
 	TaskType string `json:"task_type"`
 	Steps    int    `json:"steps"`   // model calls so far
 	Retries  int    `json:"retries"` // failed edits or tests sent back
-	// Status is ok, needs_review, truncated or failed once the turn ends.
-	Status       string `json:"status,omitempty"`
+	// Status is set once the turn ends.
+	Status       Status `json:"status,omitempty"`
 	Final        string `json:"final_output,omitempty"`
 	ReviewReason string `json:"review_reason,omitempty"`
 	Error        string `json:"error,omitempty"`
@@ -70,10 +70,10 @@ type Turn struct {
 
 // Pending is an action that needs the person's decision.
 type Pending struct {
-	ID     string `json:"id"`
-	Kind   string `json:"kind"` // edit | command | mcp
-	Tool   string `json:"tool"` // the tool (server.tool for mcp), or "reply" for fenced diffs
-	CallID string `json:"call_id,omitempty"`
+	ID     string      `json:"id"`
+	Kind   PendingKind `json:"kind"`
+	Tool   string      `json:"tool"` // the tool (server.tool for mcp), or "reply" for fenced diffs
+	CallID string      `json:"call_id,omitempty"`
 	// ArgsHash identifies the arguments, so that a resumed decision
 	// applies to exactly this action.
 	ArgsHash string `json:"args_hash"`
@@ -127,6 +127,27 @@ type ToolResult struct {
 	OK     bool   `json:"ok"`
 	Result string `json:"result"`
 }
+
+// Status is how a turn ended.
+type Status string
+
+// The statuses of a turn.
+const (
+	StatusOK          Status = "ok"
+	StatusNeedsReview Status = "needs_review" // paused: an action waits for a decision
+	StatusTruncated   Status = "truncated"    // the reply was cut at the model's length limit
+	StatusFailed      Status = "failed"
+)
+
+// PendingKind is the kind of action that waits for a decision.
+type PendingKind string
+
+// The kinds of pending actions.
+const (
+	KindEdit    PendingKind = "edit"    // a proposal of hunks
+	KindCommand PendingKind = "command" // a shell command
+	KindMCP     PendingKind = "mcp"     // a call of an MCP server's tool
+)
 
 // Mode is what a session, or one run of it, may do.
 type Mode string

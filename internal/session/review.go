@@ -208,7 +208,7 @@ func askToRun(ctx context.Context, kb *os.File, screen terminal.IO, req *agent.C
 	}
 	// What the model asks for is shown escaped: a hidden part of a
 	// command would run all the same (see internal/display).
-	if req.Kind == "mcp" {
+	if req.Kind == agent.KindMCP {
 		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+display.Name(req.Tool)+" with:"), paint("\x1b[33m", display.Text(mcpArgsText(req.Arguments, "  "))))
 		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", display.Name(req.Server))
 	} else {

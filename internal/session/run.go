@@ -59,7 +59,7 @@ type Options struct {
 // Report is the --json output of pair edit -m and pair ask, as
 // DESIGN.md's output contract sets it.
 type Report struct {
-	Status              string             `json:"status"` // ok | needs_review | truncated | failed
+	Status              agent.Status       `json:"status"`
 	TaskType            string             `json:"task_type"`
 	FinalOutput         string             `json:"final_output"`
 	Plan                []agent.PlanEntry  `json:"plan"`
@@ -364,7 +364,7 @@ func reportOf(st *agent.State) Report {
 	r := Report{
 		Status: t.Status, TaskType: t.TaskType, FinalOutput: t.Final,
 		Plan: st.Plan, ToolResults: st.Results, BlockedActions: st.Blocked,
-		RequiresHumanReview: t.Status == "needs_review", ReviewReason: t.ReviewReason,
+		RequiresHumanReview: t.Status == agent.StatusNeedsReview, ReviewReason: t.ReviewReason,
 		ActionLog: st.Log, Error: t.Error,
 		Metadata: Metadata{
 			Model: st.Model, Session: st.Session, Started: t.Started, Ended: t.Ended,

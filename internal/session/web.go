@@ -37,7 +37,7 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 
 func (w *webReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	title, detail := "The model wants to run a command", req.Command
-	if req.Kind == "mcp" {
+	if req.Kind == agent.KindMCP {
 		title = "The model wants to call " + req.Tool
 		detail = mcpArgsText(req.Arguments, "") + "\n\n(a tool of the MCP server " + req.Server + "; it may change things outside the repository)"
 	}
