@@ -197,45 +197,39 @@ func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandReque
 }
 
 // askToRun asks on the terminal whether a command may run, or an MCP
-// tool may be called.
+// tool may be called, with the review front end's Confirm.
 func askToRun(ctx context.Context, kb *os.File, screen terminal.IO, req *agent.CommandRequest) (agent.CommandDecision, error) {
-	color := screen.Color
-	paint := func(code, s string) string {
-		if !color {
-			return s
-		}
-		return code + s + "\x1b[m"
-	}
 	// What the model asks for is shown escaped: a hidden part of a
 	// command would run all the same (see internal/display).
+	title, what, notes := "The model wants to run a command:", display.Text(req.Command), ""
 	if req.Kind == agent.KindMCP {
-		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+display.Name(req.Tool)+" with:"), paint("\x1b[33m", display.Text(mcpArgsText(req.Arguments, "  "))))
-		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", display.Name(req.Server))
-	} else {
-		fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", display.Text(req.Command)))
+		title = "The model wants to call " + display.Name(req.Tool) + " with:"
+		what = display.Text(mcpArgsText(req.Arguments, ""))
+		notes = "(a tool of the MCP server " + display.Name(req.Server) + "; it may change things outside the repository)"
 	}
 	if req.Reason != "" {
-		fmt.Fprintf(screen.Out, "  (%s)\n", display.Text(req.Reason))
+		notes = strings.TrimPrefix(notes+"\n("+display.Text(req.Reason)+")", "\n")
 	}
-	for {
-		fmt.Fprint(screen.Out, paint("\x1b[1;34m", "Run it [y,n]?")+" ")
-		k, err := terminal.ReadKey(ctx, kb, errInterrupted)
-		if err != nil {
-			return agent.CommandDecision{}, err
-		}
-		switch k {
-		case 'y':
-			fmt.Fprintln(screen.Out, "y")
-			return agent.CommandDecision{Approved: true}, nil
-		case 'n':
-			fmt.Fprintln(screen.Out, "n")
-			return agent.CommandDecision{Approved: false}, nil
-		case 3:
-			fmt.Fprintln(screen.Out)
-			return agent.CommandDecision{}, errInterrupted
-		}
-		fmt.Fprintln(screen.Out)
+	detail := what
+	if notes != "" {
+		detail += "\n\n" + notes
 	}
+	t := &review.Terminal{In: kb, Out: screen.Out, CRLF: true, Color: screen.Color}
+	var yes bool
+	err := terminal.WithRaw(kb, func() error {
+		var err error
+		yes, _, err = t.Confirm(ctx, title, detail)
+		return err
+	})
+	switch {
+	case errors.Is(err, review.ErrInterrupted):
+		return agent.CommandDecision{}, errInterrupted
+	case errors.Is(err, review.ErrInputEnded):
+		return agent.CommandDecision{}, errors.New("the terminal closed")
+	case err != nil:
+		return agent.CommandDecision{}, err
+	}
+	return agent.CommandDecision{Approved: yes}, nil
 }
 
 // mcpArgsText shows a call's arguments (a JSON object) for the person:

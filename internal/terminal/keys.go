@@ -2,9 +2,7 @@ package terminal
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -54,31 +52,6 @@ func WithRaw(kb *os.File, f func() error) error {
 	}
 	defer term.Restore(fd, state)
 	return f()
-}
-
-// ReadKey reads one key press from the terminal in raw mode; interrupted
-// is its error when ctx ends first.
-func ReadKey(ctx context.Context, kb *os.File, interrupted error) (byte, error) {
-	var got byte
-	err := WithRaw(kb, func() error {
-		var b [1]byte
-		done := make(chan error, 1)
-		go func() {
-			_, err := kb.Read(b[:])
-			done <- err
-		}()
-		select {
-		case <-ctx.Done():
-			return interrupted
-		case err := <-done:
-			if err == io.EOF {
-				return errors.New("the terminal closed")
-			}
-			got = b[0]
-			return err
-		}
-	})
-	return got, err
 }
 
 // editorCommand is the person's editor: $EDITOR, else $VISUAL, else vi.
