@@ -37,9 +37,29 @@ type Options struct {
 	Access   repo.Access
 }
 
+// Status is how pair apply ended, in its report.
+type Status string
+
+// The statuses of pair apply.
+const (
+	StatusOK     Status = "ok"
+	StatusFailed Status = "failed"
+)
+
+// Action is what a patch does to a file.
+type Action string
+
+// The actions on a file.
+const (
+	ActionModify Action = "modify"
+	ActionCreate Action = "create"
+	ActionDelete Action = "delete"
+	ActionRename Action = "rename"
+)
+
 // Report is the --json output of pair apply.
 type Report struct {
-	Status string `json:"status"` // ok | failed
+	Status Status `json:"status"`
 	// Form is the edit format of the patch: unified, search-replace, v4a
 	// or whole-file; Ignored lists its fenced blocks that were not edits.
 	Form    edit.Form      `json:"form,omitempty"`
@@ -64,7 +84,7 @@ type UncommittedFile struct {
 type FileReport struct {
 	Path    string       `json:"path"`
 	OldPath string       `json:"old_path,omitempty"`
-	Action  string       `json:"action"` // modify | create | delete | rename
+	Action  Action       `json:"action"`
 	Mode    string       `json:"mode,omitempty"`
 	Hunks   []HunkReport `json:"hunks"`
 }
@@ -169,7 +189,7 @@ func Run(ctx context.Context, o Options) error {
 	report := Report{Check: o.Check, Files: []FileReport{}, Errors: []HunkFailure{}}
 	fail := func(err error) error {
 		if o.JSON {
-			report.Status, report.Error = "failed", err.Error()
+			report.Status, report.Error = StatusFailed, err.Error()
 			output.WriteJSON(o.IO.Out, report)
 			return &output.ExitError{Code: output.Failure, Msg: "apply: " + err.Error()}
 		}
@@ -215,9 +235,9 @@ func Run(ctx context.Context, o Options) error {
 	// Decisions given ahead were meant for the patch's hunks in order: with
 	// one missing they would fall on the wrong hunks.
 	if failed > 0 && (how != DecideTerminal || placed == 0) || o.Check {
-		report.Status = "ok"
+		report.Status = StatusOK
 		if failed > 0 {
-			report.Status = "failed"
+			report.Status = StatusFailed
 		}
 		if o.JSON {
 			output.WriteJSON(o.IO.Out, report)
@@ -293,7 +313,7 @@ func Run(ctx context.Context, o Options) error {
 		return fail(err)
 	}
 	if len(plans) == 0 {
-		report.Status = "ok"
+		report.Status = StatusOK
 		if o.JSON {
 			output.WriteJSON(o.IO.Out, report)
 		} else {
@@ -336,13 +356,13 @@ func Run(ctx context.Context, o Options) error {
 	var commitErr error
 	switch {
 	case errors.Is(err, repo.ErrNotCommitted):
-		report.Status, report.Applied = "failed", true
+		report.Status, report.Applied = StatusFailed, true
 		report.Error = err.Error()
 		commitErr = fmt.Errorf("apply: %w", err)
 	case err != nil:
 		return fail(err)
 	default:
-		report.Status, report.Applied = "ok", true
+		report.Status, report.Applied = StatusOK, true
 		if res.Commit != nil {
 			report.Commit = res.Commit.Hash
 			for _, u := range res.Commit.Uncommitted {
@@ -484,15 +504,15 @@ func fileReportOf(p *edit.FilePlan) FileReport {
 	fr := FileReport{Path: p.Path(), Hunks: []HunkReport{}}
 	switch {
 	case p.OldPath == "":
-		fr.Action = "create"
+		fr.Action = ActionCreate
 	case p.NewPath == "":
-		fr.Action = "delete"
+		fr.Action = ActionDelete
 	case p.OldPath != p.NewPath:
-		fr.Action, fr.OldPath = "rename", p.OldPath
+		fr.Action, fr.OldPath = ActionRename, p.OldPath
 	default:
-		fr.Action = "modify"
+		fr.Action = ActionModify
 	}
-	if p.Diff.ModeChange() || (fr.Action == "create" && p.Diff.NewMode != "") {
+	if p.Diff.ModeChange() || (fr.Action == ActionCreate && p.Diff.NewMode != "") {
 		fr.Mode = p.Diff.NewMode
 	}
 	for _, h := range p.Hunks {
@@ -546,17 +566,17 @@ func PrintPlacements(w io.Writer, r Report) {
 			lines += max(h.NewLines, h.OldLines)
 		}
 		switch f.Action {
-		case "create":
+		case ActionCreate:
 			fmt.Fprintf(w, "create %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
-		case "delete":
+		case ActionDelete:
 			fmt.Fprintf(w, "delete %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
-		case "rename":
+		case ActionRename:
 			fmt.Fprintf(w, "rename %s -> %s\n", display.Name(f.OldPath), path)
 		}
-		if f.Mode != "" && f.Action != "create" {
+		if f.Mode != "" && f.Action != ActionCreate {
 			fmt.Fprintf(w, "mode %s %s\n", display.Name(f.Mode), path)
 		}
-		if f.Action == "create" || f.Action == "delete" {
+		if f.Action == ActionCreate || f.Action == ActionDelete {
 			// The whole file is the hunk.
 			if len(f.Hunks) == 1 && f.Hunks[0].Decision == "rejected" {
 				fmt.Fprintf(w, "%s\trejected\n", path)
