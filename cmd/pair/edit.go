@@ -98,6 +98,6 @@ func runAgent(c *cli.Context, o session.Options) error {
 	o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, o.IO.Err) }
 	o.LoadConfig = func(dir, stateDir string) (modelConfig, error) { return loadConfig(c, dir, stateDir) }
 	o.StartMCP = startMCP
-	o.Undo = func(_ context.Context, dir string) error { return runUndo(c, undoOptions{Dir: dir, IO: o.IO}) }
+	o.Undo = func(ctx context.Context, dir string) error { return runUndo(ctx, undoOptions{Dir: dir, IO: o.IO}) }
 	return session.Run(c.Context, o)
 }

@@ -111,7 +111,10 @@ and an add_note tool that changes it:
 				if c.NArg() > 0 {
 					return usagef("mcp list: takes no arguments (got %q)", c.Args().First())
 				}
-				return runMCPList(c, io)
+				return runMCPList(c.Context, mcpListOptions{
+					Dir: setIn(c, "directory").String("directory"), JSON: setIn(c, "json").Bool("json"), IO: io,
+					LoadConfig: func(dir, stateDir string) (modelConfig, error) { return loadConfig(c, dir, stateDir) },
+				})
 			},
 		}},
 		Action: func(c *cli.Context) error {
@@ -156,14 +159,22 @@ func setIn(c *cli.Context, name string) *cli.Context {
 	return c
 }
 
-func runMCPList(c *cli.Context, io stdio) error {
-	asJSON := setIn(c, "json").Bool("json")
-	tree, err := openTree(setIn(c, "directory").String("directory"), io.Err)
+// mcpListOptions are the options of pair mcp list.
+type mcpListOptions struct {
+	Dir        string
+	JSON       bool
+	IO         stdio
+	LoadConfig func(dir, stateDir string) (modelConfig, error)
+}
+
+func runMCPList(ctx context.Context, o mcpListOptions) error {
+	asJSON, io := o.JSON, o.IO
+	tree, err := openTree(o.Dir, io.Err)
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
 	defer tree.Close()
-	cfg, err := loadConfig(c, tree.Dir, tree.StateDir())
+	cfg, err := o.LoadConfig(tree.Dir, tree.StateDir())
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
@@ -173,9 +184,9 @@ func runMCPList(c *cli.Context, io stdio) error {
 		fmt.Fprintln(io.Out, "no MCP servers: list them under mcp_servers in .pair.yml (see pair mcp --help)")
 		return nil
 	}
-	set := mcp.Start(c.Context, configs)
+	set := mcp.Start(ctx, configs)
 	defer set.Close()
-	if c.Context.Err() != nil {
+	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, msg: "mcp list: interrupted"}
 	}
 	reports := []mcpServerReport{}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +52,7 @@ failed; 2 usage error.`,
 			if c.NArg() > 0 {
 				return usagef("undo: takes no arguments (got %q)", c.Args().First())
 			}
-			return runUndo(c, undoOptions{
+			return runUndo(c.Context, undoOptions{
 				Dir:    c.String("directory"),
 				DryRun: c.Bool("dry-run"),
 				JSON:   c.Bool("json"),
@@ -90,7 +91,7 @@ type undoFileReport struct {
 	Mode   string `json:"mode,omitempty"`
 }
 
-func runUndo(c *cli.Context, o undoOptions) error {
+func runUndo(ctx context.Context, o undoOptions) error {
 	report := undoReport{DryRun: o.DryRun, Files: []undoFileReport{}}
 	fail := func(err error) error {
 		var ref *repo.UndoRefusal
@@ -110,7 +111,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		return fail(err)
 	}
 	defer tree.Close()
-	if err := c.Context.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	res, err := tree.Undo(o.DryRun)
