@@ -110,10 +110,10 @@ type Outcome struct {
 // called.
 type CommandRequest struct {
 	ID, Command, Reason string
-	// Kind is "command" (or empty) for Command, "mcp" for a call of Tool
-	// (server.tool) of the MCP server Server with Arguments (a JSON
+	// Kind is KindCommand (or empty) for Command, KindMCP for a call of
+	// Tool (server.tool) of the MCP server Server with Arguments (a JSON
 	// object).
-	Kind                    string
+	Kind                    PendingKind
 	Server, Tool, Arguments string
 }
 
@@ -174,6 +174,15 @@ type Agent struct {
 	External []ExternalTool
 
 	st *State
+	// mode is the current run's (RunOptions.Mode, else the session's).
+	mode Mode
+}
+
+// RunOptions are the options of one run.
+type RunOptions struct {
+	// Mode overrides the session's mode for this run (the chat's /ask
+	// runs in ModeAsk in an edit session).
+	Mode Mode
 }
 
 // EventKind says what an Event reports.
@@ -265,7 +274,15 @@ func (a *Agent) settings() Settings {
 // st.Turn holds the status, the final output and the reason, and the
 // action log records every step.
 func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) {
-	a.st = st
+	return a.RunWith(ctx, st, request, RunOptions{})
+}
+
+// RunWith is Run with options.
+func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOptions) (err error) {
+	a.st, a.mode = st, st.Mode
+	if o.Mode != "" {
+		a.mode = o.Mode
+	}
 	if st.Sent == nil {
 		st.Sent = map[string]string{}
 	}
@@ -282,21 +299,21 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 	if st.Turn.Request == "" {
 		return ErrEmptyRequest
 	}
-	st.Turn.TaskType = Classify(st.Turn.Request, st.Mode)
+	st.Turn.TaskType = Classify(st.Turn.Request, a.mode)
 	a.log("request", "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
 	a.emit(Event{Kind: EventRequestStarted, Text: st.Turn.Request, Detail: st.Turn.TaskType})
 	// With MCP tools that reach outside the repository, the model may be
 	// able to do what pair alone cannot: it is asked, and the gate stays.
-	if st.Turn.TaskType == TaskUnsupported && len(a.offeredExternal(st.Mode == "ask")) == 0 {
+	if st.Turn.TaskType == TaskUnsupported && len(a.offeredExternal(a.mode == ModeAsk)) == 0 {
 		st.Turn.Final = "pair works on the code in this repository: reading it, answering questions about it, and proposing changes you review. " +
 			"It cannot do that request, which needs the world outside the repository."
 		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		prompt := systemPrompt(st.Mode, a.textOnly())
+		prompt := systemPrompt(a.mode, a.textOnly())
 		if !a.textOnly() {
-			prompt += a.externalPrompt(st.Mode)
+			prompt += a.externalPrompt(a.mode)
 		}
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
@@ -312,7 +329,7 @@ func (a *Agent) Run(ctx context.Context, st *State, request string) (err error) 
 // process died while writing it) is not repeated: the model is told the
 // outcome is unknown and ErrApplyInterrupted hands it to the person.
 func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
-	a.st = st
+	a.st, a.mode = st, st.Mode
 	if st.Sent == nil {
 		st.Sent = map[string]string{}
 	}
@@ -330,7 +347,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
 	if p.Phase == "applying" {
 		st.Turn.Pending = nil
-		if p.Kind == "mcp" {
+		if p.Kind == KindMCP {
 			a.answer(p, "The person approved this call, and pair stopped while it was being made: it is not known whether it had an effect. "+
 				"It was not made again. Check its effect before calling it again.")
 			return &callInterruptedError{tool: p.Tool}
@@ -340,7 +357,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return ErrApplyInterrupted
 	}
 	switch p.Kind {
-	case "edit":
+	case KindEdit:
 		feedback, done, err := a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
 		if err != nil {
 			return err // a pause again, or Ctrl-C
@@ -356,14 +373,14 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 			}
 			a.answer(p, feedback)
 		}
-	case "command":
+	case KindCommand:
 		result, _, err := a.command(ctx, ToolCall{ID: p.CallID, Name: "run_command"}, p.Command, "")
 		if err != nil {
 			return err
 		}
 		st.Turn.Pending = nil
 		a.answer(p, result)
-	case "mcp":
+	case KindMCP:
 		result, ok, err := a.resumeExternal(ctx, p)
 		if err != nil {
 			return err
@@ -428,14 +445,14 @@ func (a *Agent) endTurn(err error) error {
 	}
 	switch {
 	case err == nil:
-		t.Status = "ok"
+		t.Status = StatusOK
 		a.log("final", "", t.Final)
 	case errors.Is(err, ErrPaused):
-		t.Status = "needs_review"
+		t.Status = StatusNeedsReview
 	case errors.Is(err, ErrTruncated):
-		t.Status, t.Error = "truncated", err.Error()
+		t.Status, t.Error = StatusTruncated, err.Error()
 	default:
-		t.Status, t.Error = "failed", err.Error()
+		t.Status, t.Error = StatusFailed, err.Error()
 		a.log("error", "", err.Error())
 	}
 	return err
@@ -458,7 +475,7 @@ func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
-	defs := append(toolDefs(offered(a.st.Mode == "ask")), a.externalDefs(a.st.Mode == "ask")...)
+	defs := append(toolDefs(offered(a.mode == ModeAsk)), a.externalDefs(a.mode == ModeAsk)...)
 	if a.textOnly() {
 		defs = nil
 	}
@@ -521,7 +538,7 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		// In text-only mode, READ lines (without an edit, in any form) ask to
 		// read.
-		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (a.st.Mode == "ask" || !a.replyHasEdits(reply.Content)) {
+		if reqs := textRequests(reply.Content); a.textOnly() && len(reqs) > 0 && (a.mode == ModeAsk || !a.replyHasEdits(reply.Content)) {
 			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: a.answerReads(ctx, reqs)})
 			if err := a.checkpoint(); err != nil {
 				return err
@@ -529,7 +546,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			continue
 		}
 		// A reply without tool calls: the edits in it are a proposal.
-		if a.st.Mode != "ask" && a.replyHasEdits(reply.Content) {
+		if a.mode != ModeAsk && a.replyHasEdits(reply.Content) {
 			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil)
 			if err != nil {
 				return err
@@ -540,7 +557,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return nil
 		}
 		a.st.Turn.Final = reply.Content
-		if a.st.Mode == "ask" && a.replyHasEdits(reply.Content) {
+		if a.mode == ModeAsk && a.replyHasEdits(reply.Content) {
 			a.block("reply", "fenced diff", "pair ask is read-only: the diff in the answer was not applied")
 		}
 		a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
@@ -554,7 +571,7 @@ func (a *Agent) loop(ctx context.Context) error {
 // reports true); otherwise the turn ends with ErrTruncated, the text
 // that came as its final output.
 func (a *Agent) truncated(reply Reply) (again bool, err error) {
-	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.st.Mode != "ask")
+	edit := len(reply.ToolCalls) > 0 || (hasDiff(reply.Content) && a.mode != ModeAsk)
 	what := "the reply"
 	if edit {
 		what = "the reply, with an unfinished edit that was not applied"
@@ -676,7 +693,7 @@ func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
 }
 
 func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result string, ok bool, err error) {
-	readOnly := a.st.Mode == "ask"
+	readOnly := a.mode == ModeAsk
 	if t == nil {
 		a.block(call.Name, "", "unknown tool")
 		return fmt.Sprintf("error: there is no tool %q; the tools are: %s", call.Name, strings.Join(append(toolNames(offered(readOnly)), a.externalNames(readOnly)...), ", ")), false, nil
@@ -807,7 +824,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, plural(placed, "hunk"), failed)})
-	pending := &Pending{ID: prop.ID, Kind: "edit", Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
+	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved
@@ -985,10 +1002,10 @@ func (a *Agent) record(out *Outcome, message string) audit.Record {
 func (a *Agent) command(ctx context.Context, call ToolCall, command, reason string) (string, bool, error) {
 	s := a.settings()
 	if !allowed(command, s) {
-		req := &CommandRequest{ID: call.ID, Kind: "command", Command: command, Reason: reason}
+		req := &CommandRequest{ID: call.ID, Kind: KindCommand, Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
 		if errors.Is(err, ErrNeedsReview) {
-			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
+			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
 			a.log("review", "run_command", "paused: "+command)
 			a.emit(Event{Kind: EventNeedsDecision, Tool: "run_command", Text: a.st.Turn.ReviewReason})
@@ -1008,7 +1025,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 		a.log("review", "run_command", "approved: "+command)
 		// Until its outcome is recorded, a crash leaves the command
 		// "applying": a resume does not run it again.
-		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: "command", Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
+		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
 		if err := a.checkpoint(); err != nil {
 			return "", false, err
 		}

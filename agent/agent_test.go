@@ -138,7 +138,7 @@ func (r *reviewer) ReviewCommand(_ context.Context, c *agent.CommandRequest) (ag
 }
 
 // run runs one request against scripted replies and returns the state.
-func run(t *testing.T, tree *repo.Tree, rv agent.Reviewer, mode string, files []string, request string, replies ...agenttest.Reply) (*agent.State, *agenttest.Server, error) {
+func run(t *testing.T, tree *repo.Tree, rv agent.Reviewer, mode agent.Mode, files []string, request string, replies ...agenttest.Reply) (*agent.State, *agenttest.Server, error) {
 	t.Helper()
 	srv := agenttest.NewServer(t, replies...)
 	client := agent.NewClient(srv.Config())

@@ -42,7 +42,7 @@ var (
 // Classify decides a request's task type from its words alone, without
 // a model call. mode is "edit" or "ask": an edit defaults to a code
 // change, a question to repo_qna.
-func Classify(request, mode string) string {
+func Classify(request string, mode Mode) string {
 	r := strings.TrimSpace(request)
 	switch {
 	case unsupportedRE().MatchString(r):
@@ -56,12 +56,12 @@ func Classify(request, mode string) string {
 	case testsRE().MatchString(r):
 		return TaskTests
 	case changeRE().MatchString(r):
-		if mode == "ask" {
+		if mode == ModeAsk {
 			return TaskRepoQnA
 		}
 		return TaskCodeChange
 	}
-	if mode == "ask" || strings.HasSuffix(r, "?") {
+	if mode == ModeAsk || strings.HasSuffix(r, "?") {
 		return TaskRepoQnA
 	}
 	return TaskCodeChange

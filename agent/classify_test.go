@@ -8,7 +8,9 @@ import (
 
 func TestClassify(t *testing.T) {
 	for _, tc := range []struct {
-		request, mode, want string
+		request string
+		mode    agent.Mode
+		want    string
 	}{
 		{"where is the database configured?", "ask", agent.TaskRepoQnA},
 		{"what does Greet return", "ask", agent.TaskRepoQnA},

@@ -15,6 +15,7 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration) (Com
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = dir
+	ownGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 2 * time.Second

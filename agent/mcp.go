@@ -130,8 +130,8 @@ func (a *Agent) externalNames(readOnly bool) []string {
 
 // externalPrompt tells the model about the external tools, if any are
 // offered.
-func (a *Agent) externalPrompt(mode string) string {
-	if len(a.offeredExternal(mode == "ask")) == 0 {
+func (a *Agent) externalPrompt(mode Mode) string {
+	if len(a.offeredExternal(mode == ModeAsk)) == 0 {
 		return ""
 	}
 	return `
@@ -142,7 +142,7 @@ Tools named SERVER__TOOL come from the person's MCP servers (issue trackers, dat
 // external runs a call of an external tool through the policy gate.
 func (a *Agent) external(ctx context.Context, t *ExternalTool, call ToolCall) (string, bool, error) {
 	name := t.Name()
-	if a.st.Mode == "ask" && t.Risk != RiskRead {
+	if a.mode == ModeAsk && t.Risk != RiskRead {
 		a.block(name, "", "pair ask is read-only: only read-only MCP tools may be called")
 		return "error: this session is read-only (pair ask); " + name + " may change things outside the repository and is not allowed. Answer the question instead.", false, nil
 	}
@@ -195,8 +195,8 @@ func externalArgs(name, args string) (string, error) {
 // turn pauses with the call pending (Kind "mcp").
 func (a *Agent) reviewExternal(ctx context.Context, t *ExternalTool, callID, args string) (string, bool, error) {
 	name := t.Name()
-	pending := &Pending{ID: "m" + callID, Kind: "mcp", Tool: name, CallID: callID, ArgsHash: externalHash(name, args), Arguments: args, Phase: "review"}
-	d, err := a.Reviewer.ReviewCommand(ctx, &CommandRequest{ID: callID, Kind: "mcp", Server: t.Server, Tool: name, Arguments: args})
+	pending := &Pending{ID: "m" + callID, Kind: KindMCP, Tool: name, CallID: callID, ArgsHash: externalHash(name, args), Arguments: args, Phase: "review"}
+	d, err := a.Reviewer.ReviewCommand(ctx, &CommandRequest{ID: callID, Kind: KindMCP, Server: t.Server, Tool: name, Arguments: args})
 	if errors.Is(err, ErrNeedsReview) {
 		a.st.Turn.Pending = pending
 		a.st.Turn.ReviewReason = fmt.Sprintf("the model wants to call %s with %s", name, clipText(args, 300))

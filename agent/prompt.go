@@ -8,7 +8,7 @@ import (
 // systemPrompt tells the model how pair works: its tools (or, textOnly,
 // the plain-text protocol that stands for them), how edits are
 // reviewed, and how to write diffs that place.
-func systemPrompt(mode string, textOnly bool) string {
+func systemPrompt(mode Mode, textOnly bool) string {
 	var b strings.Builder
 	b.WriteString("You are pair, a pair programmer working in a git repository with a person who reviews every change.\n\n")
 	if textOnly {
@@ -22,7 +22,7 @@ pair answers in the next message. Files the person put in context are in their m
 	} else {
 		b.WriteString("Read the repository with the read-only tools (read_file, list_files, search_files, repo_map, git_status, git_diff, git_log) before you change anything. Never guess a file's content: read it.\n")
 	}
-	if mode == "ask" {
+	if mode == ModeAsk {
 		b.WriteString(`
 This session is read-only: answer the question; do not propose changes or run commands. End the answer with the files you relied on, as "Files: path, path".
 `)

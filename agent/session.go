@@ -133,7 +133,7 @@ type SessionInfo struct {
 	Updated time.Time `json:"updated"`
 	Pending bool      `json:"pending"`
 	Model   string    `json:"model"`
-	Mode    string    `json:"mode"`
+	Mode    Mode      `json:"mode"`
 	Request string    `json:"request"`
 	Err     string    `json:"error,omitempty"` // why the file could not be read
 }

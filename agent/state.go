@@ -17,8 +17,8 @@ type State struct {
 	Session string    `json:"session"`
 	Model   string    `json:"model"`
 	Updated time.Time `json:"updated"`
-	// Mode is "edit" or "ask"; ask offers read-only tools only.
-	Mode     string    `json:"mode"`
+	// Mode is the session's: edit or ask (read-only tools only).
+	Mode     Mode      `json:"mode"`
 	Messages []Message `json:"messages"`
 	// Files are the paths in context; Sent maps each to the hash of the
 	// content last sent to the model, so that a file is sent again only
@@ -49,8 +49,8 @@ type Turn struct {
 	TaskType string `json:"task_type"`
 	Steps    int    `json:"steps"`   // model calls so far
 	Retries  int    `json:"retries"` // failed edits or tests sent back
-	// Status is ok, needs_review, truncated or failed once the turn ends.
-	Status       string `json:"status,omitempty"`
+	// Status is set once the turn ends.
+	Status       Status `json:"status,omitempty"`
 	Final        string `json:"final_output,omitempty"`
 	ReviewReason string `json:"review_reason,omitempty"`
 	Error        string `json:"error,omitempty"`
@@ -73,10 +73,10 @@ type Turn struct {
 
 // Pending is an action that needs the person's decision.
 type Pending struct {
-	ID     string `json:"id"`
-	Kind   string `json:"kind"` // edit | command | mcp
-	Tool   string `json:"tool"` // the tool (server.tool for mcp), or "reply" for fenced diffs
-	CallID string `json:"call_id,omitempty"`
+	ID     string      `json:"id"`
+	Kind   PendingKind `json:"kind"`
+	Tool   string      `json:"tool"` // the tool (server.tool for mcp), or "reply" for fenced diffs
+	CallID string      `json:"call_id,omitempty"`
 	// ArgsHash identifies the arguments, so that a resumed decision
 	// applies to exactly this action.
 	ArgsHash string `json:"args_hash"`
@@ -131,8 +131,38 @@ type ToolResult struct {
 	Result string `json:"result"`
 }
 
+// Status is how a turn ended.
+type Status string
+
+// The statuses of a turn.
+const (
+	StatusOK          Status = "ok"
+	StatusNeedsReview Status = "needs_review" // paused: an action waits for a decision
+	StatusTruncated   Status = "truncated"    // the reply was cut at the model's length limit
+	StatusFailed      Status = "failed"
+)
+
+// PendingKind is the kind of action that waits for a decision.
+type PendingKind string
+
+// The kinds of pending actions.
+const (
+	KindEdit    PendingKind = "edit"    // a proposal of hunks
+	KindCommand PendingKind = "command" // a shell command
+	KindMCP     PendingKind = "mcp"     // a call of an MCP server's tool
+)
+
+// Mode is what a session, or one run of it, may do.
+type Mode string
+
+// The modes.
+const (
+	ModeEdit Mode = "edit" // read, propose edits, run commands
+	ModeAsk  Mode = "ask"  // read-only tools only
+)
+
 // NewState starts a session.
-func NewState(session, model, mode string, files []string) *State {
+func NewState(session, model string, mode Mode, files []string) *State {
 	return &State{
 		Version: StateVersion, Session: session, Model: model, Mode: mode,
 		Files: files, Sent: map[string]string{},

@@ -5,6 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -33,8 +35,8 @@ length limit); 2 usage error; 130 interrupted.`,
 			if q == "" {
 				return usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
 			}
-			return runAgent(c, agentOptions{
-				Mode: "ask", Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"), Files: c.StringSlice("file"),
+			return runAgent(c, session.Options{
+				Mode: agent.ModeAsk, Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"), Files: c.StringSlice("file"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     io,
 			})

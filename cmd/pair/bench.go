@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 func benchCommand(io stdio) *cli.Command {
@@ -102,7 +103,7 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 		return err
 	}
 	if o.JSON {
-		writeJSON(o.IO.Out, rep)
+		output.WriteJSON(o.IO.Out, rep)
 	} else {
 		fmt.Fprintf(o.IO.Out, "%d passed, %d failed", rep.Passed, rep.Failed)
 		if rep.Skipped > 0 {
@@ -113,7 +114,7 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 			rep.Sent.Chars, rep.Sent.Tokens, rep.Sent.ToolChars, rep.Sent.ToolTokens)
 		if o.Live {
 			fmt.Fprintf(o.IO.Out, "%s: mean pass rate %.1f%% ± %.1f%% (standard error over %d %s)\n",
-				rep.Model, 100*rep.Mean, 100*rep.StdErr, rep.Scored, plural(rep.Scored, "round"))
+				rep.Model, 100*rep.Mean, 100*rep.StdErr, rep.Scored, output.Plural(rep.Scored, "round"))
 		}
 	}
 	if rep.Failed > 0 {

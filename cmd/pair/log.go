@@ -10,6 +10,7 @@ import (
 
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -123,7 +124,7 @@ func runLog(o logOptions) error {
 	fail := func(err error) error {
 		if o.JSON {
 			report.Status, report.Error = "failed", err.Error()
-			writeJSON(o.IO.Out, report)
+			output.WriteJSON(o.IO.Out, report)
 			return &exitError{code: exitFailure, msg: "log: " + err.Error()}
 		}
 		return fmt.Errorf("log: %w", err)
@@ -155,7 +156,7 @@ func runLog(o logOptions) error {
 	}
 	switch {
 	case o.JSON:
-		writeJSON(o.IO.Out, report)
+		output.WriteJSON(o.IO.Out, report)
 	case len(entries) == 0:
 		fmt.Fprintln(o.IO.Out, "no pair commits")
 	case o.Stats:

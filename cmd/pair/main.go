@@ -5,9 +5,10 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/pair-cli/pair/internal/terminal"
 )
 
 func main() {
@@ -23,14 +24,14 @@ func main() {
 func mainRun() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	irq := &interrupter{root: cancel}
+	irq := terminal.NewInterrupter(cancel)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go func() {
 		for s := range sigs {
 			if s != syscall.SIGTERM {
-				irq.interrupt()
+				irq.Interrupt()
 				continue
 			}
 			// SIGTERM stops the whole command: a running hook is killed
@@ -41,43 +42,7 @@ func mainRun() int {
 			time.AfterFunc(10*time.Second, func() { os.Exit(exitInterrupted) })
 		}
 	}()
-	return run(ctx, os.Args, stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Interrupt: irq})
-}
-
-// interrupter routes Ctrl-C: to the operation that caught it (a request
-// of the chat, which stops while the chat goes on), or else to the whole
-// command.
-type interrupter struct {
-	mu    sync.Mutex
-	inner context.CancelFunc
-	root  context.CancelFunc
-}
-
-func (i *interrupter) interrupt() {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	if i.inner != nil {
-		i.inner()
-		i.inner = nil
-		return
-	}
-	i.root()
-}
-
-// catch returns a context that Ctrl-C cancels instead of the command's,
-// until done is called. A nil interrupter (tests) catches nothing.
-func (i *interrupter) catch(ctx context.Context) (context.Context, func()) {
-	c, cancel := context.WithCancel(ctx)
-	if i == nil {
-		return c, cancel
-	}
-	i.mu.Lock()
-	i.inner = cancel
-	i.mu.Unlock()
-	return c, func() {
-		i.mu.Lock()
-		i.inner = nil
-		i.mu.Unlock()
-		cancel()
-	}
+	io := terminal.System(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	io.Interrupt = irq
+	return run(ctx, os.Args, io)
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,16 +12,13 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/mcp"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
 type mcpServerConfig = mcp.Entry
-
-// checkMCPServers checks the mcp_servers of the file p.
-func checkMCPServers(p string, list []mcpServerConfig) error {
-	return mcp.CheckEntries(p, list)
-}
 
 // mergeMCPServers lays the files' servers over each other: a server of
 // the repository's file replaces the home directory's of the same name.
@@ -65,21 +60,6 @@ func startMCP(ctx context.Context, cfg modelConfig, root string, w io.Writer) *m
 		}
 	}
 	return set
-}
-
-// mcpArgsText shows a call's arguments (a JSON object) for the person:
-// indented, each line after prefix, cut after a few thousand characters.
-func mcpArgsText(args, prefix string) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, []byte(args), prefix, "  "); err != nil {
-		b.Reset()
-		b.WriteString(args)
-	}
-	text := prefix + b.String()
-	if len(text) > 4000 {
-		text = text[:4000] + "\n" + prefix + "(cut: " + fmt.Sprint(len(args)) + " bytes in all)"
-	}
-	return text
 }
 
 func mcpCommand(io stdio) *cli.Command {
@@ -131,7 +111,10 @@ and an add_note tool that changes it:
 				if c.NArg() > 0 {
 					return usagef("mcp list: takes no arguments (got %q)", c.Args().First())
 				}
-				return runMCPList(c, io)
+				return runMCPList(c.Context, mcpListOptions{
+					Dir: setIn(c, "directory").String("directory"), JSON: setIn(c, "json").Bool("json"), IO: io,
+					LoadConfig: func(dir, stateDir string) (modelConfig, error) { return loadConfig(c, dir, stateDir) },
+				})
 			},
 		}},
 		Action: func(c *cli.Context) error {
@@ -176,26 +159,34 @@ func setIn(c *cli.Context, name string) *cli.Context {
 	return c
 }
 
-func runMCPList(c *cli.Context, io stdio) error {
-	asJSON := setIn(c, "json").Bool("json")
-	tree, err := openTree(setIn(c, "directory").String("directory"), io.Err)
+// mcpListOptions are the options of pair mcp list.
+type mcpListOptions struct {
+	Dir        string
+	JSON       bool
+	IO         stdio
+	LoadConfig func(dir, stateDir string) (modelConfig, error)
+}
+
+func runMCPList(ctx context.Context, o mcpListOptions) error {
+	asJSON, io := o.JSON, o.IO
+	tree, err := openTree(o.Dir, io.Err)
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
 	defer tree.Close()
-	cfg, err := loadConfig(c, tree.Dir, tree.StateDir())
+	cfg, err := o.LoadConfig(tree.Dir, tree.StateDir())
 	if err != nil {
 		return fmt.Errorf("mcp list: %w", err)
 	}
-	untrustedWarning(io.Err, cfg)
+	config.UntrustedWarning(io.Err, cfg)
 	configs := mcpConfigs(cfg, tree.Dir)
 	if len(configs) == 0 && !asJSON {
 		fmt.Fprintln(io.Out, "no MCP servers: list them under mcp_servers in .pair.yml (see pair mcp --help)")
 		return nil
 	}
-	set := mcp.Start(c.Context, configs)
+	set := mcp.Start(ctx, configs)
 	defer set.Close()
-	if c.Context.Err() != nil {
+	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, msg: "mcp list: interrupted"}
 	}
 	reports := []mcpServerReport{}
@@ -214,12 +205,12 @@ func runMCPList(c *cli.Context, io stdio) error {
 		reports = append(reports, r)
 	}
 	if asJSON {
-		writeJSON(io.Out, reports)
+		output.WriteJSON(io.Out, reports)
 	} else {
 		printMCPList(io.Out, reports)
 	}
 	if failed > 0 {
-		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), plural(len(reports), "server"))}
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), output.Plural(len(reports), "server"))}
 	}
 	return nil
 }
@@ -233,7 +224,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			fmt.Fprintf(w, "%s (%s): did not start: %s\n", r.Name, r.How, r.Error)
 			continue
 		}
-		fmt.Fprintf(w, "%s (%s): started, %d %s\n", r.Name, r.How, len(r.Tools), plural(len(r.Tools), "tool"))
+		fmt.Fprintf(w, "%s (%s): started, %d %s\n", r.Name, r.How, len(r.Tools), output.Plural(len(r.Tools), "tool"))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, t := range r.Tools {
 			why := "server: read-only"
@@ -243,7 +234,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			if t.Override != "" {
 				why += "; .pair.yml: " + t.Override
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(clipOneLine(t.Description, 60)))
+			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(output.OneLine(t.Description, 60)))
 			if t.Unchecked != "" {
 				fmt.Fprintf(tw, "  \t\tnote: %s; only checked to be an object\t\n", t.Unchecked)
 			}

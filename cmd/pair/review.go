@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -47,8 +49,8 @@ again for review; 130 interrupted.`,
 			if c.NArg() > 0 {
 				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
 			}
-			return runAgent(c, agentOptions{
-				Mode: "edit", Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
+			return runAgent(c, session.Options{
+				Mode: agent.ModeEdit, Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -13,7 +12,8 @@ import (
 
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
-	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/internal/session"
+	"github.com/pair-cli/pair/internal/terminal"
 )
 
 // Exit codes, as the output contract sets them (package output).
@@ -25,13 +25,9 @@ const (
 	exitInterrupted = output.Interrupted
 )
 
-// stdio carries the process's standard streams, so tests can replace them.
-type stdio struct {
-	In       io.Reader
-	Out, Err io.Writer
-	// Interrupt routes Ctrl-C (nil: it cancels the command's context).
-	Interrupt *interrupter
-}
+// stdio carries the process's standard streams with their terminal and
+// colour state, set once in main, so tests can replace them.
+type stdio = terminal.IO
 
 // usageError marks an error in how pair was invoked (exit code 2).
 type usageError struct{ msg string }
@@ -70,43 +66,28 @@ func run(ctx context.Context, args []string, io stdio) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(ee.msg, has)))
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(ee.msg, has)))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(accessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
+	// The same, from the packages below cmd/pair.
+	var oe *output.ExitError
+	if errors.As(err, &oe) {
+		if oe.Msg != "" {
+			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(oe.Msg, has)))
+		}
+		return oe.Code
+	}
+	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
 	var ue *usageError
+	var oue *output.UsageError
 	switch {
-	case errors.As(err, &ue) || isFlagError(err):
+	case errors.As(err, &ue) || errors.As(err, &oue) || isFlagError(err):
 		return exitUsage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted
 	}
 	return exitFailure
-}
-
-// accessHint names, in a refusal of a file that looks like a secret or
-// that git ignores, the flag that allows it, when has says the command
-// has that flag.
-func accessHint(msg string, has func(flag string) bool) string {
-	for _, a := range []struct {
-		err         error
-		flag, vague string
-	}{
-		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
-		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
-	} {
-		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
-			continue
-		}
-		hint := "(--" + a.flag + " allows it)"
-		if strings.Contains(msg, a.vague) {
-			msg = strings.ReplaceAll(msg, a.vague, hint)
-		} else {
-			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
-		}
-	}
-	return msg
 }
 
 // commandHasFlag reports whether cmd takes the flag --name.

@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/session"
 )
 
 func sessionsCommand(io stdio) *cli.Command {
@@ -38,7 +40,7 @@ waiting (pair review finishes it), the model and the last request.
 					return fmt.Errorf("sessions: %w", err)
 				}
 				defer tree.Close()
-				store := sessionStore(tree)
+				store := session.Store(tree)
 				for _, name := range c.Args().Slice() {
 					if err := store.Remove(name); err != nil {
 						if errors.Is(err, agent.ErrBadSessionName) {
@@ -60,7 +62,7 @@ waiting (pair review finishes it), the model and the last request.
 				return fmt.Errorf("sessions: %w", err)
 			}
 			defer tree.Close()
-			list, err := sessionStore(tree).List()
+			list, err := session.Store(tree).List()
 			if err != nil {
 				return fmt.Errorf("sessions: %w", err)
 			}
@@ -68,7 +70,7 @@ waiting (pair review finishes it), the model and the last request.
 				if list == nil {
 					list = []agent.SessionInfo{}
 				}
-				writeJSON(io.Out, list)
+				output.WriteJSON(io.Out, list)
 				return nil
 			}
 			if len(list) == 0 {
@@ -86,7 +88,7 @@ waiting (pair review finishes it), the model and the last request.
 					fmt.Fprintf(io.Out, "%-34s  %-16s  unreadable: %s\n", s.Name, when, s.Err)
 					continue
 				}
-				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, s.Model, clipOneLine(s.Request, 60))
+				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, s.Model, output.OneLine(s.Request, 60))
 			}
 			return nil
 		},

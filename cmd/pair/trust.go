@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
 )
 
@@ -40,14 +40,13 @@ pair trust. Any change to the file needs trusting again. Your own
 			defer tree.Close()
 			p := filepath.Join(tree.Dir, ".pair.yml")
 			if c.Bool("revoke") {
-				err := os.Remove(trustFile(tree.StateDir()))
-				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := (config.TrustStore{Dir: tree.StateDir()}).Revoke(); err != nil {
 					return fmt.Errorf("trust: %w", err)
 				}
 				fmt.Fprintf(io.Out, "%s is no longer trusted\n", p)
 				return nil
 			}
-			fc, err := readFileConfig(p)
+			fc, err := config.Read(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("trust: %s does not exist: there is nothing to trust", p)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -52,7 +54,7 @@ failed; 2 usage error.`,
 			if c.NArg() > 0 {
 				return usagef("undo: takes no arguments (got %q)", c.Args().First())
 			}
-			return runUndo(c, undoOptions{
+			return runUndo(c.Context, undoOptions{
 				Dir:    c.String("directory"),
 				DryRun: c.Bool("dry-run"),
 				JSON:   c.Bool("json"),
@@ -91,7 +93,7 @@ type undoFileReport struct {
 	Mode   string `json:"mode,omitempty"`
 }
 
-func runUndo(c *cli.Context, o undoOptions) error {
+func runUndo(ctx context.Context, o undoOptions) error {
 	report := undoReport{DryRun: o.DryRun, Files: []undoFileReport{}}
 	fail := func(err error) error {
 		var ref *repo.UndoRefusal
@@ -102,7 +104,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		}
 		report.Error = err.Error()
 		if o.JSON {
-			writeJSON(o.IO.Out, report)
+			output.WriteJSON(o.IO.Out, report)
 		}
 		return &exitError{code: exitFailure, msg: "undo: " + err.Error()}
 	}
@@ -111,7 +113,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		return fail(err)
 	}
 	defer tree.Close()
-	if err := c.Context.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	res, err := tree.Undo(o.DryRun)
@@ -125,7 +127,7 @@ func runUndo(c *cli.Context, o undoOptions) error {
 		report.Files = append(report.Files, undoFileReport{Path: f.Path, Action: f.Action, Mode: f.Mode})
 	}
 	if o.JSON {
-		writeJSON(o.IO.Out, report)
+		output.WriteJSON(o.IO.Out, report)
 		return nil
 	}
 	printUndo(o.IO.Out, report)

@@ -1,12 +1,14 @@
 package audit
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -264,4 +266,12 @@ func (r Record) Applied() int {
 		}
 	}
 	return n
+}
+
+// NewSessionID returns a fresh session name: the kind, the time and
+// random digits ("apply-20261129-212730-1a2b3c").
+func NewSessionID(kind string) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%s-%x", kind, time.Now().UTC().Format("20060102-150405"), b)
 }

@@ -6,8 +6,10 @@ package output
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Exit codes of the pair command.
@@ -36,11 +38,34 @@ func Plural(n int, word string) string {
 }
 
 // OneLine folds s's white space into single spaces and clips it to n
-// bytes, marking a cut with an ellipsis.
+// bytes (never cutting a character in two), marking a cut with an ellipsis.
 func OneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // never cut a character in two
+		}
 		return s[:n] + "…"
 	}
 	return s
 }
+
+// UsageError marks an error in how pair was invoked (exit code Usage).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Usagef returns a UsageError with the formatted message.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ExitError carries an exit code for a failure, with the message to
+// print ("" when it was already reported in full, for example on
+// standard output as JSON).
+type ExitError struct {
+	Code int
+	Msg  string
+}
+
+func (e *ExitError) Error() string { return e.Msg }

@@ -1,11 +1,11 @@
-package main
+package session
 
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/terminal"
 )
 
 // TestEventPrinterEscapes: the model's streamed words, cut anywhere into
@@ -13,7 +13,7 @@ import (
 // sequences and bidi controls shown, each such line marked.
 func TestEventPrinterEscapes(t *testing.T) {
 	var out, errOut strings.Builder
-	p := &eventPrinter{io: stdio{Out: &out, Err: &errOut}, st: &agent.State{}}
+	p := &eventPrinter{io: terminal.IO{Out: &out, Err: &errOut}, st: &agent.State{}}
 	for _, tok := range []string{"Done: \x1b", "[2K\x1b[1Aall ", "good\xe2\x80", "\xae.\nNext line\n"} {
 		p.event(agent.Event{Kind: agent.EventToken, Text: tok})
 	}
@@ -24,12 +24,5 @@ func TestEventPrinterEscapes(t *testing.T) {
 	}
 	if want := "→ read_file a^[]0;x^G.go ⚠ control characters\n"; errOut.String() != want {
 		t.Errorf("tool call: got %q, want %q", errOut.String(), want)
-	}
-}
-
-func TestClipOneLineKeepsCharacters(t *testing.T) {
-	s := clipOneLine(strings.Repeat("é", 10), 5)
-	if !utf8.ValidString(s) || s != "éé…" {
-		t.Errorf("got %q, want two whole characters and an ellipsis", s)
 	}
 }

@@ -1,6 +1,7 @@
-package main
+package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,10 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/patchflow"
+	"github.com/pair-cli/pair/internal/terminal"
+	"github.com/pair-cli/pair/repo"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -22,9 +27,9 @@ import (
 // the request, in order), or with --yes (edits only; never commands).
 // With none of these it answers agent.ErrNeedsReview and the turn pauses.
 type cliReviewer struct {
-	how     howDecided
+	how     patchflow.How
 	kb      *os.File
-	screen  stdio
+	screen  terminal.IO
 	letters []review.Answer
 	verb    string
 }
@@ -34,17 +39,17 @@ var errInterrupted = errors.New("review interrupted; nothing was written")
 
 func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
 	rev := startReview(p, c.screen.Err)
-	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == decideTerminal {
-		printPlacements(c.screen.Out, rep)
+	if rep := failuresOf(p.Plans); len(rep.Errors) > 0 && c.how == patchflow.DecideTerminal {
+		patchflow.PrintPlacements(c.screen.Out, rep)
 	}
 	switch c.how {
-	case decideYes:
+	case patchflow.DecideYes:
 		for !rev.Done() {
 			if err := rev.Approve(); err != nil {
 				return nil, err
 			}
 		}
-	case decideLetters:
+	case patchflow.DecideLetters:
 		for !rev.Done() {
 			if len(c.letters) == 0 {
 				return pauseReview(p, rev)
@@ -55,12 +60,12 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 				return nil, err
 			}
 		}
-	case decideTerminal:
+	case patchflow.DecideTerminal:
 		if len(rev.Items) == 0 {
 			break
 		}
 		fmt.Fprintln(c.screen.Out)
-		switch err := reviewInTerminal(ctx, c.kb, c.screen, rev, c.verb); {
+		switch err := terminal.ReviewInTerminal(ctx, c.kb, c.screen, rev, c.verb); {
 		case errors.Is(err, review.ErrInterrupted):
 			return nil, errInterrupted
 		case errors.Is(err, review.ErrAbandoned):
@@ -95,7 +100,7 @@ func startReview(p *agent.Proposal, notices io.Writer) *review.Review {
 			}
 			rev = saved
 			if n := len(rev.Items) - rev.Undecided(); n > 0 {
-				fmt.Fprintf(notices, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), plural(len(rev.Items), "hunk"))
+				fmt.Fprintf(notices, "pair: continuing the saved review: %d of %d %s decided\n", n, len(rev.Items), output.Plural(len(rev.Items), "hunk"))
 			}
 		} else {
 			fmt.Fprintln(notices, "pair: the files changed since the review was saved: its hunks were placed again and are offered afresh")
@@ -165,11 +170,11 @@ func hunkText(h edit.Resolved) string {
 }
 
 // failuresOf reports the hunks of plans that could not be placed.
-func failuresOf(plans []*edit.FilePlan) applyReport {
-	var r applyReport
+func failuresOf(plans []*edit.FilePlan) patchflow.Report {
+	var r patchflow.Report
 	for _, p := range plans {
 		for _, e := range p.Errors {
-			r.Errors = append(r.Errors, hunkFailure{Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest})
+			r.Errors = append(r.Errors, patchflow.HunkFailure{Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest})
 		}
 	}
 	return r
@@ -177,14 +182,14 @@ func failuresOf(plans []*edit.FilePlan) applyReport {
 
 func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	switch c.how {
-	case decideLetters:
+	case patchflow.DecideLetters:
 		if len(c.letters) == 0 {
 			return agent.CommandDecision{}, agent.ErrNeedsReview
 		}
 		a := c.letters[0]
 		c.letters = c.letters[1:]
 		return agent.CommandDecision{Approved: a.Key == 'y', Note: a.Note}, nil
-	case decideTerminal:
+	case patchflow.DecideTerminal:
 		return askToRun(ctx, c.kb, c.screen, req)
 	}
 	// --yes approves edits, never commands.
@@ -192,67 +197,76 @@ func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandReque
 }
 
 // askToRun asks on the terminal whether a command may run, or an MCP
-// tool may be called.
-func askToRun(ctx context.Context, kb *os.File, screen stdio, req *agent.CommandRequest) (agent.CommandDecision, error) {
-	color := useColor(screen.Out)
-	paint := func(code, s string) string {
-		if !color {
-			return s
-		}
-		return code + s + "\x1b[m"
-	}
+// tool may be called, with the review front end's Confirm.
+func askToRun(ctx context.Context, kb *os.File, screen terminal.IO, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	// What the model asks for is shown escaped: a hidden part of a
 	// command would run all the same (see internal/display).
-	if req.Kind == "mcp" {
-		fmt.Fprintf(screen.Out, "\n%s\n%s\n", paint("\x1b[1m", "The model wants to call "+display.Name(req.Tool)+" with:"), paint("\x1b[33m", display.Text(mcpArgsText(req.Arguments, "  "))))
-		fmt.Fprintf(screen.Out, "  (a tool of the MCP server %s; it may change things outside the repository)\n", display.Name(req.Server))
-	} else {
-		fmt.Fprintf(screen.Out, "\n%s\n  %s\n", paint("\x1b[1m", "The model wants to run a command:"), paint("\x1b[33m", display.Text(req.Command)))
+	title, what, notes := "The model wants to run a command:", display.Text(req.Command), ""
+	if req.Kind == agent.KindMCP {
+		title = "The model wants to call " + display.Name(req.Tool) + " with:"
+		what = display.Text(mcpArgsText(req.Arguments, ""))
+		notes = "(a tool of the MCP server " + display.Name(req.Server) + "; it may change things outside the repository)"
 	}
 	if req.Reason != "" {
-		fmt.Fprintf(screen.Out, "  (%s)\n", display.Text(req.Reason))
+		notes = strings.TrimPrefix(notes+"\n("+display.Text(req.Reason)+")", "\n")
 	}
-	for {
-		fmt.Fprint(screen.Out, paint("\x1b[1;34m", "Run it [y,n]?")+" ")
-		k, err := readKey(ctx, kb)
-		if err != nil {
-			return agent.CommandDecision{}, err
-		}
-		switch k {
-		case 'y':
-			fmt.Fprintln(screen.Out, "y")
-			return agent.CommandDecision{Approved: true}, nil
-		case 'n':
-			fmt.Fprintln(screen.Out, "n")
-			return agent.CommandDecision{Approved: false}, nil
-		case 3:
-			fmt.Fprintln(screen.Out)
-			return agent.CommandDecision{}, errInterrupted
-		}
-		fmt.Fprintln(screen.Out)
+	detail := what
+	if notes != "" {
+		detail += "\n\n" + notes
 	}
+	t := &review.Terminal{In: kb, Out: screen.Out, CRLF: true, Color: screen.Color}
+	var yes bool
+	err := terminal.WithRaw(kb, func() error {
+		var err error
+		yes, _, err = t.Confirm(ctx, title, detail)
+		return err
+	})
+	switch {
+	case errors.Is(err, review.ErrInterrupted):
+		return agent.CommandDecision{}, errInterrupted
+	case errors.Is(err, review.ErrInputEnded):
+		return agent.CommandDecision{}, errors.New("the terminal closed")
+	case err != nil:
+		return agent.CommandDecision{}, err
+	}
+	return agent.CommandDecision{Approved: yes}, nil
 }
 
-// readKey reads one key press from the terminal in raw mode.
-func readKey(ctx context.Context, kb *os.File) (byte, error) {
-	var got byte
-	err := withRaw(kb, func() error {
-		var b [1]byte
-		done := make(chan error, 1)
-		go func() {
-			_, err := kb.Read(b[:])
-			done <- err
-		}()
-		select {
-		case <-ctx.Done():
-			return errInterrupted
-		case err := <-done:
-			if err == io.EOF {
-				return errors.New("the terminal closed")
-			}
-			got = b[0]
-			return err
+// mcpArgsText shows a call's arguments (a JSON object) for the person:
+// indented, each line after prefix, cut after a few thousand characters.
+func mcpArgsText(args, prefix string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(args), prefix, "  "); err != nil {
+		b.Reset()
+		b.WriteString(args)
+	}
+	text := prefix + b.String()
+	if len(text) > 4000 {
+		text = text[:4000] + "\n" + prefix + "(cut: " + fmt.Sprint(len(args)) + " bytes in all)"
+	}
+	return text
+}
+
+// AccessHint names, in a refusal of a file that looks like a secret or
+// that git ignores, the flag that allows it, when has says the command
+// has that flag.
+func AccessHint(msg string, has func(flag string) bool) string {
+	for _, a := range []struct {
+		err         error
+		flag, vague string
+	}{
+		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
+		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
+	} {
+		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
+			continue
 		}
-	})
-	return got, err
+		hint := "(--" + a.flag + " allows it)"
+		if strings.Contains(msg, a.vague) {
+			msg = strings.ReplaceAll(msg, a.vague, hint)
+		} else {
+			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
+		}
+	}
+	return msg
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -36,7 +37,7 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 
 func (w *webReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
 	title, detail := "The model wants to run a command", req.Command
-	if req.Kind == "mcp" {
+	if req.Kind == agent.KindMCP {
 		title = "The model wants to call " + req.Tool
 		detail = mcpArgsText(req.Arguments, "") + "\n\n(a tool of the MCP server " + req.Server + "; it may change things outside the repository)"
 	}
@@ -63,7 +64,7 @@ func webEvents(w *review.Web, term *eventPrinter) func(agent.Event) {
 		case agent.EventRequestStarted:
 			w.SetStatus("working")
 		case agent.EventToolCall:
-			w.Publish(review.WebEvent{Kind: review.EventTool, Text: e.Tool + " " + clipOneLine(e.Text, 200)})
+			w.Publish(review.WebEvent{Kind: review.EventTool, Text: e.Tool + " " + output.OneLine(e.Text, 200)})
 		case agent.EventBlocked:
 			w.Publish(review.WebEvent{Kind: review.EventLog, Text: fmt.Sprintf("blocked %s %s: %s", e.Tool, e.Text, e.Detail)})
 		case agent.EventFeedback:
@@ -94,7 +95,7 @@ func replay(w *review.Web, st *agent.State) {
 // serveWeb runs a session in the local web page: a pending review first,
 // then each message typed in the page as a request, until Ctrl-C (or, for
 // pair review --web, until the resumed turn ends).
-func serveWeb(ctx context.Context, o agentOptions, a *agent.Agent, st *agent.State, show *eventPrinter, verb string) error {
+func serveWeb(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter, verb string) error {
 	w, err := review.NewWeb(review.WebOptions{Port: o.Port, Title: "pair · " + st.Session, Verb: verb})
 	if err != nil {
 		return fmt.Errorf("web: %w (another --port?)", err)

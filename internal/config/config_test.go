@@ -1,0 +1,95 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestMergePrecedence(t *testing.T) {
+	repoFile := File{Model: "repo-model", APIBase: "http://repo", TestCmd: "make test", MaxSteps: 7}
+	home := File{Model: "home-model", APIBase: "http://home", MaxSteps: 9, Timeout: "90s"}
+	env := map[string]string{"OPENAI_API_KEY": "env-key"}
+	lookup := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		name        string
+		in          Inputs
+		wantModel   string
+		wantBase    string
+		wantTest    string
+		wantSteps   int
+		wantTimeout time.Duration
+		untrusted   []string
+	}{
+		{
+			name:      "trusted repository file wins over home",
+			in:        Inputs{Env: lookup, Files: []Source{{Path: "r", File: repoFile, Repo: true, Trusted: true}, {Path: "h", File: home}}},
+			wantModel: "repo-model", wantBase: "http://repo", wantTest: "make test", wantSteps: 7, wantTimeout: 90 * time.Second,
+		},
+		{
+			name:      "untrusted repository file loses its risky settings",
+			in:        Inputs{Env: lookup, Files: []Source{{Path: "r", File: repoFile, Repo: true}, {Path: "h", File: home}}},
+			wantModel: "repo-model", wantBase: "http://home", wantSteps: 7, wantTimeout: 90 * time.Second,
+			untrusted: []string{"api_base", "test_cmd"},
+		},
+		{
+			name:      "flags win over everything",
+			in:        Inputs{Env: lookup, Flags: Flags{Model: "flag-model", MaxSteps: 3, Timeout: 0, TimeoutSet: true, MaxRetries: -1}, Files: []Source{{Path: "h", File: home}}},
+			wantModel: "flag-model", wantBase: "http://home", wantSteps: 3, wantTimeout: -1,
+		},
+		{
+			name:      "environment wins over files",
+			in:        Inputs{Env: func(k string) string { return map[string]string{"PAIR_MODEL": "env-model"}[k] }, Files: []Source{{Path: "h", File: home}}},
+			wantModel: "env-model", wantBase: "http://home", wantSteps: 9, wantTimeout: 90 * time.Second,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Merge(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Model != tc.wantModel || got.APIBase != tc.wantBase || got.TestCmd != tc.wantTest || got.MaxSteps != tc.wantSteps || got.Timeout != tc.wantTimeout {
+				t.Errorf("got model %q base %q test %q steps %d timeout %v, want %q %q %q %d %v",
+					got.Model, got.APIBase, got.TestCmd, got.MaxSteps, got.Timeout, tc.wantModel, tc.wantBase, tc.wantTest, tc.wantSteps, tc.wantTimeout)
+			}
+			if !slices.Equal(got.Untrusted, tc.untrusted) {
+				t.Errorf("got untrusted %v, want %v", got.Untrusted, tc.untrusted)
+			}
+		})
+	}
+}
+
+func TestTrustStore(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".pair.yml")
+	if err := os.WriteFile(p, []byte("test_cmd: go test ./...\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := TrustStore{Dir: filepath.Join(dir, "state")}
+	if s.Trusted(p) {
+		t.Fatal("trusted before pair trust")
+	}
+	if err := s.Trust(p); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Trusted(p) {
+		t.Fatal("not trusted after Trust")
+	}
+	if err := os.WriteFile(p, []byte("test_cmd: rm -rf /\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s.Trusted(p) {
+		t.Fatal("still trusted after the file changed")
+	}
+	if err := s.Trust(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Revoke(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Trusted(p) || s.Revoke() != nil {
+		t.Fatal("trusted after Revoke, or a second Revoke failed")
+	}
+}

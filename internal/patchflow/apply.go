@@ -1,0 +1,703 @@
+package patchflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/terminal"
+	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
+)
+
+type Options struct {
+	Patch string // file name, "-" or "" for standard input
+	Dir   string
+	Check bool
+	Yes   bool
+	// Interpret accepts interpreted hunks when deciding ahead; a review
+	// in the terminal always offers them.
+	Interpret bool
+	// Decisions are the answers given ahead, one letter per hunk.
+	Decisions string
+	JSON      bool
+	IO        terminal.IO
+
+	// OpenTree opens the working tree that holds a directory.
+	OpenTree func(dir string) (*repo.Tree, error)
+
+	NoCommit bool   // write but do not commit
+	Message  string // commit subject
+	NoVerify bool   // skip hooks
+	Access   repo.Access
+}
+
+// Status is how pair apply ended, in its report.
+type Status string
+
+// The statuses of pair apply.
+const (
+	StatusOK     Status = "ok"
+	StatusFailed Status = "failed"
+)
+
+// Action is what a patch does to a file.
+type Action string
+
+// The actions on a file.
+const (
+	ActionModify Action = "modify"
+	ActionCreate Action = "create"
+	ActionDelete Action = "delete"
+	ActionRename Action = "rename"
+)
+
+// Report is the --json output of pair apply.
+type Report struct {
+	Status Status `json:"status"`
+	// Form is the edit format of the patch: unified, search-replace, v4a
+	// or whole-file; Ignored lists its fenced blocks that were not edits.
+	Form    edit.Form      `json:"form,omitempty"`
+	Ignored []edit.Ignored `json:"ignored,omitempty"`
+	Check   bool           `json:"check"`
+	Applied bool           `json:"applied"`
+	Files   []FileReport   `json:"files"`
+	Errors  []HunkFailure  `json:"errors"`
+	Error   string         `json:"error,omitempty"`
+	Summary map[string]int `json:"summary"`
+	// Commit is the pair commit made, if any; Uncommitted lists files
+	// written but left out of it, with why.
+	Commit      string            `json:"commit,omitempty"`
+	Uncommitted []UncommittedFile `json:"uncommitted,omitempty"`
+	// HookChanged lists the committed files the pre-commit hook changed;
+	// the commit holds its version.
+	HookChanged []string `json:"hook_changed,omitempty"`
+	// StagedLost lists committed files whose staged changes could not be
+	// kept in the index, with why.
+	StagedLost []UncommittedFile `json:"staged_lost,omitempty"`
+	// Warnings are what went wrong around a commit that was made.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+type UncommittedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+type FileReport struct {
+	Path    string       `json:"path"`
+	OldPath string       `json:"old_path,omitempty"`
+	Action  Action       `json:"action"`
+	Mode    string       `json:"mode,omitempty"`
+	Hunks   []HunkReport `json:"hunks"`
+}
+
+type HunkReport struct {
+	Hunk      int      `json:"hunk"` // 1-based, as in the patch
+	Part      int      `json:"part,omitempty"`
+	Start     int      `json:"start"` // 1-based first old line
+	End       int      `json:"end"`
+	OldLines  int      `json:"old_lines"`
+	NewLines  int      `json:"new_lines"`
+	Placement string   `json:"placement"`
+	Offset    int      `json:"offset"`
+	Notes     []string `json:"notes,omitempty"`
+	// ID, Decision and Note are the review's: the item's id ("3", or
+	// "3.2" for a piece of a split hunk), approved, edited or rejected.
+	ID       string `json:"id,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Note     string `json:"note,omitempty"`
+}
+
+type HunkFailure struct {
+	Path    string              `json:"path"`
+	Hunk    int                 `json:"hunk"`
+	Reason  string              `json:"reason"`
+	Detail  string              `json:"detail,omitempty"`
+	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
+	// Misread is what the hunk got wrong about the file; Interpretable
+	// says an interpreted reading exists (--interpret accepts it).
+	Misread       []edit.Interpretation `json:"misread,omitempty"`
+	Interpretable bool                  `json:"interpretable,omitempty"`
+}
+
+// How is where a review's decisions come from.
+type How int
+
+const (
+	DecideCheck    How = iota // --check: nothing is decided
+	DecideYes                 // --yes: every hunk approved
+	DecideLetters             // --decisions yny
+	DecideTerminal            // single keys on the terminal
+	DecideLines               // one per line on standard input
+)
+
+func (h How) String() string {
+	switch h {
+	case DecideYes:
+		return "--yes"
+	case DecideLetters:
+		return "--decisions"
+	case DecideTerminal:
+		return "review in the terminal"
+	case DecideLines:
+		return "decisions on standard input"
+	}
+	return "--check"
+}
+
+// howToDecide works out, before anything is read, where the decisions
+// will come from, or fails with the flags to use.
+func howToDecide(o Options) (How, *os.File, error) {
+	switch {
+	case o.Yes && o.Decisions != "":
+		return 0, nil, output.Usagef("apply: --yes and --decisions cannot be used together")
+	case o.Check:
+		return DecideCheck, nil, nil
+	case o.Yes:
+		return DecideYes, nil, nil
+	case o.Decisions != "":
+		return DecideLetters, nil, nil
+	}
+	fromStdin := o.Patch == "" || o.Patch == "-"
+	if kb := o.IO.Keyboard; kb != nil && !fromStdin {
+		return DecideTerminal, kb, nil
+	}
+	if !fromStdin {
+		return DecideLines, nil, nil
+	}
+	return 0, nil, output.Usagef("apply: the patch comes from standard input, so no one can be asked about its hunks: " +
+		"give --decisions (one letter per hunk, e.g. yny), --yes to approve every hunk, or the patch as a file to review it in the terminal; --check shows the placements without changing anything")
+}
+
+// Run applies the patch of o: it places the hunks, has them decided,
+// writes and commits the approved ones, and reports on o.IO.
+func Run(ctx context.Context, o Options) error {
+	how, kb, err := howToDecide(o)
+	if err != nil {
+		return err
+	}
+	var letters []review.Answer
+	if how == DecideLetters {
+		if letters, err = review.ParseLetters(o.Decisions); err != nil {
+			return output.Usagef("apply: --decisions: %v", err)
+		}
+	}
+	text, err := readPatch(o)
+	if err != nil {
+		return err
+	}
+	tree, err := o.OpenTree(o.Dir)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	defer tree.Close()
+
+	report := Report{Check: o.Check, Files: []FileReport{}, Errors: []HunkFailure{}}
+	fail := func(err error) error {
+		if o.JSON {
+			report.Status, report.Error = StatusFailed, err.Error()
+			output.WriteJSON(o.IO.Out, report)
+			return &output.ExitError{Code: output.Failure, Msg: "apply: " + err.Error()}
+		}
+		return fmt.Errorf("apply: %w", err)
+	}
+	edits, err := edit.ParseEdits(text)
+	if err != nil {
+		return fail(err)
+	}
+	report.Form = edits.Form
+	patch, err := edits.Patch(func(p string) (string, error) {
+		s, _, err := tree.ReadText(p, o.Access, 0)
+		return s, err
+	})
+	report.Ignored = edits.Ignored
+	if err == nil {
+		err = patch.CheckHunks()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if !o.JSON {
+		for _, ig := range edits.Ignored {
+			fmt.Fprintf(o.IO.Err, "pair: apply: ignored the block at line %d: %s\n", ig.Line, ig.Reason)
+		}
+	}
+	plans, err := tree.PlaceWith(patch, o.Access)
+	if err != nil {
+		return fail(err)
+	}
+	if o.Interpret || how == DecideTerminal {
+		edit.Interpret(plans)
+	}
+	placed, failed := 0, 0
+	for _, p := range plans {
+		report.Files = append(report.Files, fileReportOf(p))
+		placed += len(p.Hunks)
+		for _, e := range p.Errors {
+			failed++
+			report.Errors = append(report.Errors, HunkFailure{
+				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
+				Misread: e.Misread, Interpretable: e.Interpreted != nil,
+			})
+		}
+	}
+	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
+
+	// Unplaceable hunks stop everything, except in a review in the
+	// terminal, where the person sees them and may still apply the others.
+	// Decisions given ahead were meant for the patch's hunks in order: with
+	// one missing they would fall on the wrong hunks.
+	if failed > 0 && (how != DecideTerminal || placed == 0) || o.Check {
+		report.Status = StatusOK
+		if failed > 0 {
+			report.Status = StatusFailed
+		}
+		if o.JSON {
+			output.WriteJSON(o.IO.Out, report)
+		} else {
+			PrintPlacements(o.IO.Out, report)
+		}
+		if failed > 0 {
+			what := "nothing was written"
+			if o.Check {
+				what = "nothing would be written"
+			}
+			return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, output.Plural(failed+placed, "hunk"), what)}
+		}
+		return nil
+	}
+
+	commit := tree.Git && !o.NoCommit
+	if commit {
+		// Know who commits, and that nothing stops the commit, before
+		// anyone reviews or anything is written.
+		if err := tree.CheckCommitSettings(); err != nil {
+			return fail(fmt.Errorf("%w (or use --no-commit)", err))
+		}
+	}
+
+	rev := review.New(review.FromPlans(plans), nil)
+	abandoned := false // no at the summary
+	switch how {
+	case DecideYes:
+		for !rev.Done() {
+			if err := rev.Approve(); err != nil {
+				return fail(err)
+			}
+		}
+	case DecideLetters:
+		if err := rev.Play(review.Letters(letters)); err != nil {
+			return answersError(err, "--decisions", len(rev.Items))
+		}
+	case DecideLines:
+		if err := rev.Play(review.LineAnswers(o.IO.In)); err != nil {
+			return answersError(err, "standard input", len(rev.Items))
+		}
+	case DecideTerminal:
+		screen := o.IO
+		if o.JSON {
+			screen = o.IO.OutToErr() // standard output stays one JSON object
+		}
+		if failed > 0 {
+			PrintPlacements(screen.Out, Report{Errors: report.Errors})
+			fmt.Fprintf(screen.Out, "%d of %d %s could not be placed and will not be offered.\n", failed, failed+placed, output.Plural(failed+placed, "hunk"))
+		}
+		verb := "write"
+		if commit {
+			verb = "write and commit"
+		}
+		switch err := terminal.ReviewInTerminal(ctx, kb, screen, rev, verb); {
+		case errors.Is(err, review.ErrInterrupted):
+			return &output.ExitError{Code: output.Interrupted, Msg: "apply: review interrupted; nothing was written"}
+		case errors.Is(err, review.ErrAbandoned):
+			abandoned = true
+			for i := range rev.Items {
+				rev.Items[i].Decision = audit.Rejected
+			}
+		case err != nil:
+			return fail(err)
+		}
+	}
+	report.Files = fileReportsOf(rev)
+	totals := rev.Totals()
+	report.Summary["approved"], report.Summary["edited"], report.Summary["rejected"] = totals.Approved, totals.Edited, totals.Rejected
+
+	plans, err = rev.Plans()
+	if err != nil {
+		return fail(err)
+	}
+	if len(plans) == 0 {
+		report.Status = StatusOK
+		if o.JSON {
+			output.WriteJSON(o.IO.Out, report)
+		} else {
+			if how != DecideTerminal {
+				PrintPlacements(o.IO.Out, report)
+			}
+			if abandoned {
+				fmt.Fprintln(o.IO.Out, "review abandoned at the summary; nothing was written")
+			} else {
+				fmt.Fprintln(o.IO.Out, "no hunk approved; nothing was written")
+			}
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// The files may have changed while the hunks were placed or reviewed:
+	// ApplyPlans places them again, or refuses.
+	res, err := tree.ApplyPlans(plans, repo.ApplyOptions{
+		Commit:     commit,
+		Record:     recordOf(rev, o, how),
+		NoVerify:   o.NoVerify,
+		HookOutput: o.IO.Err,
+		Context:    ctx,
+	})
+	for _, p := range res.Replaced {
+		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", display.Name(p))
+	}
+	if len(res.Replaced) > 0 { // report where the hunks go now
+		byPath := map[string]*edit.FilePlan{}
+		for _, p := range plans {
+			byPath[p.Path()] = p
+		}
+		for i, f := range report.Files {
+			if p := byPath[f.Path]; p != nil && slices.Contains(res.Replaced, f.Path) {
+				report.Files[i] = fileReportOf(p)
+			}
+		}
+	}
+	var commitErr error
+	switch {
+	case errors.Is(err, repo.ErrNotCommitted):
+		report.Status, report.Applied = StatusFailed, true
+		report.Error = err.Error()
+		commitErr = fmt.Errorf("apply: %w", err)
+	case err != nil:
+		return fail(err)
+	default:
+		report.Status, report.Applied = StatusOK, true
+		if res.Commit != nil {
+			report.Commit = res.Commit.Hash
+			report.HookChanged = res.Commit.HookChanged
+			for _, u := range res.Commit.StagedLost {
+				report.StagedLost = append(report.StagedLost, UncommittedFile{Path: u.Path, Reason: u.Reason})
+			}
+			report.Warnings = res.Commit.Warnings
+			for _, u := range res.Commit.Uncommitted {
+				report.Uncommitted = append(report.Uncommitted, UncommittedFile{Path: u.Path, Reason: u.Reason})
+			}
+		}
+	}
+	if o.JSON {
+		output.WriteJSON(o.IO.Out, report)
+	} else {
+		switch how {
+		case DecideYes: // every hunk approved: no need to say so on each
+			PrintPlacements(o.IO.Out, withoutDecisions(report))
+		case DecideLetters, DecideLines:
+			PrintPlacements(o.IO.Out, report)
+		}
+		n := 0 // hunks, not file changes without lines
+		for _, it := range rev.Items {
+			if !it.Whole && it.Decision.Applies() {
+				n++
+			}
+		}
+		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(plans), output.Plural(len(plans), "file"))
+		if totals.Rejected > 0 {
+			fmt.Fprintf(o.IO.Out, " (%d rejected)", totals.Rejected)
+		}
+		fmt.Fprintln(o.IO.Out)
+		if report.Commit != "" {
+			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
+		}
+		for _, p := range report.HookChanged {
+			fmt.Fprintf(o.IO.Out, "pre-commit hook changed %s; committed its version\n", display.Name(p))
+		}
+		for _, u := range report.StagedLost {
+			fmt.Fprintf(o.IO.Out, "staging not kept: %s: %s\n", display.Name(u.Path), display.Text(u.Reason))
+		}
+		for _, u := range report.Uncommitted {
+			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", display.Name(u.Path), display.Text(u.Reason))
+		}
+	}
+	for _, w := range report.Warnings {
+		fmt.Fprintf(o.IO.Err, "pair: warning: %s\n", display.Text(w))
+	}
+	if commitErr != nil {
+		code := output.Failure
+		if errors.Is(commitErr, context.Canceled) {
+			code = output.Interrupted
+		}
+		return &output.ExitError{Code: code, Msg: commitErr.Error()}
+	}
+	return nil
+}
+
+// answersError explains decisions given ahead that do not fit the hunks.
+func answersError(err error, from string, items int) error {
+	if errors.Is(err, review.ErrNoAnswers) {
+		var ae *review.AnswersError
+		if errors.As(err, &ae) && ae.Used == 0 && from == "standard input" {
+			return output.Usagef("apply: standard input is not a terminal and gave no decisions: give --decisions (one letter per hunk, e.g. %s), one decision per line on standard input, or --yes to approve every hunk; nothing was written",
+				strings.Repeat("y", min(items, 3)))
+		}
+		return output.Usagef("apply: %s: %v; the patch has %d %s to decide: give one decision per hunk with --decisions (e.g. %s), one per line on standard input, or --yes to approve every hunk; nothing was written",
+			from, err, items, output.Plural(items, "hunk"), strings.Repeat("y", min(items, 3)))
+	}
+	return output.Usagef("apply: %s: %v; nothing was written", from, err)
+}
+
+// recordOf writes the commit record of a review: every item of the
+// proposal with its decision, and the notes that went with rejections.
+func recordOf(rev *review.Review, o Options, how How) audit.Record {
+	var hunks []audit.HunkRecord
+	var paths, notes []string
+	for _, s := range rev.Summary() {
+		if s.Applies() {
+			paths = append(paths, s.Path)
+		}
+	}
+	for i := range rev.Items {
+		h := rev.HunkRecord(&rev.Items[i])
+		hunks = append(hunks, h)
+		if note := rev.Items[i].Note; note != "" {
+			notes = append(notes, fmt.Sprintf("- %s:%d: %s", h.Path, h.Start, note))
+		}
+	}
+	r := audit.Reviewed(audit.NewSessionID("apply"), "none", hunks)
+	r.Subject = o.Message
+	if r.Subject == "" {
+		r.Subject = "pair apply: " + summarizePaths(paths)
+	}
+	src := o.Patch
+	if src == "" || src == "-" {
+		src = "standard input"
+	}
+	t := rev.Totals()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Applied with pair apply from %s (%s): %d of %d %s",
+		src, how, t.Approved+t.Edited, len(rev.Items), output.Plural(len(rev.Items), "hunk"))
+	var parts []string
+	if t.Approved > 0 {
+		parts = append(parts, fmt.Sprintf("%d approved", t.Approved))
+	}
+	if t.Edited > 0 {
+		parts = append(parts, fmt.Sprintf("%d edited", t.Edited))
+	}
+	if t.Rejected > 0 {
+		parts = append(parts, fmt.Sprintf("%d rejected", t.Rejected))
+	}
+	fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+	fmt.Fprintf(&b, " in %d %s.", len(paths), output.Plural(len(paths), "file"))
+	if t.Failed > 0 {
+		fmt.Fprintf(&b, " %d %s could not be placed and %s not offered.", t.Failed, output.Plural(t.Failed, "hunk"), map[bool]string{true: "was", false: "were"}[t.Failed == 1])
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n\nRejected with a note:\n" + strings.Join(notes, "\n"))
+	}
+	r.Body = b.String()
+	return r
+}
+
+// summarizePaths names up to three paths and counts the rest.
+func summarizePaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more files", strings.Join(paths[:2], ", "), len(paths)-2)
+}
+
+func readPatch(o Options) (string, error) {
+	if o.Patch != "" && o.Patch != "-" {
+		b, err := os.ReadFile(o.Patch)
+		if err != nil {
+			return "", fmt.Errorf("apply: read patch: %w", err)
+		}
+		return string(b), nil
+	}
+	// A terminal is not a patch; /dev/null (a character device too) is
+	// an empty one.
+	if o.IO.Keyboard != nil {
+		return "", output.Usagef("apply: give a patch file, or pipe the patch to standard input")
+	}
+	b, err := io.ReadAll(o.IO.In)
+	if err != nil {
+		return "", fmt.Errorf("apply: read standard input: %w", err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", errors.New("apply: standard input is empty: no patch to apply")
+	}
+	return string(b), nil
+}
+
+func fileReportOf(p *edit.FilePlan) FileReport {
+	fr := FileReport{Path: p.Path(), Hunks: []HunkReport{}}
+	switch {
+	case p.OldPath == "":
+		fr.Action = ActionCreate
+	case p.NewPath == "":
+		fr.Action = ActionDelete
+	case p.OldPath != p.NewPath:
+		fr.Action, fr.OldPath = ActionRename, p.OldPath
+	default:
+		fr.Action = ActionModify
+	}
+	if p.Diff.ModeChange() || (fr.Action == ActionCreate && p.Diff.NewMode != "") {
+		fr.Mode = p.Diff.NewMode
+	}
+	for _, h := range p.Hunks {
+		oc := h.OldCount()
+		fr.Hunks = append(fr.Hunks, HunkReport{
+			Hunk: h.Hunk + 1, Part: h.Part,
+			Start: h.Start + 1, End: h.Start + max(oc, 1),
+			OldLines: oc, NewLines: h.NewCount(),
+			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes,
+		})
+	}
+	return fr
+}
+
+// fileReportsOf reports a finished review: each file with its items as
+// decided (pieces of split hunks and edits included).
+func fileReportsOf(rev *review.Review) []FileReport {
+	out := make([]FileReport, 0, len(rev.Proposal.Files))
+	for fi := range rev.Proposal.Files {
+		f := &rev.Proposal.Files[fi]
+		fr := fileReportOf(&edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff})
+		for _, it := range rev.Items {
+			if it.File != fi {
+				continue
+			}
+			h := HunkReport{ID: it.ID, Decision: it.Decision.String(), Note: it.Note}
+			if !it.Whole {
+				oc := it.Hunk.OldCount()
+				h.Hunk, h.Part = it.Hunk.Hunk+1, it.Hunk.Part
+				h.Start, h.End = it.Hunk.Start+1, it.Hunk.Start+max(oc, 1)
+				h.OldLines, h.NewLines = oc, it.Hunk.NewCount()
+				h.Placement, h.Offset, h.Notes = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes
+			}
+			fr.Hunks = append(fr.Hunks, h)
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// PrintPlacements lists the files and hunks of r. Names and lines from
+// the patch or the files are shown escaped (see internal/display).
+func PrintPlacements(w io.Writer, r Report) {
+	if r.Form != "" && r.Form != edit.FormUnified {
+		fmt.Fprintf(w, "form %s\n", r.Form)
+	}
+	for _, f := range r.Files {
+		path := display.Name(f.Path)
+		lines := 0
+		for _, h := range f.Hunks {
+			lines += max(h.NewLines, h.OldLines)
+		}
+		switch f.Action {
+		case ActionCreate:
+			fmt.Fprintf(w, "create %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
+		case ActionDelete:
+			fmt.Fprintf(w, "delete %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
+		case ActionRename:
+			fmt.Fprintf(w, "rename %s -> %s\n", display.Name(f.OldPath), path)
+		}
+		if f.Mode != "" && f.Action != ActionCreate {
+			fmt.Fprintf(w, "mode %s %s\n", display.Name(f.Mode), path)
+		}
+		if f.Action == ActionCreate || f.Action == ActionDelete {
+			// The whole file is the hunk.
+			if len(f.Hunks) == 1 && f.Hunks[0].Decision == "rejected" {
+				fmt.Fprintf(w, "%s\trejected\n", path)
+			}
+			continue
+		}
+		for _, h := range f.Hunks {
+			if h.Placement == "" { // the file change itself (a pure rename)
+				if h.Decision != "" {
+					fmt.Fprintf(w, "%s\t%s\n", path, h.Decision)
+				}
+				continue
+			}
+			label := h.Placement
+			if h.Offset != 0 {
+				label += fmt.Sprintf(" (%+d %s)", h.Offset, output.Plural(abs(h.Offset), "line"))
+			}
+			if h.Decision != "" {
+				label += "\t" + h.Decision
+				if h.Note != "" {
+					label += ": " + display.Line(h.Note)
+				}
+			}
+			fmt.Fprintf(w, "%s:%d-%d\t%s\n", path, h.Start, h.End, label)
+			for _, n := range h.Notes {
+				fmt.Fprintf(w, "\t%s\n", display.Line(n))
+			}
+		}
+	}
+	for _, e := range r.Errors {
+		path := display.Name(e.Path)
+		fmt.Fprintf(w, "%s: hunk %d: FAILED: %s", path, e.Hunk, display.Text(e.Reason))
+		if e.Detail != "" {
+			fmt.Fprintf(w, ": %s", display.Text(e.Detail))
+		}
+		fmt.Fprintln(w)
+		printMisread(w, e)
+		if len(e.Nearest) > 0 {
+			fmt.Fprintf(w, "\tnearest lines of %s:\n", path)
+			prev := 0
+			for _, l := range e.Nearest {
+				if prev != 0 && l.N != prev+1 {
+					fmt.Fprintf(w, "\t%6s |\n", "...")
+				}
+				fmt.Fprintf(w, "\t%6d | %s\n", l.N, display.Line(strings.ReplaceAll(l.Text, "\t", "    ")))
+				prev = l.N
+			}
+		}
+	}
+}
+
+// withoutDecisions copies a report without the review's decisions.
+func withoutDecisions(r Report) Report {
+	files := make([]FileReport, len(r.Files))
+	for i, f := range r.Files {
+		f.Hunks = slices.Clone(f.Hunks)
+		for j := range f.Hunks {
+			f.Hunks[j].Decision, f.Hunks[j].Note = "", ""
+		}
+		files[i] = f
+	}
+	r.Files = files
+	return r
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// printMisread tells what a refused hunk got wrong about the file, and
+// whether --interpret would accept it.
+func printMisread(w io.Writer, e HunkFailure) {
+	for _, m := range e.Misread {
+		fmt.Fprintf(w, "\t%s\n", display.Line(m.Teach()))
+	}
+	if e.Interpretable {
+		fmt.Fprintf(w, "\tit has one interpreted reading, which changes the line(s) above: --interpret accepts it\n")
+	}
+}
