@@ -70,6 +70,11 @@ func (in Interpretation) Teach() string {
 const (
 	interpretMax  = 3 // unmarked lines one hunk may change
 	interpretNear = 3 // hunk lines between an interpreted line and a change
+	// interpretLines bounds the pre-image of a hunk worth interpreting:
+	// the readings are judged at every start with every line taken as the
+	// lost one, so the work grows with the square of the hunk. A model's
+	// misread hunk is small; a larger one is refused as it is.
+	interpretLines = 200
 )
 
 // window is one reading of a hunk against the file: pre-image line j is
@@ -98,7 +103,7 @@ func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []I
 		return nil, nil
 	}
 	pre := preLines(h.Lines)
-	if len(pre) < 3 {
+	if len(pre) < 3 || len(pre) > interpretLines {
 		return nil, nil
 	}
 	var valid []window
@@ -183,6 +188,11 @@ func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
 			continue
 		}
 		w.reads = append(w.reads, j)
+		if len(w.reads) > 4*interpretMax {
+			// Far past an acceptable reading: not worth the rest of the
+			// hunk (matched stays a lower bound, enough to rank it).
+			return false
+		}
 		switch {
 		case !smallEdit(p.text, f):
 			ok = false
