@@ -14,9 +14,7 @@ import (
 // TestCommitSignsSSH: with commit.gpgsign and gpg.format ssh the commit
 // is signed as git signs it, and git verifies the signature.
 func TestCommitSignsSSH(t *testing.T) {
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		t.Skip("no ssh-keygen")
-	}
+	needTool(t, "ssh-keygen")
 	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
 	keys := t.TempDir()
 	key := filepath.Join(keys, "id")
@@ -53,9 +51,7 @@ func TestCommitSignsSSH(t *testing.T) {
 // TestCommitSignsOpenPGP: with commit.gpgsign (gpg.format openpgp, the
 // default) the commit is signed with gpg and git verifies it.
 func TestCommitSignsOpenPGP(t *testing.T) {
-	if _, err := exec.LookPath("gpg"); err != nil {
-		t.Skip("no gpg")
-	}
+	needTool(t, "gpg")
 	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
 	home, err := os.MkdirTemp("", "pg")
 	if err != nil {
@@ -133,4 +129,20 @@ func TestCommitSignsX509(t *testing.T) {
 		t.Errorf("no gpgsig header in the commit:\n%s", raw)
 	}
 	cmFsck(t, dir)
+}
+
+// requireTools names the environment variable that makes a missing tool a
+// failure instead of a skip, as CI sets it.
+const requireTools = "PAIR_REQUIRE_TOOLS"
+
+// needTool skips the test when the program is not on PATH, or fails it
+// when PAIR_REQUIRE_TOOLS is set.
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv(requireTools) != "" {
+			t.Fatalf("%s is not on PATH, and %s is set", name, requireTools)
+		}
+		t.Skipf("%s is not on PATH; set %s=1 to make this a failure", name, requireTools)
+	}
 }
