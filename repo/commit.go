@@ -104,17 +104,14 @@ const (
 // signing and commits nothing. The index lock is removed on every way
 // out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
-	if !t.Git {
-		return nil, ErrNotGit
+	if err := t.needGit(); err != nil {
+		return nil, err
 	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	gitDir, commonDir, err := t.gitDirs()
-	if err != nil {
-		return nil, err
-	}
+	gitDir, commonDir := t.gitDir, t.commonDir
 	cfg, err := t.loadConfig()
 	if err != nil {
 		return nil, err

@@ -890,7 +890,7 @@ type Commit struct {
 // History returns the last n commits reachable from HEAD (all of them when
 // n <= 0), newest first by commit time, as git log lists them. A
 // repository without commits has no history and no error; a tree that is
-// not in a git repository is ErrNotGitRepository.
+// not in a git repository is ErrNotGit.
 func (t *Tree) History(n int) ([]Commit, error) {
 	r, err := t.historyRepo()
 	if err != nil {

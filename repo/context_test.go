@@ -532,14 +532,14 @@ func TestNotGit(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "a\n"}))
 	tr := openTree(t, dir)
-	if _, err := tr.Status(); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("Status outside git: got %v, want ErrNotGitRepository", err)
+	if _, err := tr.Status(); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("Status outside git: got %v, want ErrNotGit", err)
 	}
-	if _, err := tr.WorkDiff(repo.Access{}); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("WorkDiff outside git: got %v, want ErrNotGitRepository", err)
+	if _, err := tr.WorkDiff(repo.Access{}); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("WorkDiff outside git: got %v, want ErrNotGit", err)
 	}
-	if _, err := tr.History(5); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("History outside git: got %v, want ErrNotGitRepository", err)
+	if _, err := tr.History(5); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("History outside git: got %v, want ErrNotGit", err)
 	}
 }
 

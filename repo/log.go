@@ -13,10 +13,6 @@ import (
 	"github.com/pair-cli/pair/internal/audit"
 )
 
-// ErrNotGitRepository is returned by the history commands (Log, Undo) for
-// a tree that is not in a git repository.
-var ErrNotGitRepository = errors.New("not a git repository")
-
 // LogEntry is one pair commit, as Log reads it from git.
 type LogEntry struct {
 	Hash       string    // full commit hash
@@ -160,7 +156,10 @@ func Stats(entries []LogEntry) []ModelStats {
 // historyRepo opens the tree's git repository with go-git.
 func (t *Tree) historyRepo() (*git.Repository, error) {
 	if !t.Git {
-		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGitRepository)
+		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGit)
+	}
+	if t.gitErr != nil {
+		return nil, t.gitErr
 	}
 	r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {

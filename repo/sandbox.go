@@ -146,26 +146,15 @@ func (t *Tree) loadBase(ig *ignores) error {
 			ig.base = append(ig.base, ps...)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(findGitDir(t.Dir), "info", "exclude"))
+	if !t.Git {
+		return nil
+	}
+	// info/exclude is shared by the linked worktrees, as git reads it.
+	b, err := os.ReadFile(filepath.Join(t.commonDir, "info", "exclude"))
 	if err == nil {
 		ig.base = append(ig.base, parseIgnore(string(b), nil)...)
 	}
 	return nil
-}
-
-// findGitDir returns the git directory of the work tree at root: .git
-// itself, or where a .git file ("gitdir: ...") points.
-func findGitDir(root string) string {
-	dot := filepath.Join(root, ".git")
-	b, err := os.ReadFile(dot)
-	if err != nil {
-		return dot // a directory (or missing)
-	}
-	dir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	return dir
 }
 
 // readIgnoreFile reads the .gitignore of a directory of the tree.

@@ -103,10 +103,7 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	gitDir, commonDir, err := histGitDirs(t.Dir)
-	if err != nil {
-		return nil, err
-	}
+	gitDir, commonDir := t.gitDir, t.commonDir
 	var locks []*histLockFile
 	defer func() {
 		for _, l := range locks {
@@ -697,42 +694,6 @@ func histReaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbin
 		stack = append(stack, c.ParentHashes...)
 	}
 	return false, nil
-}
-
-// histGitDirs finds the git directory of the working tree at top (a
-// directory .git, or a file .git naming one, as in linked worktrees) and
-// the common directory that holds the refs.
-func histGitDirs(top string) (gitDir, commonDir string, err error) {
-	dot := filepath.Join(top, ".git")
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", top, ErrNotGitRepository)
-	}
-	gitDir = dot
-	if !fi.IsDir() {
-		b, err := os.ReadFile(dot)
-		if err != nil {
-			return "", "", err
-		}
-		line := strings.TrimSpace(string(b))
-		d, ok := strings.CutPrefix(line, "gitdir: ")
-		if !ok {
-			return "", "", fmt.Errorf("%s: not a gitdir file", dot)
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(top, d)
-		}
-		gitDir = d
-	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		d := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(gitDir, d)
-		}
-		commonDir = d
-	}
-	return gitDir, commonDir, nil
 }
 
 // histLockFile is git's lock on a file: "<file>.lock", created

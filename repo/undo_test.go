@@ -375,8 +375,8 @@ func TestUndoWaitsForGitsLock(t *testing.T) {
 }
 
 func TestUndoNotGit(t *testing.T) {
-	if _, err := openTree(t, t.TempDir()).Undo(true); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("err = %v, want ErrNotGitRepository", err)
+	if _, err := openTree(t, t.TempDir()).Undo(true); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("err = %v, want ErrNotGit", err)
 	}
 }
 
