@@ -28,6 +28,25 @@ func TestGitDirs(t *testing.T) {
 		runGit(t, base, "init", "-q", "--separate-git-dir="+filepath.Join(base, "store"), top)
 		return top
 	}
+	// gitFile is separate with the .git file rewritten to content.
+	gitFile := func(content string) func(t *testing.T, base string) string {
+		return func(t *testing.T, base string) string {
+			top := separate(t, base)
+			write(t, filepath.Join(top, ".git"), content)
+			return top
+		}
+	}
+	// worktree makes base/main a repository with a commit and base/wt a
+	// linked worktree of it, and returns base/wt.
+	worktree := func(t *testing.T, base string) string {
+		main := filepath.Join(base, "main")
+		runGit(t, base, "init", "-q", "main")
+		write(t, filepath.Join(main, "a.txt"), "a\n")
+		runGit(t, main, "add", "a.txt")
+		runGit(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "a")
+		runGit(t, main, "worktree", "add", "-q", filepath.Join(base, "wt"))
+		return filepath.Join(base, "wt")
+	}
 	tests := []struct {
 		name string
 		// setup makes a tree in base and returns its top, and the git and
@@ -52,58 +71,33 @@ func TestGitDirs(t *testing.T) {
 			wantGit: "store", wantComm: "store",
 		},
 		{
-			name: "relative gitdir",
-			setup: func(t *testing.T, base string) string {
-				top := separate(t, base)
-				write(t, filepath.Join(top, ".git"), "gitdir: ../store\n")
-				return top
-			},
+			name:    "relative gitdir",
+			setup:   gitFile("gitdir: ../store\n"),
 			wantGit: "store", wantComm: "store",
 		},
 		{
-			name: "CRLF",
-			setup: func(t *testing.T, base string) string {
-				top := separate(t, base)
-				write(t, filepath.Join(top, ".git"), "gitdir: ../store\r\n")
-				return top
-			},
+			name:    "CRLF",
+			setup:   gitFile("gitdir: ../store\r\n"),
 			wantGit: "store", wantComm: "store",
 		},
 		{
 			// git takes the spaces as part of the path; a directory name
 			// ending in spaces is far less likely than an editor's leftover.
-			name: "trailing spaces and tabs",
-			setup: func(t *testing.T, base string) string {
-				top := separate(t, base)
-				write(t, filepath.Join(top, ".git"), "gitdir:\t../store \t\r\n")
-				return top
-			},
+			name:    "trailing spaces and tabs",
+			setup:   gitFile("gitdir:\t../store \t\r\n"),
 			wantGit: "store", wantComm: "store", gitDisagrees: true,
 		},
 		{
-			name: "linked worktree",
-			setup: func(t *testing.T, base string) string {
-				main := filepath.Join(base, "main")
-				runGit(t, base, "init", "-q", "main")
-				write(t, filepath.Join(main, "a.txt"), "a\n")
-				runGit(t, main, "add", "a.txt")
-				runGit(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "a")
-				runGit(t, main, "worktree", "add", "-q", filepath.Join(base, "wt"))
-				return filepath.Join(base, "wt")
-			},
+			name:    "linked worktree",
+			setup:   worktree,
 			wantGit: "main/.git/worktrees/wt", wantComm: "main/.git",
 		},
 		{
 			name: "linked worktree, commondir with CRLF",
 			setup: func(t *testing.T, base string) string {
-				main := filepath.Join(base, "main")
-				runGit(t, base, "init", "-q", "main")
-				write(t, filepath.Join(main, "a.txt"), "a\n")
-				runGit(t, main, "add", "a.txt")
-				runGit(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "a")
-				runGit(t, main, "worktree", "add", "-q", filepath.Join(base, "wt"))
-				write(t, filepath.Join(main, ".git", "worktrees", "wt", "commondir"), "../..\r\n")
-				return filepath.Join(base, "wt")
+				wt := worktree(t, base)
+				write(t, filepath.Join(base, "main", ".git", "worktrees", "wt", "commondir"), "../..\r\n")
+				return wt
 			},
 			wantGit: "main/.git/worktrees/wt", wantComm: "main/.git",
 		},
