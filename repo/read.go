@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // The model's tools see the tree through read-only views: search and read
@@ -88,7 +90,7 @@ func (t *Tree) SearchFiles(pattern, glob string, access Access, limit int) (matc
 			if limit > 0 && len(matches) == limit {
 				return matches, true, nil
 			}
-			matches = append(matches, Match{Path: p, Line: n, Text: clip(string(line), maxMatchText)})
+			matches = append(matches, Match{Path: p, Line: n, Text: output.Clip(string(line), maxMatchText)})
 		}
 	}
 	return matches, false, nil
@@ -111,19 +113,6 @@ func (t *Tree) readRegular(p string, max int64) (b []byte, ok bool) {
 		return nil, false
 	}
 	return b, true
-}
-
-// clip cuts s to at most n bytes on a character boundary, marking the cut
-// with "…".
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 // ReadText reads a text file of the tree: at most maxChars characters

@@ -9,6 +9,8 @@ import (
 
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // forgetWritten removes the journal that write kept in the state
@@ -91,11 +93,9 @@ func (r RecoveryReport) Notice() []string {
 	return out
 }
 
+// count is n and what, counted ("1 file", "2 files").
 func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, output.Plural(n, what))
 }
 
 // names lists paths after a colon, one per indented line, the first

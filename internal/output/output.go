@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Exit codes of the pair command.
@@ -43,4 +44,17 @@ func OneLine(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// Clip cuts s to at most n bytes on a character boundary, marking a cut
+// with an ellipsis. Unlike OneLine, it keeps s's white space.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
