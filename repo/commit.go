@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -135,11 +134,10 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			return nil, err
 		}
 	}
-	r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
+	st, err := t.gitStorage()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotGit, err)
+		return nil, err
 	}
-	st := r.Storer
 
 	// Take the index lock for the whole commit, as git commit does. It
 	// is removed on every way out, a panic included; a lock left by a

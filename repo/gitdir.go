@@ -6,6 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // ErrNotGit is returned for a git operation on a tree that is not a git
@@ -69,4 +75,21 @@ func relativeTo(dir, p string) string {
 		p = filepath.Join(dir, p)
 	}
 	return filepath.Clean(p)
+}
+
+// gitStorage opens the tree's repository for go-git: its objects, refs
+// and config in the common directory, and the worktree's own HEAD and
+// index in the git directory. It is ErrNotGit outside a repository.
+func (t *Tree) gitStorage() (*filesystem.Storage, error) {
+	if !t.Git {
+		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGit)
+	}
+	if t.gitErr != nil {
+		return nil, t.gitErr
+	}
+	var fs billy.Filesystem = osfs.New(t.gitDir)
+	if t.commonDir != t.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(t.commonDir))
+	}
+	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
 }

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Commit is a commit of the history, as History reads it.
@@ -24,21 +25,22 @@ type Commit struct {
 // repository without commits has no history and no error; a tree that is
 // not in a git repository is ErrNotGit.
 func (t *Tree) History(n int) ([]Commit, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
-	head, err := r.Head()
+	head, err := storer.ResolveReference(st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	it, err := r.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
+	c, err := object.GetCommit(st, head.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("read history: %w", err)
 	}
+	it := object.NewCommitIterCTime(c, nil, nil)
 	defer it.Close()
 	var out []Commit
 	for n <= 0 || len(out) < n {

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/internal/audit"
 )
@@ -39,11 +39,11 @@ func (e LogEntry) Total() int { return e.Approved + e.Edited + e.Rejected }
 // not pair commits are skipped. A repository without commits yet has an
 // empty log.
 func (t *Tree) Log(limit int) ([]LogEntry, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
-	head, err := r.Head()
+	head, err := storer.ResolveReference(st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil // unborn branch
 	}
@@ -53,7 +53,7 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 	var out []LogEntry
 	h := head.Hash()
 	for {
-		c, err := r.CommitObject(h)
+		c, err := object.GetCommit(st, h)
 		if err != nil {
 			return out, fmt.Errorf("read commit %s: %w", h, err)
 		}
@@ -151,19 +151,4 @@ func Stats(entries []LogEntry) []ModelStats {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
-}
-
-// historyRepo opens the tree's git repository with go-git.
-func (t *Tree) historyRepo() (*git.Repository, error) {
-	if !t.Git {
-		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGit)
-	}
-	if t.gitErr != nil {
-		return nil, t.gitErr
-	}
-	r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, fmt.Errorf("%s: open git repository: %w", t.Dir, err)
-	}
-	return r, nil
 }

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -128,11 +127,9 @@ func (t *Tree) Ignored(p string) (bool, error) {
 	}
 	if ig.tracked == nil {
 		ig.tracked = map[string]bool{}
-		if r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true}); err == nil {
-			if idx, err := r.Storer.Index(); err == nil {
-				for _, e := range idx.Entries {
-					ig.tracked[e.Name] = true
-				}
+		if idx, _, err := t.readIndex(); err == nil {
+			for _, e := range idx.Entries {
+				ig.tracked[e.Name] = true
 			}
 		}
 	}

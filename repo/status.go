@@ -10,11 +10,12 @@ import (
 	"syscall"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // StatusEntry is a path that git status shows, with the two letters of
@@ -95,7 +96,7 @@ type headEntry struct {
 // gitState is what Status and WorkDiff compare: HEAD's files, the index
 // and when it was written.
 type gitState struct {
-	r         *git.Repository
+	st        *filesystem.Storage
 	head      map[string]headEntry
 	index     map[string]*index.Entry // stage 0 entries
 	unmerged  map[string]bool         // paths with conflict stages
@@ -104,20 +105,20 @@ type gitState struct {
 }
 
 func (t *Tree) loadGitState() (*gitState, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
-	gs := &gitState{r: r, head: map[string]headEntry{}, index: map[string]*index.Entry{},
+	gs := &gitState{st: st, head: map[string]headEntry{}, index: map[string]*index.Entry{},
 		unmerged: map[string]bool{}, tracked: map[string]bool{}}
-	ref, err := r.Head()
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		// No commit yet: HEAD has no files.
 	case err != nil:
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	default:
-		c, err := r.CommitObject(ref.Hash())
+		c, err := object.GetCommit(st, ref.Hash())
 		if err != nil {
 			return nil, fmt.Errorf("read HEAD commit: %w", err)
 		}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/internal/output"
 )
@@ -32,9 +33,9 @@ func (t *Tree) forgetWritten() {
 // readable one), every file of the set counts.
 func (t *Tree) differFromHead(j *journal) []string {
 	var head *object.Tree
-	if r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true}); err == nil {
-		if ref, err := r.Head(); err == nil {
-			if c, err := r.CommitObject(ref.Hash()); err == nil {
+	if st, err := t.gitStorage(); err == nil {
+		if ref, err := storer.ResolveReference(st, plumbing.HEAD); err == nil {
+			if c, err := object.GetCommit(st, ref.Hash()); err == nil {
 				head, _ = c.Tree()
 			}
 		}

@@ -12,12 +12,13 @@ import (
 	"syscall"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/internal/audit"
 )
@@ -98,7 +99,7 @@ type UndoResult struct {
 // changing anything. Everything is read from git, so undo works in any
 // later process.
 func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		}
 		defer indexLock.release()
 	}
-	p, err := t.undoPlan(r, gitDir)
+	p, err := t.undoPlan(st, gitDir)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 	}
 	defer refLock.release()
 	// The ref may have moved between reading it and locking it.
-	if cur, err := refHash(r, p.res.Branch); err != nil || cur != p.head {
+	if cur, err := refHash(st, p.res.Branch); err != nil || cur != p.head {
 		return nil, fmt.Errorf("HEAD moved while undoing; nothing was changed")
 	}
 
@@ -210,13 +211,13 @@ type undoPlanned struct {
 }
 
 // undoPlan checks every rule and works out the files to put back.
-func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) {
+func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, error) {
 	for _, name := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG"} {
 		if _, err := os.Lstat(filepath.Join(gitDir, name)); err == nil {
 			return nil, &UndoRefusal{Rule: RuleInProgress, Detail: fmt.Sprintf("a git operation is in progress (%s exists); finish or abort it first", name)}
 		}
 	}
-	headRef, err := r.Storer.Reference(plumbing.HEAD)
+	headRef, err := st.Reference(plumbing.HEAD)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -224,14 +225,14 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if headRef.Type() == plumbing.SymbolicReference {
 		branch = headRef.Target().String()
 	}
-	head, err := refHash(r, branch)
+	head, err := refHash(st, branch)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: "there is no commit yet"}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := r.CommitObject(head)
+	c, err := object.GetCommit(st, head)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
@@ -246,7 +247,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	default:
 		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", shortHash(head), c.NumParents())}
 	}
-	if ref, err := pushedTo(r, branch, head); err != nil {
+	if ref, err := pushedTo(st, branch, head); err != nil {
 		return nil, err
 	} else if ref != "" {
 		return nil, &UndoRefusal{Rule: RulePushed, Detail: fmt.Sprintf("HEAD %s is already on %s; undoing it would rewrite published history (use git revert)", shortHash(head), ref)}
@@ -256,7 +257,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if err != nil {
 		return nil, fmt.Errorf("read parent of %s: %w", shortHash(head), err)
 	}
-	files, err := undoFiles(r, parent, c)
+	files, err := undoFiles(st, parent, c)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +266,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 		return nil, ref
 	}
 
-	cfg, err := r.Config()
+	cfg, err := st.Config()
 	if err != nil {
 		return nil, fmt.Errorf("read git config: %w", err)
 	}
@@ -334,7 +335,7 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 
 // undoFiles lists the files the commit changed, with both versions; it
 // refuses anything but regular files.
-func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, error) {
+func undoFiles(st *filesystem.Storage, parent, c *object.Commit) ([]undoFilePlan, error) {
 	pt, err := parent.Tree()
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", shortHash(parent.Hash), err)
@@ -370,7 +371,7 @@ func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, err
 				continue
 			}
 			b := &undoBlob{hash: side.e.TreeEntry.Hash, mode: m}
-			blob, err := r.BlobObject(b.hash)
+			blob, err := object.GetBlob(st, b.hash)
 			if err != nil {
 				return nil, fmt.Errorf("read %s: %w", f.path, err)
 			}
@@ -563,12 +564,12 @@ func restoreIndex(path string, b []byte) error {
 }
 
 // refHash resolves a branch, or HEAD when branch is "".
-func refHash(r *git.Repository, branch string) (plumbing.Hash, error) {
+func refHash(st *filesystem.Storage, branch string) (plumbing.Hash, error) {
 	name := plumbing.HEAD
 	if branch != "" {
 		name = plumbing.ReferenceName(branch)
 	}
-	ref, err := r.Reference(name, true)
+	ref, err := storer.ResolveReference(st, name)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -584,8 +585,8 @@ func refLabel(branch string) string {
 
 // pushedTo returns the remote-tracking ref from which head is
 // reachable, the branch's upstream first; "" when there is none.
-func pushedTo(r *git.Repository, branch string, head plumbing.Hash) (string, error) {
-	cfg, err := r.Config()
+func pushedTo(st *filesystem.Storage, branch string, head plumbing.Hash) (string, error) {
+	cfg, err := st.Config()
 	if err != nil {
 		return "", fmt.Errorf("read git config: %w", err)
 	}
@@ -593,12 +594,12 @@ func pushedTo(r *git.Repository, branch string, head plumbing.Hash) (string, err
 	if branch != "" {
 		if b := cfg.Branches[plumbing.ReferenceName(branch).Short()]; b != nil && b.Remote != "" && b.Merge != "" {
 			up := upstreamRef(cfg, b)
-			if ref, err := r.Reference(up, true); err == nil {
+			if ref, err := storer.ResolveReference(st, up); err == nil {
 				tips = append(tips, plumbing.NewHashReference(up, ref.Hash()))
 			}
 		}
 	}
-	refs, err := r.References()
+	refs, err := st.IterReferences()
 	if err != nil {
 		return "", fmt.Errorf("list refs: %w", err)
 	}
@@ -616,7 +617,7 @@ func pushedTo(r *git.Repository, branch string, head plumbing.Hash) (string, err
 	tips = append(tips, others...)
 	seen := map[plumbing.Hash]bool{}
 	for _, tip := range tips {
-		found, err := reaches(r, tip.Hash(), head, seen)
+		found, err := reaches(st, tip.Hash(), head, seen)
 		if err != nil {
 			return "", err
 		}
@@ -645,7 +646,7 @@ func upstreamRef(cfg *config.Config, b *config.Branch) plumbing.ReferenceName {
 
 // reaches reports whether target is from or an ancestor of it. Commits
 // in seen were walked already (without finding target) and are skipped.
-func reaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
+func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
 	stack := []plumbing.Hash{from}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
@@ -657,7 +658,7 @@ func reaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbing.Ha
 			continue
 		}
 		seen[h] = true
-		c, err := r.CommitObject(h)
+		c, err := object.GetCommit(st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue // a shallow clone's boundary
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -110,7 +111,7 @@ func (t *Tree) diffPath(b *strings.Builder, gs *gitState, p string, access Acces
 	}
 	var old []byte
 	if inHead {
-		blob, err := gs.r.BlobObject(h.hash)
+		blob, err := object.GetBlob(gs.st, h.hash)
 		if err != nil {
 			return fmt.Errorf("read %s from HEAD: %w", p, err)
 		}
