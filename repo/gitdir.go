@@ -9,7 +9,10 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -92,4 +95,21 @@ func (t *Tree) gitStorage() (*filesystem.Storage, error) {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(t.commonDir))
 	}
 	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
+}
+
+// headCommit returns the commit HEAD points at, or nil on an unborn
+// branch (no commit yet).
+func headCommit(st storer.Storer) (*object.Commit, error) {
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	c, err := object.GetCommit(st, ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD commit %s: %w", ref.Hash(), err)
+	}
+	return c, nil
 }

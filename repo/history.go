@@ -1,15 +1,12 @@
 package repo
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Commit is a commit of the history, as History reads it.
@@ -29,16 +26,9 @@ func (t *Tree) History(n int) ([]Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	head, err := storer.ResolveReference(st, plumbing.HEAD)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
-	}
-	c, err := object.GetCommit(st, head.Hash())
-	if err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+	c, err := headCommit(st)
+	if c == nil || err != nil {
+		return nil, err // nil, nil without commits
 	}
 	it := object.NewCommitIterCTime(c, nil, nil)
 	defer it.Close()

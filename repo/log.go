@@ -6,9 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/internal/audit"
 )
@@ -43,20 +41,12 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	head, err := storer.ResolveReference(st, plumbing.HEAD)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil // unborn branch
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
+	c, err := headCommit(st)
+	if c == nil || err != nil {
+		return nil, err // nil, nil on an unborn branch
 	}
 	var out []LogEntry
-	h := head.Hash()
 	for {
-		c, err := object.GetCommit(st, h)
-		if err != nil {
-			return out, fmt.Errorf("read commit %s: %w", h, err)
-		}
 		if e, ok := logEntryOf(c); ok {
 			out = append(out, e)
 			if limit > 0 && len(out) >= limit {
@@ -66,7 +56,10 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 		if len(c.ParentHashes) == 0 {
 			return out, nil
 		}
-		h = c.ParentHashes[0]
+		h := c.ParentHashes[0]
+		if c, err = object.GetCommit(st, h); err != nil {
+			return out, fmt.Errorf("read commit %s: %w", h, err)
+		}
 	}
 }
 

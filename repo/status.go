@@ -14,7 +14,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -111,17 +110,11 @@ func (t *Tree) loadGitState() (*gitState, error) {
 	}
 	gs := &gitState{st: st, head: map[string]headEntry{}, index: map[string]*index.Entry{},
 		unmerged: map[string]bool{}, tracked: map[string]bool{}}
-	ref, err := storer.ResolveReference(st, plumbing.HEAD)
-	switch {
-	case errors.Is(err, plumbing.ErrReferenceNotFound):
-		// No commit yet: HEAD has no files.
-	case err != nil:
-		return nil, fmt.Errorf("read HEAD: %w", err)
-	default:
-		c, err := object.GetCommit(st, ref.Hash())
-		if err != nil {
-			return nil, fmt.Errorf("read HEAD commit: %w", err)
-		}
+	c, err := headCommit(st)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil { // without a commit, HEAD has no files
 		tree, err := c.Tree()
 		if err != nil {
 			return nil, fmt.Errorf("read HEAD tree: %w", err)

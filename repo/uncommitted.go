@@ -7,9 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/internal/output"
 )
@@ -34,10 +32,8 @@ func (t *Tree) forgetWritten() {
 func (t *Tree) differFromHead(j *journal) []string {
 	var head *object.Tree
 	if st, err := t.gitStorage(); err == nil {
-		if ref, err := storer.ResolveReference(st, plumbing.HEAD); err == nil {
-			if c, err := object.GetCommit(st, ref.Hash()); err == nil {
-				head, _ = c.Tree()
-			}
+		if c, err := headCommit(st); c != nil && err == nil {
+			head, _ = c.Tree()
 		}
 	}
 	var out []string
