@@ -14,6 +14,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -484,7 +485,7 @@ func (a *Agent) loop(ctx context.Context) error {
 	var undo *undoTextOnly
 	for {
 		if a.st.Turn.Steps >= s.MaxSteps {
-			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, plural(s.MaxSteps, "call"))
+			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, output.Plural(s.MaxSteps, "call"))
 		}
 		a.st.Turn.Steps++
 		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
@@ -823,7 +824,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		return b.String(), false, nil
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
-	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, plural(placed, "hunk"), failed)})
+	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, output.Plural(placed, "hunk"), failed)})
 	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
@@ -833,7 +834,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		if prop.Undecided > 0 {
 			waiting = prop.Undecided
 		}
-		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", waiting, plural(waiting, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[waiting == 1])
+		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", waiting, output.Plural(waiting, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[waiting == 1])
 		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused
@@ -926,8 +927,8 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
 				}
 			}
-			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, plural(applied, "hunk")))
-			a.emit(Event{Kind: EventApplied, Tool: tool, Text: fmt.Sprintf("%d %s applied", applied, plural(applied, "hunk"))})
+			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, output.Plural(applied, "hunk")))
+			a.emit(Event{Kind: EventApplied, Tool: tool, Text: fmt.Sprintf("%d %s applied", applied, output.Plural(applied, "hunk"))})
 		}
 	} else {
 		b.WriteString("Nothing was written.\n")
@@ -994,7 +995,7 @@ func (a *Agent) record(out *Outcome, message string) audit.Record {
 	if r.Subject == "" {
 		r.Subject = clipText(firstLine(a.st.Turn.Request), 72)
 	}
-	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, r.Applied(), len(out.Hunks), plural(len(out.Hunks), "hunk"))
+	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, r.Applied(), len(out.Hunks), output.Plural(len(out.Hunks), "hunk"))
 	return r
 }
 
@@ -1135,11 +1136,4 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "(earlier output cut)\n" + s[len(s)-n:]
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }

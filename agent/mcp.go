@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // DefaultExternalTimeout bounds one call of an external tool when its
@@ -320,6 +322,6 @@ func (a *Agent) callExternal(ctx context.Context, t *ExternalTool, args string) 
 		a.emit(Event{Kind: EventNotice, Tool: name, Text: msg})
 		return "error: " + msg, false, nil
 	}
-	a.log("mcp", name, fmt.Sprintf("ok, %d %s: %s", len(r.out), plural(len(r.out), "byte"), clipText(strings.Join(strings.Fields(r.out), " "), 200)))
+	a.log("mcp", name, fmt.Sprintf("ok, %d %s: %s", len(r.out), output.Plural(len(r.out), "byte"), clipText(strings.Join(strings.Fields(r.out), " "), 200)))
 	return r.out, true, nil
 }

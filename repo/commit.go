@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -104,17 +102,14 @@ const (
 // signing and commits nothing. The index lock is removed on every way
 // out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
-	if !t.Git {
-		return nil, ErrNotGit
+	if err := t.needGit(); err != nil {
+		return nil, err
 	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	gitDir, commonDir, err := t.gitDirs()
-	if err != nil {
-		return nil, err
-	}
+	gitDir, commonDir := t.gitDir, t.commonDir
 	cfg, err := t.loadConfig()
 	if err != nil {
 		return nil, err
@@ -139,35 +134,20 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 			return nil, err
 		}
 	}
-	r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
+	st, err := t.gitStorage()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotGit, err)
-	}
-	st := r.Storer
-
-	// Take the index lock for the whole commit, as git commit does.
-	indexPath := filepath.Join(gitDir, "index")
-	lockPath := indexPath + ".lock"
-	lock, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			b, _ := os.ReadFile(lockPath)
-			return nil, indexLockError(lockPath, b)
-		}
 		return nil, err
 	}
-	// The lock is removed on every way out, a panic included; a lock left
-	// by a killed pair names its process (see checkIndexLock).
-	locked := true
-	defer func() {
-		if locked {
-			lock.Close()
-			os.Remove(lockPath)
-		}
-	}()
-	if _, err := fmt.Fprintf(lock, "%s%d\n", lockOwnerPrefix, os.Getpid()); err != nil {
-		return nil, fmt.Errorf("write %s: %w", lockPath, err)
+
+	// Take the index lock for the whole commit, as git commit does. It
+	// is removed on every way out, a panic included; a lock left by a
+	// killed pair names its process (see checkIndexLock).
+	indexPath := filepath.Join(gitDir, "index")
+	lock, err := lockIndex(indexPath)
+	if err != nil {
+		return nil, err
 	}
+	defer lock.release()
 	idx, idxTime, err := readIndex(indexPath)
 	if err != nil {
 		return nil, err
@@ -367,15 +347,15 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if oldRef != nil {
 		oldHash = oldRef.Hash()
 	}
-	t.appendReflogs(gitDir, commonDir, target, oldHash, hash, cName, cEmail, when, msg)
+	subject, _, _ := strings.Cut(msg, "\n")
+	kind := "commit"
+	if oldHash.IsZero() {
+		kind = "commit (initial)"
+	}
+	appendReflogs(gitDir, commonDir, target, oldHash, hash, cName, cEmail, when, kind+": "+subject, true)
 	res.Hash = hash.String()
 
 	if err := writeIndex(lock, next); err != nil {
-		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
-	}
-	locked = false
-	if err := os.Rename(lockPath, indexPath); err != nil {
-		os.Remove(lockPath)
 		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
 	}
 	return res, nil
@@ -715,47 +695,6 @@ func changedEntry(base *object.Tree, p string, c *treeChange) bool {
 	return e == nil || e.Hash != c.blob || e.Mode != c.mode
 }
 
-// readIndex reads the index and its modification time (zero when there
-// is no index yet).
-func readIndex(p string) (*index.Index, time.Time, error) {
-	idx := &index.Index{Version: 2}
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return idx, time.Time{}, nil
-	}
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	if err := index.NewDecoder(f).Decode(idx); err != nil {
-		return nil, time.Time{}, fmt.Errorf("read the git index: %w", err)
-	}
-	return idx, fi.ModTime(), nil
-}
-
-// writeIndex writes idx to the lock file, in place of what it held, and
-// closes it.
-func writeIndex(f *os.File, idx *index.Index) error {
-	var b bytes.Buffer
-	if err := index.NewEncoder(&b).Encode(idx); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Truncate(0); err != nil {
-		f.Close()
-		return err
-	}
-	return writeDurably(f, b.Bytes(), nil)
-}
-
 // reasonStagedLost says why a file's staged changes were not kept.
 const reasonStagedLost = "your staged changes in this file overlap the committed hunks; the index now holds the committed version (your edits are still in the working tree)"
 
@@ -865,12 +804,16 @@ func (t *Tree) startHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, 
 		return nil, err
 	}
 	ti, err := treeIndex(st, tree, next)
+	var b []byte
+	if err == nil {
+		b, err = encodeIndex(ti)
+	}
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return nil, err
 	}
-	if err := writeIndex(tmp, ti); err != nil {
+	if err := writeDurably(tmp, b, nil); err != nil {
 		os.Remove(tmp.Name())
 		return nil, err
 	}
@@ -1024,26 +967,30 @@ func cleanupMessage(s string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// appendReflogs records the commit in the reflogs of the ref and of HEAD,
-// as git commit does. A failure here loses no work, so it is ignored.
-func (t *Tree) appendReflogs(gitDir, commonDir string, ref plumbing.ReferenceName, old, nw plumbing.Hash, name, email string, when time.Time, msg string) {
-	subject, _, _ := strings.Cut(msg, "\n")
-	kind := "commit"
-	if old.IsZero() {
-		kind = "commit (initial)"
-	}
-	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s: %s\n", old, nw, name, email, when.Unix(), when.Format("-0700"), kind, subject)
+// appendReflogs records a move of ref (plumbing.HEAD when detached) from
+// old to nw in the reflogs of ref and of HEAD, as git does, with the
+// message what. With create, a missing reflog is created (as git commit
+// does); without, only the reflogs that exist are written. A failure here
+// loses no work, so it is ignored.
+func appendReflogs(gitDir, commonDir string, ref plumbing.ReferenceName, old, nw plumbing.Hash, name, email string, when time.Time, what string, create bool) {
+	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, nw, name, email, when.Unix(), when.Format("-0700"), what)
 	logs := []string{filepath.Join(gitDir, "logs", "HEAD")}
 	if ref != plumbing.HEAD {
 		logs = append(logs, filepath.Join(commonDir, "logs", filepath.FromSlash(path.Clean(ref.String()))))
 	}
+	flag := os.O_WRONLY | os.O_APPEND
+	if create {
+		flag |= os.O_CREATE
+	}
 	for _, p := range logs {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			continue
+		if create {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				continue
+			}
 		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err := os.OpenFile(p, flag, 0o644)
 		if err != nil {
-			continue
+			continue // no reflog kept for this ref
 		}
 		f.WriteString(line)
 		f.Close()

@@ -15,10 +15,6 @@ import (
 // and user.email in git's configuration.
 var ErrNoIdentity = errors.New("no git identity")
 
-// ErrNotGit is returned for a git operation on a tree that is not a git
-// repository.
-var ErrNotGit = errors.New("not a git repository")
-
 // Identity returns the user's git identity as git resolves an author:
 // GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL first, then author.name/email and
 // user.name/email from the repository's configuration, the global one
@@ -132,16 +128,13 @@ func configFiles(commonDir string) []string {
 // include.path is followed, and includeIf "gitdir:" for a directory
 // prefix.
 func (t *Tree) loadConfig() (gitConfig, error) {
-	if !t.Git {
-		return nil, ErrNotGit
-	}
-	gitDir, common, err := t.gitDirs()
-	if err != nil {
+	if err := t.needGit(); err != nil {
 		return nil, err
 	}
 	var cfg gitConfig
-	for _, p := range configFiles(common) {
-		if cfg, err = readConfig(cfg, p, gitDir, 0); err != nil {
+	var err error
+	for _, p := range configFiles(t.commonDir) {
+		if cfg, err = readConfig(cfg, p, t.gitDir, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -264,41 +257,4 @@ func includeIfGitDir(cond, file, gitDir string) bool {
 		}
 	}
 	return false
-}
-
-// gitDirs returns the tree's git directory (HEAD, index) and its common
-// directory (objects, refs, config, hooks); they differ for a linked
-// worktree, whose .git is a file naming its git directory.
-func (t *Tree) gitDirs() (gitDir, commonDir string, err error) {
-	if !t.Git {
-		return "", "", ErrNotGit
-	}
-	dot := filepath.Join(t.Dir, ".git")
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", "", fmt.Errorf("%w: %v", ErrNotGit, err)
-	}
-	gitDir = dot
-	if !fi.IsDir() {
-		b, err := os.ReadFile(dot)
-		if err != nil {
-			return "", "", err
-		}
-		rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-		if !ok {
-			return "", "", fmt.Errorf("%s: %w: no gitdir line", dot, ErrNotGit)
-		}
-		gitDir = strings.TrimSpace(rest)
-		if !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(t.Dir, gitDir)
-		}
-	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		commonDir = strings.TrimSpace(string(b))
-		if !filepath.IsAbs(commonDir) {
-			commonDir = filepath.Join(gitDir, commonDir)
-		}
-	}
-	return filepath.Clean(gitDir), filepath.Clean(commonDir), nil
 }

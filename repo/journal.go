@@ -124,29 +124,6 @@ type RecoveryReport struct {
 // for a linked worktree or a submodule), or "" outside a repository.
 func (t *Tree) GitDir() string { return t.gitDir }
 
-// resolveGitDir returns the git directory of the working tree at top.
-func resolveGitDir(top string) string {
-	dotGit := filepath.Join(top, ".git")
-	fi, err := os.Stat(dotGit)
-	if err != nil || fi.IsDir() {
-		return dotGit
-	}
-	b, err := os.ReadFile(dotGit)
-	if err != nil {
-		return dotGit
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return dotGit
-	}
-	dir = filepath.FromSlash(strings.TrimSpace(dir))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(top, dir)
-	}
-	return filepath.Clean(dir)
-}
-
 // journalHome returns the directory that holds the journal directory, and
 // the journal directory's name in it.
 func (t *Tree) journalHome() (string, string) {

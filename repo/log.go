@@ -6,16 +6,10 @@ import (
 	"sort"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/pair-cli/pair/internal/audit"
 )
-
-// ErrNotGitRepository is returned by the history commands (Log, Undo) for
-// a tree that is not in a git repository.
-var ErrNotGitRepository = errors.New("not a git repository")
 
 // LogEntry is one pair commit, as Log reads it from git.
 type LogEntry struct {
@@ -43,24 +37,16 @@ func (e LogEntry) Total() int { return e.Approved + e.Edited + e.Rejected }
 // not pair commits are skipped. A repository without commits yet has an
 // empty log.
 func (t *Tree) Log(limit int) ([]LogEntry, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
-	head, err := r.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil // unborn branch
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
+	c, err := headCommit(st)
+	if c == nil || err != nil {
+		return nil, err // nil, nil on an unborn branch
 	}
 	var out []LogEntry
-	h := head.Hash()
 	for {
-		c, err := r.CommitObject(h)
-		if err != nil {
-			return out, fmt.Errorf("read commit %s: %w", h, err)
-		}
 		if e, ok := logEntryOf(c); ok {
 			out = append(out, e)
 			if limit > 0 && len(out) >= limit {
@@ -70,7 +56,10 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 		if len(c.ParentHashes) == 0 {
 			return out, nil
 		}
-		h = c.ParentHashes[0]
+		h := c.ParentHashes[0]
+		if c, err = object.GetCommit(st, h); err != nil {
+			return out, fmt.Errorf("read commit %s: %w", h, err)
+		}
 	}
 }
 
@@ -155,16 +144,4 @@ func Stats(entries []LogEntry) []ModelStats {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
-}
-
-// historyRepo opens the tree's git repository with go-git.
-func (t *Tree) historyRepo() (*git.Repository, error) {
-	if !t.Git {
-		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGitRepository)
-	}
-	r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, fmt.Errorf("%s: open git repository: %w", t.Dir, err)
-	}
-	return r, nil
 }

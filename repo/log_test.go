@@ -265,8 +265,8 @@ func TestLogEmptyAndNotGit(t *testing.T) {
 	}
 
 	plain := t.TempDir()
-	if _, err := openTree(t, plain).Log(0); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("Log outside a repository: err = %v, want ErrNotGitRepository", err)
+	if _, err := openTree(t, plain).Log(0); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("Log outside a repository: err = %v, want ErrNotGit", err)
 	}
 }
 

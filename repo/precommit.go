@@ -36,13 +36,10 @@ func (t *Tree) CheckCommit() error { return t.checkCommit(true) }
 func (t *Tree) CheckCommitSettings() error { return t.checkCommit(false) }
 
 func (t *Tree) checkCommit(indexLock bool) error {
-	if !t.Git {
-		return ErrNotGit
-	}
-	gitDir, _, err := t.gitDirs()
-	if err != nil {
+	if err := t.needGit(); err != nil {
 		return err
 	}
+	gitDir := t.gitDir
 	cfg, err := t.loadConfig()
 	if err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -128,11 +127,9 @@ func (t *Tree) Ignored(p string) (bool, error) {
 	}
 	if ig.tracked == nil {
 		ig.tracked = map[string]bool{}
-		if r, err := git.PlainOpenWithOptions(t.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true}); err == nil {
-			if idx, err := r.Storer.Index(); err == nil {
-				for _, e := range idx.Entries {
-					ig.tracked[e.Name] = true
-				}
+		if idx, _, err := t.readIndex(); err == nil {
+			for _, e := range idx.Entries {
+				ig.tracked[e.Name] = true
 			}
 		}
 	}
@@ -146,26 +143,15 @@ func (t *Tree) loadBase(ig *ignores) error {
 			ig.base = append(ig.base, ps...)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(findGitDir(t.Dir), "info", "exclude"))
+	if !t.Git {
+		return nil
+	}
+	// info/exclude is shared by the linked worktrees, as git reads it.
+	b, err := os.ReadFile(filepath.Join(t.commonDir, "info", "exclude"))
 	if err == nil {
 		ig.base = append(ig.base, parseIgnore(string(b), nil)...)
 	}
 	return nil
-}
-
-// findGitDir returns the git directory of the work tree at root: .git
-// itself, or where a .git file ("gitdir: ...") points.
-func findGitDir(root string) string {
-	dot := filepath.Join(root, ".git")
-	b, err := os.ReadFile(dot)
-	if err != nil {
-		return dot // a directory (or missing)
-	}
-	dir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	return dir
 }
 
 // readIgnoreFile reads the .gitignore of a directory of the tree.

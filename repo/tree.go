@@ -56,7 +56,12 @@ type Tree struct {
 	// Recovery says what Open did with a write set that a crash had
 	// interrupted (see Recover).
 	Recovery RecoveryReport
-	gitDir   string
+	// gitDir is the git directory (HEAD, the index), commonDir the
+	// directory of the objects, refs, config and hooks; they differ in a
+	// linked worktree. Both are "" outside a repository (see gitDirs).
+	gitDir, commonDir string
+	// gitErr says why a .git at the top leads to no git directory.
+	gitErr error
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
 	// LockWait bounds how long a write waits for another pair process
@@ -106,14 +111,22 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 			break
 		}
 	}
+	var gitDir, commonDir string
+	var gitErr error
+	if git {
+		if gitDir, commonDir, gitErr = gitDirs(top); gitErr != nil {
+			// A .git that leads to no git directory still marks the top,
+			// as for git; every git operation then fails with gitErr, and
+			// a write fails to find the git directory.
+			gitDir = filepath.Join(top, ".git")
+			commonDir = gitDir
+		}
+	}
 	r, err := os.OpenRoot(top)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint}
-	if git {
-		t.gitDir = resolveGitDir(top)
-	}
+	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	if t.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // forgetWritten removes the journal that write kept in the state
@@ -30,11 +31,9 @@ func (t *Tree) forgetWritten() {
 // readable one), every file of the set counts.
 func (t *Tree) differFromHead(j *journal) []string {
 	var head *object.Tree
-	if r, err := gogit.PlainOpenWithOptions(t.Dir, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true}); err == nil {
-		if ref, err := r.Head(); err == nil {
-			if c, err := r.CommitObject(ref.Hash()); err == nil {
-				head, _ = c.Tree()
-			}
+	if st, err := t.gitStorage(); err == nil {
+		if c, err := headCommit(st); c != nil && err == nil {
+			head, _ = c.Tree()
 		}
 	}
 	var out []string
@@ -91,11 +90,9 @@ func (r RecoveryReport) Notice() []string {
 	return out
 }
 
+// count is n and what, counted ("1 file", "2 files").
 func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, output.Plural(n, what))
 }
 
 // names lists paths after a colon, one per indented line, the first

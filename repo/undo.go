@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,12 +12,13 @@ import (
 	"syscall"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/internal/audit"
 )
@@ -99,28 +99,20 @@ type UndoResult struct {
 // changing anything. Everything is read from git, so undo works in any
 // later process.
 func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
-	r, err := t.historyRepo()
+	st, err := t.gitStorage()
 	if err != nil {
 		return nil, err
 	}
-	gitDir, commonDir, err := histGitDirs(t.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var locks []*histLockFile
-	defer func() {
-		for _, l := range locks {
-			l.release()
-		}
-	}()
+	gitDir, commonDir := t.gitDir, t.commonDir
+	indexPath := filepath.Join(gitDir, "index")
+	var indexLock *gitLock
 	if !dryRun {
-		l, err := histLock(filepath.Join(gitDir, "index"))
-		if err != nil {
+		if indexLock, err = lockIndex(indexPath); err != nil {
 			return nil, err
 		}
-		locks = append(locks, l)
+		defer indexLock.release()
 	}
-	p, err := t.undoPlan(r, gitDir)
+	p, err := t.undoPlan(st, gitDir)
 	if err != nil {
 		return nil, err
 	}
@@ -136,13 +128,13 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 	if err := os.MkdirAll(filepath.Dir(refFile), 0o755); err != nil { // a packed ref has no directory
 		return nil, err
 	}
-	refLock, err := histLock(refFile)
+	refLock, err := lockGitFile(refFile)
 	if err != nil {
 		return nil, err
 	}
-	locks = append(locks, refLock)
+	defer refLock.release()
 	// The ref may have moved between reading it and locking it.
-	if cur, err := histRefHash(r, p.res.Branch); err != nil || cur != p.head {
+	if cur, err := refHash(st, p.res.Branch); err != nil || cur != p.head {
 		return nil, fmt.Errorf("HEAD moved while undoing; nothing was changed")
 	}
 
@@ -172,18 +164,18 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		return nil, fmt.Errorf("restore files: %w", err)
 	}
 	// Then the index, then the ref; put the files back if either fails.
-	if err := t.undoIndex(locks[0], p); err != nil {
+	if err := t.undoIndex(indexLock, p); err != nil {
 		_ = t.Write(back)
 		return nil, fmt.Errorf("write index: %w", err)
 	}
 	if err := refLock.commit([]byte(p.parent.String() + "\n")); err != nil {
 		_ = t.Write(back)
-		if werr := histRestoreIndex(gitDir, p.index); werr != nil {
+		if werr := restoreIndex(indexPath, p.raw); werr != nil {
 			err = errors.Join(err, werr)
 		}
-		return nil, fmt.Errorf("move %s: %w", histRefLabel(p.res.Branch), err)
+		return nil, fmt.Errorf("move %s: %w", refLabel(p.res.Branch), err)
 	}
-	histReflog(r, gitDir, commonDir, p)
+	t.undoReflog(gitDir, commonDir, p)
 	return p.res, nil
 }
 
@@ -214,17 +206,18 @@ type undoPlanned struct {
 	res          *UndoResult
 	head, parent plumbing.Hash
 	files        []undoFilePlan
-	index        []byte // the index file as read (nil if there was none)
+	index        *index.Index // the index as read
+	raw          []byte       // the index file as read (nil if there was none)
 }
 
 // undoPlan checks every rule and works out the files to put back.
-func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) {
+func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, error) {
 	for _, name := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG"} {
 		if _, err := os.Lstat(filepath.Join(gitDir, name)); err == nil {
 			return nil, &UndoRefusal{Rule: RuleInProgress, Detail: fmt.Sprintf("a git operation is in progress (%s exists); finish or abort it first", name)}
 		}
 	}
-	headRef, err := r.Storer.Reference(plumbing.HEAD)
+	headRef, err := st.Reference(plumbing.HEAD)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -232,55 +225,62 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 	if headRef.Type() == plumbing.SymbolicReference {
 		branch = headRef.Target().String()
 	}
-	head, err := histRefHash(r, branch)
+	head, err := refHash(st, branch)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: "there is no commit yet"}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := r.CommitObject(head)
+	c, err := object.GetCommit(st, head)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
 	entry, ok := logEntryOf(c)
 	if !ok {
-		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", histShort(head), histSubject(c.Message), audit.TrailerSession)}
+		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", shortHash(head), subjectOf(c.Message), audit.TrailerSession)}
 	}
 	switch c.NumParents() {
 	case 0:
-		return nil, &UndoRefusal{Rule: RuleRoot, Detail: fmt.Sprintf("HEAD %s is the first commit; there is no parent to go back to", histShort(head))}
+		return nil, &UndoRefusal{Rule: RuleRoot, Detail: fmt.Sprintf("HEAD %s is the first commit; there is no parent to go back to", shortHash(head))}
 	case 1:
 	default:
-		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", histShort(head), c.NumParents())}
+		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", shortHash(head), c.NumParents())}
 	}
-	if ref, err := histPushedTo(r, branch, head); err != nil {
+	if ref, err := pushedTo(st, branch, head); err != nil {
 		return nil, err
 	} else if ref != "" {
-		return nil, &UndoRefusal{Rule: RulePushed, Detail: fmt.Sprintf("HEAD %s is already on %s; undoing it would rewrite published history (use git revert)", histShort(head), ref)}
+		return nil, &UndoRefusal{Rule: RulePushed, Detail: fmt.Sprintf("HEAD %s is already on %s; undoing it would rewrite published history (use git revert)", shortHash(head), ref)}
 	}
 
 	parent, err := c.Parent(0)
 	if err != nil {
-		return nil, fmt.Errorf("read parent of %s: %w", histShort(head), err)
+		return nil, fmt.Errorf("read parent of %s: %w", shortHash(head), err)
 	}
-	files, err := undoFiles(r, parent, c)
+	files, err := undoFiles(st, parent, c)
 	if err != nil {
 		return nil, err
 	}
 	if ref := undoAmended(c.Message, files); ref != nil {
-		ref.Detail = fmt.Sprintf("HEAD %s is not the commit pair made: %s; undo it with git instead", histShort(head), ref.Detail)
+		ref.Detail = fmt.Sprintf("HEAD %s is not the commit pair made: %s; undo it with git instead", shortHash(head), ref.Detail)
 		return nil, ref
 	}
 
-	cfg, err := r.Config()
+	cfg, err := st.Config()
 	if err != nil {
 		return nil, fmt.Errorf("read git config: %w", err)
 	}
 	fileMode := cfg.Raw.Section("core").Option("filemode") != "false"
-	idxBytes, idx, err := histReadIndex(gitDir)
+	indexPath := filepath.Join(gitDir, "index")
+	idx, _, err := readIndex(indexPath)
 	if err != nil {
 		return nil, err
+	}
+	// The bytes as read, to put back should the ref not move (the index
+	// lock keeps them as they are).
+	raw, err := os.ReadFile(indexPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	byName := map[string][]*index.Entry{}
 	for _, e := range idx.Entries {
@@ -311,9 +311,13 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 		}
 	}
 	if len(edited) > 0 {
+		have := "have"
+		if len(edited) == 1 {
+			have = "has"
+		}
 		return nil, &UndoRefusal{
 			Rule:   RuleEditedAfter,
-			Detail: fmt.Sprintf("%d %s %s uncommitted edits since HEAD %s: %s; commit, stash or discard them first", len(edited), histPlural(len(edited), "file", "files"), histPlural(len(edited), "has", "have"), histShort(head), strings.Join(details, ", ")),
+			Detail: fmt.Sprintf("%s %s uncommitted edits since HEAD %s: %s; commit, stash or discard them first", count(len(edited), "file"), have, shortHash(head), strings.Join(details, ", ")),
 			Files:  edited,
 		}
 	}
@@ -326,30 +330,23 @@ func (t *Tree) undoPlan(r *git.Repository, gitDir string) (*undoPlanned, error) 
 		}
 		res.Files = append(res.Files, uf)
 	}
-	return &undoPlanned{res: res, head: head, parent: parent.Hash, files: files, index: idxBytes}, nil
-}
-
-func histPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return &undoPlanned{res: res, head: head, parent: parent.Hash, files: files, index: idx, raw: raw}, nil
 }
 
 // undoFiles lists the files the commit changed, with both versions; it
 // refuses anything but regular files.
-func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, error) {
+func undoFiles(st *filesystem.Storage, parent, c *object.Commit) ([]undoFilePlan, error) {
 	pt, err := parent.Tree()
 	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", histShort(parent.Hash), err)
+		return nil, fmt.Errorf("read tree of %s: %w", shortHash(parent.Hash), err)
 	}
 	ct, err := c.Tree()
 	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", histShort(c.Hash), err)
+		return nil, fmt.Errorf("read tree of %s: %w", shortHash(c.Hash), err)
 	}
 	changes, err := object.DiffTree(pt, ct)
 	if err != nil {
-		return nil, fmt.Errorf("diff %s: %w", histShort(c.Hash), err)
+		return nil, fmt.Errorf("diff %s: %w", shortHash(c.Hash), err)
 	}
 	var out []undoFilePlan
 	var odd []string
@@ -374,7 +371,7 @@ func undoFiles(r *git.Repository, parent, c *object.Commit) ([]undoFilePlan, err
 				continue
 			}
 			b := &undoBlob{hash: side.e.TreeEntry.Hash, mode: m}
-			blob, err := r.BlobObject(b.hash)
+			blob, err := object.GetBlob(st, b.hash)
 			if err != nil {
 				return nil, fmt.Errorf("read %s: %w", f.path, err)
 			}
@@ -518,13 +515,8 @@ func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol 
 
 // undoIndex writes the index with the commit's files set to the parent's
 // version, through the index lock l.
-func (t *Tree) undoIndex(l *histLockFile, p *undoPlanned) error {
-	idx := &index.Index{Version: 2}
-	if p.index != nil {
-		if err := index.NewDecoder(bytes.NewReader(p.index)).Decode(idx); err != nil {
-			return err
-		}
-	}
+func (t *Tree) undoIndex(l *gitLock, p *undoPlanned) error {
+	idx := p.index
 	touched := map[string]bool{}
 	for _, f := range p.files {
 		touched[f.path] = true
@@ -554,81 +546,60 @@ func (t *Tree) undoIndex(l *histLockFile, p *undoPlanned) error {
 	// The cached trees are stale now; git rebuilds them. go-git writes no
 	// extensions, which git accepts.
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
-		return err
-	}
-	return l.commit(buf.Bytes())
+	return writeIndex(l, idx)
 }
 
-// histReadIndex reads the index file of the git directory; a missing
-// index is an empty one.
-func histReadIndex(gitDir string) ([]byte, *index.Index, error) {
-	b, err := os.ReadFile(filepath.Join(gitDir, "index"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &index.Index{Version: 2}, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("read index: %w", err)
-	}
-	idx := &index.Index{}
-	if err := index.NewDecoder(bytes.NewReader(b)).Decode(idx); err != nil {
-		return nil, nil, fmt.Errorf("read index: %w", err)
-	}
-	return b, idx, nil
-}
-
-// histRestoreIndex puts back the index bytes read before an undo.
-func histRestoreIndex(gitDir string, b []byte) error {
-	l, err := histLock(filepath.Join(gitDir, "index"))
+// restoreIndex puts back the index file at path as it was read: b, or
+// no index when b is nil.
+func restoreIndex(path string, b []byte) error {
+	l, err := lockIndex(path)
 	if err != nil {
 		return err
 	}
-	defer l.release()
 	if b == nil {
 		l.release()
-		return os.Remove(filepath.Join(gitDir, "index"))
+		return os.Remove(path)
 	}
 	return l.commit(b)
 }
 
-// histRefHash resolves a branch, or HEAD when branch is "".
-func histRefHash(r *git.Repository, branch string) (plumbing.Hash, error) {
+// refHash resolves a branch, or HEAD when branch is "".
+func refHash(st *filesystem.Storage, branch string) (plumbing.Hash, error) {
 	name := plumbing.HEAD
 	if branch != "" {
 		name = plumbing.ReferenceName(branch)
 	}
-	ref, err := r.Reference(name, true)
+	ref, err := storer.ResolveReference(st, name)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return ref.Hash(), nil
 }
 
-func histRefLabel(branch string) string {
+func refLabel(branch string) string {
 	if branch == "" {
 		return "HEAD"
 	}
 	return plumbing.ReferenceName(branch).Short()
 }
 
-// histPushedTo returns the remote-tracking ref from which head is
+// pushedTo returns the remote-tracking ref from which head is
 // reachable, the branch's upstream first; "" when there is none.
-func histPushedTo(r *git.Repository, branch string, head plumbing.Hash) (string, error) {
-	cfg, err := r.Config()
+func pushedTo(st *filesystem.Storage, branch string, head plumbing.Hash) (string, error) {
+	cfg, err := st.Config()
 	if err != nil {
 		return "", fmt.Errorf("read git config: %w", err)
 	}
 	var tips []*plumbing.Reference
 	if branch != "" {
 		if b := cfg.Branches[plumbing.ReferenceName(branch).Short()]; b != nil && b.Remote != "" && b.Merge != "" {
-			up := histUpstream(cfg, b)
-			if ref, err := r.Reference(up, true); err == nil {
+			up := upstreamRef(cfg, b)
+			if ref, err := storer.ResolveReference(st, up); err == nil {
 				tips = append(tips, plumbing.NewHashReference(up, ref.Hash()))
 			}
 		}
 	}
-	refs, err := r.References()
+	refs, err := st.IterReferences()
 	if err != nil {
 		return "", fmt.Errorf("list refs: %w", err)
 	}
@@ -646,7 +617,7 @@ func histPushedTo(r *git.Repository, branch string, head plumbing.Hash) (string,
 	tips = append(tips, others...)
 	seen := map[plumbing.Hash]bool{}
 	for _, tip := range tips {
-		found, err := histReaches(r, tip.Hash(), head, seen)
+		found, err := reaches(st, tip.Hash(), head, seen)
 		if err != nil {
 			return "", err
 		}
@@ -657,9 +628,9 @@ func histPushedTo(r *git.Repository, branch string, head plumbing.Hash) (string,
 	return "", nil
 }
 
-// histUpstream is the remote-tracking ref of a branch's upstream, mapped
+// upstreamRef is the remote-tracking ref of a branch's upstream, mapped
 // through the remote's fetch refspecs as git does.
-func histUpstream(cfg *config.Config, b *config.Branch) plumbing.ReferenceName {
+func upstreamRef(cfg *config.Config, b *config.Branch) plumbing.ReferenceName {
 	if b.Remote == "." {
 		return b.Merge
 	}
@@ -673,9 +644,9 @@ func histUpstream(cfg *config.Config, b *config.Branch) plumbing.ReferenceName {
 	return plumbing.NewRemoteReferenceName(b.Remote, b.Merge.Short())
 }
 
-// histReaches reports whether target is from or an ancestor of it. Commits
+// reaches reports whether target is from or an ancestor of it. Commits
 // in seen were walked already (without finding target) and are skipped.
-func histReaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
+func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
 	stack := []plumbing.Hash{from}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
@@ -687,7 +658,7 @@ func histReaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbin
 			continue
 		}
 		seen[h] = true
-		c, err := r.CommitObject(h)
+		c, err := object.GetCommit(st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue // a shallow clone's boundary
 		}
@@ -699,131 +670,22 @@ func histReaches(r *git.Repository, from, target plumbing.Hash, seen map[plumbin
 	return false, nil
 }
 
-// histGitDirs finds the git directory of the working tree at top (a
-// directory .git, or a file .git naming one, as in linked worktrees) and
-// the common directory that holds the refs.
-func histGitDirs(top string) (gitDir, commonDir string, err error) {
-	dot := filepath.Join(top, ".git")
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", top, ErrNotGitRepository)
-	}
-	gitDir = dot
-	if !fi.IsDir() {
-		b, err := os.ReadFile(dot)
-		if err != nil {
-			return "", "", err
-		}
-		line := strings.TrimSpace(string(b))
-		d, ok := strings.CutPrefix(line, "gitdir: ")
-		if !ok {
-			return "", "", fmt.Errorf("%s: not a gitdir file", dot)
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(top, d)
-		}
-		gitDir = d
-	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		d := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(gitDir, d)
-		}
-		commonDir = d
-	}
-	return gitDir, commonDir, nil
-}
-
-// histLockFile is git's lock on a file: "<file>.lock", created
-// exclusively, written, then renamed over the file.
-type histLockFile struct {
-	path string
-	f    *os.File
-	done bool
-}
-
-func histLock(path string) (*histLockFile, error) {
-	f, err := os.OpenFile(path+".lock", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("%s.lock exists: another git process seems to be running; if not, remove the file", path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &histLockFile{path: path, f: f}, nil
-}
-
-// commit writes b to the lock file and renames it over the file.
-func (l *histLockFile) commit(b []byte) error {
-	if l.done {
-		return errors.New("lock already released")
-	}
-	_, err := l.f.Write(b)
-	if err == nil {
-		err = l.f.Sync()
-	}
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(l.path+".lock", l.path)
-	}
-	if err != nil {
-		l.release()
-		return err
-	}
-	l.done = true
-	return nil
-}
-
-// release removes the lock file unless commit renamed it.
-func (l *histLockFile) release() {
-	if l.done {
-		return
-	}
-	l.done = true
-	l.f.Close()
-	os.Remove(l.path + ".lock")
-}
-
-// histReflog records the move in the reflogs of HEAD and of the branch,
+// undoReflog records the move in the reflogs of HEAD and of the branch,
 // where they exist, as git reset would. It is best effort: the undo is
 // done already.
-func histReflog(r *git.Repository, gitDir, commonDir string, p *undoPlanned) {
-	name, email := os.Getenv("GIT_COMMITTER_NAME"), os.Getenv("GIT_COMMITTER_EMAIL")
-	if name == "" || email == "" {
-		if cfg, err := r.ConfigScoped(config.GlobalScope); err == nil {
-			if name == "" {
-				name = cfg.User.Name
-			}
-			if email == "" {
-				email = cfg.User.Email
-			}
+func (t *Tree) undoReflog(gitDir, commonDir string, p *undoPlanned) {
+	name, email := "pair", ""
+	if cfg, err := t.loadConfig(); err == nil {
+		if n, e, err := cfg.ident("COMMITTER", "committer"); err == nil {
+			name, email = n, e
 		}
 	}
-	if name == "" {
-		name = "pair"
-	}
-	now := time.Now()
-	line := fmt.Sprintf("%s %s %s <%s> %d %s\tpair undo: %s\n", p.head, p.parent, name, email, now.Unix(), now.Format("-0700"), strings.Join(strings.Fields(p.res.Commit.Subject), " "))
-	logs := []string{filepath.Join(gitDir, "logs", "HEAD")}
+	ref := plumbing.HEAD
 	if p.res.Branch != "" {
-		logs = append(logs, filepath.Join(commonDir, "logs", filepath.FromSlash(p.res.Branch)))
+		ref = plumbing.ReferenceName(p.res.Branch)
 	}
-	for _, lf := range logs {
-		f, err := os.OpenFile(lf, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			continue // no reflog kept for this ref
-		}
-		_, _ = f.WriteString(line)
-		f.Close()
-	}
+	appendReflogs(gitDir, commonDir, ref, p.head, p.parent, name, email, time.Now(), "pair undo: "+strings.Join(strings.Fields(p.res.Commit.Subject), " "), false)
 }
 
-func histShort(h plumbing.Hash) string { return h.String()[:12] }
-
-func histSubject(msg string) string {
-	s, _, _ := strings.Cut(strings.TrimLeft(msg, "\n"), "\n")
-	return s
-}
+// shortHash is a commit hash as pair shows it: its first 12 hex digits.
+func shortHash(h plumbing.Hash) string { return h.String()[:12] }

@@ -375,8 +375,8 @@ func TestUndoWaitsForGitsLock(t *testing.T) {
 }
 
 func TestUndoNotGit(t *testing.T) {
-	if _, err := openTree(t, t.TempDir()).Undo(true); !errors.Is(err, repo.ErrNotGitRepository) {
-		t.Errorf("err = %v, want ErrNotGitRepository", err)
+	if _, err := openTree(t, t.TempDir()).Undo(true); !errors.Is(err, repo.ErrNotGit) {
+		t.Errorf("err = %v, want ErrNotGit", err)
 	}
 }
 
@@ -426,4 +426,39 @@ func TestUndoPackedRefAndWorktree(t *testing.T) {
 		t.Errorf("git status in the main tree: %q", got)
 	}
 	g.git("fsck", "--no-progress", "--strict")
+}
+
+// TestUndoReflogIdentity: the reflog names the committer as git resolves
+// one (here from the repository's configuration), as it does for a pair
+// commit; and a locked index stops undo with ErrIndexLocked, as it stops
+// a commit.
+func TestUndoReflogIdentity(t *testing.T) {
+	f := newUndoFixture(t)
+	for _, k := range []string{"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "EMAIL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HOME", f.home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(f.home, ".config"))
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+
+	lock := filepath.Join(f.dir, ".git", "index.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tree().Undo(false); !errors.Is(err, repo.ErrIndexLocked) {
+		t.Fatalf("Undo with a locked index: err = %v, want ErrIndexLocked", err)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := f.tree().Undo(false); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"main", "HEAD"} {
+		if got := f.git("reflog", "-1", "--format=%gn <%ge>", ref); got != "Pat Pair <pat@example.com>\n" {
+			t.Errorf("reflog of %s names %q, want the repository's user", ref, got)
+		}
+	}
 }

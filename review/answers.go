@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // Answer is one decision given ahead of the review, without a terminal:
@@ -92,16 +94,16 @@ type AnswersError struct {
 
 func (e *AnswersError) Error() string {
 	if e.Extra {
-		return fmt.Sprintf("more decisions than hunks: %d %s decided every hunk, and more were given", e.Used, plural(e.Used, "decision"))
+		return fmt.Sprintf("more decisions than hunks: %d %s decided every hunk, and more were given", e.Used, output.Plural(e.Used, "decision"))
 	}
 	if e.Used == 0 {
-		return fmt.Sprintf("no decisions given for %d %s", e.Undecided, plural(e.Undecided, "hunk"))
+		return fmt.Sprintf("no decisions given for %d %s", e.Undecided, output.Plural(e.Undecided, "hunk"))
 	}
 	was := "decision was"
 	if e.Used != 1 {
 		was = "decisions were"
 	}
-	return fmt.Sprintf("decisions ran out: %d %s given, %d %s still undecided", e.Used, was, e.Undecided, plural(e.Undecided, "hunk"))
+	return fmt.Sprintf("decisions ran out: %d %s given, %d %s still undecided", e.Used, was, e.Undecided, output.Plural(e.Undecided, "hunk"))
 }
 
 // ErrNoAnswers is a sentinel for errors.Is on *AnswersError.

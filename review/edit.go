@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // Header returns the "@@ -a,b +c,d @@" line of an item as it would be
@@ -188,7 +189,7 @@ func (r *Review) Edit(text string) error {
 			changes = true
 		}
 		if k >= len(want) {
-			return &EditError{Line: l.n, Reason: fmt.Sprintf("the hunk covers %d %s of the file, and this is one more; ' ' and '-' lines must stay the file's own lines", len(want), plural(len(want), "line"))}
+			return &EditError{Line: l.n, Reason: fmt.Sprintf("the hunk covers %d %s of the file, and this is one more; ' ' and '-' lines must stay the file's own lines", len(want), output.Plural(len(want), "line"))}
 		}
 		if l.Text != want[k] {
 			return &EditError{Line: l.n, Reason: fmt.Sprintf("the file has %q here, the edit has %q; ' ' and '-' lines must stay the file's own lines (to keep a removed line, turn its '-' into ' ')", clip(want[k]), clip(l.Text))}
@@ -280,11 +281,4 @@ func clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:57]) + "..."
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

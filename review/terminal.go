@@ -13,6 +13,7 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // Terminal runs a review from single key presses, as git add -p does.
@@ -342,7 +343,7 @@ func (r *Review) Where(it *Item) string {
 	oc := it.Hunk.OldCount()
 	switch {
 	case f.Action() == "create":
-		return fmt.Sprintf("%s (new, %d %s)", path, it.Hunk.NewCount(), plural(it.Hunk.NewCount(), "line"))
+		return fmt.Sprintf("%s (new, %d %s)", path, it.Hunk.NewCount(), output.Plural(it.Hunk.NewCount(), "line"))
 	case oc == 0:
 		return fmt.Sprintf("%s after line %d", path, it.Hunk.Start)
 	case oc == 1:
@@ -357,7 +358,7 @@ func (t *Terminal) placement(it *Item) string {
 	label := h.Label()
 	s := "placed: " + label
 	if h.Offset != 0 {
-		s += fmt.Sprintf(" (%+d %s from where the patch said)", h.Offset, plural(abs(h.Offset), "line"))
+		s += fmt.Sprintf(" (%+d %s from where the patch said)", h.Offset, output.Plural(abs(h.Offset), "line"))
 	}
 	color := cFaint
 	if label != "exact" && label != "offset" {
@@ -537,7 +538,7 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 		if hunks == 0 {
 			t.printf("%s ", t.paint(cPrompt, "Nothing is approved. Finish without writing anything [y,K,g,?]?"))
 		} else {
-			t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("%s %d %s in %d %s [y,n,K,g,?]?", capitalize(verb), hunks, plural(hunks, "hunk"), files, plural(files, "file"))))
+			t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("%s %d %s in %d %s [y,n,K,g,?]?", capitalize(verb), hunks, output.Plural(hunks, "hunk"), files, output.Plural(files, "file"))))
 		}
 		k, err := t.key(ctx)
 		if err != nil {

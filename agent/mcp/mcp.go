@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // Defaults of a server's time limits.
@@ -308,7 +309,7 @@ func (s *Server) startError(ctx, sctx context.Context, timeout time.Duration, er
 	case s.cmd != nil && closedConn(err):
 		return fmt.Errorf("it stopped before it answered%s", s.lastOutput())
 	}
-	return fmt.Errorf("%s%s", clip(err.Error(), 300), s.lastOutput())
+	return fmt.Errorf("%s%s", output.Clip(err.Error(), 300), s.lastOutput())
 }
 
 func closedConn(err error) bool {
@@ -352,9 +353,9 @@ func (s *Server) goneReason(err error) string {
 	case err == nil:
 		return "closed the connection"
 	case s.cmd != nil:
-		return "broke the connection (" + clip(err.Error(), 200) + ") and was stopped"
+		return "broke the connection (" + output.Clip(err.Error(), 200) + ") and was stopped"
 	}
-	return "became unreachable (" + clip(err.Error(), 200) + ")"
+	return "became unreachable (" + output.Clip(err.Error(), 200) + ")"
 }
 
 // list lists the server's tools and classifies them.
@@ -489,9 +490,9 @@ func (s *Server) callError(ctx context.Context, name string, err error) error {
 	case <-time.After(wait):
 	}
 	if closed {
-		return fmt.Errorf("the connection to the MCP server %s was lost during the call of %s: %s", s.Config.Name, name, clip(err.Error(), 300))
+		return fmt.Errorf("the connection to the MCP server %s was lost during the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
 	}
-	return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, clip(err.Error(), 300))
+	return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
 }
 
 // render turns a tool result into text for the model: text as it is,
@@ -604,13 +605,6 @@ func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return w.next.RoundTrip(r)
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 func oneLine(s string, n int) string {

@@ -69,3 +69,16 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string { return e.Msg }
+
+// Clip cuts s to at most n bytes on a character boundary, marking a cut
+// with an ellipsis. Unlike OneLine, it keeps s's white space.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,115 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// ErrNotGit is returned for a git operation on a tree that is not a git
+// repository, and by Open for a .git file that leads to no git directory.
+var ErrNotGit = errors.New("not a git repository")
+
+// needGit returns why the tree has no git repository to work on: ErrNotGit
+// outside one, or the error of a .git that leads to no git directory.
+func (t *Tree) needGit() error {
+	if !t.Git {
+		return ErrNotGit
+	}
+	return t.gitErr
+}
+
+// gitDirs finds the git directory of the working tree at top (HEAD, the
+// index) and its common directory (objects, refs, config, hooks), as git
+// does. .git is either the git directory itself, or a file whose first
+// line is "gitdir: PATH" (a linked worktree, a submodule, a repository
+// made with --separate-git-dir); a relative PATH is relative to top. A
+// git directory holding a "commondir" file shares the common directory
+// it names (relative to the git directory); otherwise the two are the
+// same. Surrounding white space, CRLF included, is ignored in both files.
+func gitDirs(top string) (gitDir, commonDir string, err error) {
+	dot := filepath.Join(top, ".git")
+	fi, err := os.Stat(dot)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", top, ErrNotGit)
+	}
+	gitDir = dot
+	if !fi.IsDir() {
+		b, err := os.ReadFile(dot)
+		if err != nil {
+			return "", "", fmt.Errorf("read %s: %w", dot, err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok || strings.TrimSpace(rest) == "" {
+			return "", "", fmt.Errorf("%s is a file without a \"gitdir:\" line: %w", dot, ErrNotGit)
+		}
+		gitDir = relativeTo(top, rest)
+	}
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return "", "", fmt.Errorf("%s names the git directory %s, which does not exist: %w", dot, gitDir, ErrNotGit)
+	}
+	commonDir = gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		commonDir = relativeTo(gitDir, string(b))
+		if fi, err := os.Stat(commonDir); err != nil || !fi.IsDir() {
+			return "", "", fmt.Errorf("%s names the common directory %s, which does not exist: %w", filepath.Join(gitDir, "commondir"), commonDir, ErrNotGit)
+		}
+	}
+	return filepath.Clean(gitDir), filepath.Clean(commonDir), nil
+}
+
+// relativeTo returns the path p (with surrounding white space removed)
+// as an absolute path, resolved against dir when it is relative.
+func relativeTo(dir, p string) string {
+	p = filepath.FromSlash(strings.TrimSpace(p))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// gitStorage opens the tree's repository for go-git: its objects, refs
+// and config in the common directory, and the worktree's own HEAD and
+// index in the git directory. It is ErrNotGit outside a repository.
+func (t *Tree) gitStorage() (*filesystem.Storage, error) {
+	if !t.Git {
+		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGit)
+	}
+	if t.gitErr != nil {
+		return nil, t.gitErr
+	}
+	var fs billy.Filesystem = osfs.New(t.gitDir)
+	if t.commonDir != t.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(t.commonDir))
+	}
+	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
+}
+
+// headCommit returns the commit HEAD points at, or nil on an unborn
+// branch (no commit yet).
+func headCommit(st storer.Storer) (*object.Commit, error) {
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	c, err := object.GetCommit(st, ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD commit %s: %w", ref.Hash(), err)
+	}
+	return c, nil
+}

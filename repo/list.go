@@ -1,0 +1,280 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// ListFiles returns the files of the working tree, tracked and untracked,
+// that match glob: slash paths relative to the root, sorted, at most limit
+// of them (all when limit <= 0); truncated reports that more matched.
+// Directories are not listed, only the files in them; a symbolic link is
+// listed as a file (as git does) and never followed. Skipped: .git, nested
+// repositories and submodules (their files are theirs), and files that
+// git ignores, unless access allows ignored files (a tracked file is never
+// ignored). Files that look like secrets are listed: their names are not
+// what is protected, their content is (see ReadText and SearchFiles).
+//
+// The glob is matched against the whole path, one path segment at a time,
+// as in a shell: "*", "?" and "[...]" match within a segment ("*" matches
+// a leading dot too), and a "**" segment matches any number of segments
+// ("**/*.go" is every Go file, "cmd/**" everything under cmd). So "*.md"
+// matches only at the top level. A glob without wildcards that names a
+// directory ("cmd/pair"), or that ends with "/", matches everything under
+// it. "" matches every file. A glob that leaves the tree ("../*",
+// "/etc/*") is refused with ErrOutsideRepo.
+//
+// The .gitignore files are read afresh on each call.
+func (t *Tree) ListFiles(glob string, access Access, limit int) (files []string, truncated bool, err error) {
+	g, err := t.parseGlob(glob)
+	if err != nil {
+		return nil, false, err
+	}
+	files, err = t.walkFiles(g, access)
+	if err != nil {
+		return nil, false, err
+	}
+	if limit > 0 && len(files) > limit {
+		return files[:limit], true, nil
+	}
+	return files, false, nil
+}
+
+// pathGlob is a parsed glob of ListFiles: its segments, and whether it is a
+// literal path (no wildcards), which also matches everything under it.
+type pathGlob struct {
+	segs    []string
+	literal bool
+}
+
+// parseGlob checks a glob and splits it into segments; nil means every
+// file.
+func (t *Tree) parseGlob(s string) (*pathGlob, error) {
+	orig := s
+	if path.IsAbs(s) || filepath.IsAbs(s) {
+		rel, err := filepath.Rel(t.Dir, filepath.Clean(s))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("glob %q: %w", orig, ErrOutsideRepo)
+		}
+		s = filepath.ToSlash(rel)
+		if strings.HasSuffix(orig, "/") {
+			s += "/"
+		}
+	}
+	dir := strings.HasSuffix(s, "/")
+	var segs []string
+	literal := true
+	for _, seg := range strings.Split(s, "/") {
+		switch {
+		case seg == "" || seg == ".":
+			continue
+		case seg == "..":
+			return nil, fmt.Errorf("glob %q: %w", orig, ErrOutsideRepo)
+		case seg == "**":
+			literal = false
+			if len(segs) > 0 && segs[len(segs)-1] == "**" {
+				continue
+			}
+		default:
+			if _, err := path.Match(seg, ""); err != nil {
+				return nil, fmt.Errorf("glob %q: bad pattern %q: %w", orig, seg, err)
+			}
+			if strings.ContainsAny(seg, `*?[\`) {
+				literal = false
+			}
+		}
+		segs = append(segs, seg)
+	}
+	if len(segs) == 0 || (len(segs) == 1 && segs[0] == "**") {
+		return nil, nil
+	}
+	if dir && segs[len(segs)-1] != "**" {
+		segs, literal = append(segs, "**"), false
+	}
+	return &pathGlob{segs: segs, literal: literal}, nil
+}
+
+// match reports whether the glob matches a file's path segments.
+func (g *pathGlob) match(parts []string) bool {
+	if matchSegs(g.segs, parts) {
+		return true
+	}
+	return g.literal && len(parts) > len(g.segs) && matchSegs(g.segs, parts[:len(g.segs)])
+}
+
+// under reports whether the glob may match a file in the directory whose
+// segments are dir.
+func (g *pathGlob) under(dir []string) bool {
+	if g.literal {
+		n := min(len(dir), len(g.segs))
+		return slices.Equal(dir[:n], g.segs[:n])
+	}
+	pat := g.segs
+	for _, d := range dir {
+		if len(pat) == 0 {
+			return false
+		}
+		if pat[0] == "**" {
+			return true
+		}
+		if ok, _ := path.Match(pat[0], d); !ok {
+			return false
+		}
+		pat = pat[1:]
+	}
+	return len(pat) > 0
+}
+
+// matchSegs matches path segments against glob segments; "**" matches any
+// number of segments, but at least one at the end of the glob.
+func matchSegs(pat, parts []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			rest := pat[1:]
+			if len(rest) == 0 {
+				return len(parts) > 0
+			}
+			for i := 0; i < len(parts); i++ {
+				if matchSegs(rest, parts[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(parts) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], parts[0]); !ok {
+			return false
+		}
+		pat, parts = pat[1:], parts[1:]
+	}
+	return len(parts) == 0
+}
+
+// fileWalk is one walk of the working tree.
+type fileWalk struct {
+	t      *Tree
+	glob   *pathGlob
+	ignore bool            // apply the gitignore rules
+	index  map[string]bool // tracked paths: never ignored
+	dirs   map[string]bool // directories holding tracked paths
+	files  []string
+}
+
+// walkFiles lists the files of the tree that match g (nil: all), skipping
+// .git, nested repositories and, unless access allows them, ignored files.
+func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
+	w := &fileWalk{t: t, glob: g, ignore: t.Git && !access.Ignored}
+	var base []gitignore.Pattern
+	if w.ignore {
+		ig := &t.ignores
+		ig.once.Do(func() { ig.err = t.loadBase(ig) })
+		if ig.err != nil {
+			return nil, ig.err
+		}
+		base = ig.base
+		idx, _, err := t.readIndex()
+		if err != nil {
+			return nil, err
+		}
+		w.index, w.dirs = map[string]bool{}, map[string]bool{}
+		for _, e := range idx.Entries {
+			w.index[e.Name] = true
+			for d := path.Dir(e.Name); d != "."; d = path.Dir(d) {
+				w.dirs[d] = true
+			}
+		}
+	}
+	if err := w.dir("", nil, base, false); err != nil {
+		return nil, err
+	}
+	sort.Strings(w.files)
+	return w.files, nil
+}
+
+// dir walks a directory (parts are its segments); ps are the gitignore
+// patterns of its parents, and ignored says whether one of them is
+// ignored (which nothing inside can undo).
+func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignored bool) error {
+	name := dir
+	if name == "" {
+		name = "."
+	}
+	f, err := w.t.root.Open(name)
+	if err != nil {
+		if dir != "" && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)) {
+			return nil // unreadable, or gone since it was listed
+		}
+		return wrapEscape(name, err)
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		if dir != "" {
+			return nil
+		}
+		return err
+	}
+	if dir != "" {
+		for _, e := range ents {
+			if strings.EqualFold(e.Name(), ".git") {
+				return nil // a nested repository or a submodule
+			}
+		}
+	}
+	if w.ignore {
+		own, err := readIgnoreFile(w.t, dir, parts)
+		if err != nil {
+			return err
+		}
+		ps = append(ps[:len(ps):len(ps)], own...)
+	}
+	m := gitignore.NewMatcher(ps)
+	for _, e := range ents {
+		base := e.Name()
+		if strings.EqualFold(base, ".git") || (dir == "" && !w.t.Git && strings.EqualFold(base, ".pair")) {
+			continue
+		}
+		p := path.Join(dir, base)
+		sub := append(parts[:len(parts):len(parts)], base)
+		typ := e.Type()
+		ig := ignored || (w.ignore && m.Match(sub, typ.IsDir()))
+		switch {
+		case typ.IsDir():
+			if ig && !w.dirs[p] {
+				continue
+			}
+			if w.glob != nil && !w.glob.under(sub) {
+				continue
+			}
+			if err := w.dir(p, sub, ps, ig); err != nil {
+				return err
+			}
+		case typ.IsRegular() || typ&fs.ModeSymlink != 0:
+			if ig && !w.index[p] {
+				continue
+			}
+			if w.glob != nil && !w.glob.match(sub) {
+				continue
+			}
+			w.files = append(w.files, p)
+		}
+	}
+	return nil
+}
+
+// readIndex reads the git index of the tree (empty when there is none).
+func (t *Tree) readIndex() (*index.Index, time.Time, error) {
+	return readIndex(filepath.Join(t.gitDir, "index"))
+}
