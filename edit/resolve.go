@@ -20,6 +20,9 @@ const (
 type resolveErr struct {
 	err    error
 	detail string
+	// doubted is the hunk as it would be placed, when the refusal is a
+	// doubt about a place found (see checkLostTrail): an uncertain reading.
+	doubted *Resolved
 }
 
 // resolve turns a chosen candidate into the resolved hunk(s) it describes.
@@ -27,12 +30,18 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 	if c.split == 0 {
 		r, err := pl.resolveLines(h.Lines, c.align, c)
 		if err != nil {
+			if err.doubted != nil {
+				d := *err.doubted
+				d.Hunk = i
+				pl.finish(&d, h)
+				err.doubted = &d
+			}
 			return nil, err
 		}
 		r.Hunk = i
 		pl.finish(&r, h)
 		if !pl.changes(r) {
-			return nil, &resolveErr{ErrNoOp, "its added lines are the lines it deletes"}
+			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes"}
 		}
 		return []Resolved{r}, nil
 	}
@@ -46,6 +55,7 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		}
 		r, err := pl.resolveLines(h.Lines[span[0]:span[1]], c.align[from:to], c)
 		if err != nil {
+			err.doubted = nil // a part alone is no reading of the hunk
 			return nil, err
 		}
 		r.Hunk, r.Part = i, part
@@ -109,7 +119,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		}
 		var ok bool
 		if re, ok = ev.reindent(pl.style); !ok {
-			return r, &resolveErr{ErrAmbiguous, "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
+			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
 	}
 	if re.identity() && !ev.indented && pl.style.kind != 0 {
@@ -188,7 +198,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				out = append(out, skipped...)
 				out = append(out, pending...)
 			default:
-				return r, &resolveErr{ErrAmbiguous, fmt.Sprintf(
+				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
 			}
 			pending = nil
@@ -214,6 +224,8 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		return r, err
 	}
 	if err := pl.checkLostTrail(r); err != nil {
+		doubted := r
+		err.doubted = &doubted
 		return r, err
 	}
 	return r, nil
@@ -261,7 +273,7 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	if in == 0 || add == "" || indentWidth(add) >= in {
 		return nil
 	}
-	return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
 }
 
@@ -300,7 +312,7 @@ func (pl *placer) checkShape(r Resolved) *resolveErr {
 	shortLead := sh.lead < min(pl.context, before) && insertion(sh.firstChange, 1)
 	shortTrail := sh.trail < min(pl.context, after) && insertion(sh.lastChange, -1)
 	if shortLead || shortTrail {
-		return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+		return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
 	}
 	return nil

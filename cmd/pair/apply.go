@@ -50,6 +50,15 @@ labelled "interpreted" and shows the extra line as -/+. The terminal
 review offers it; --yes and --decisions refuse it unless --interpret is
 given. A refused hunk's report names the lines it got wrong.
 
+A hunk placed where its reading is doubtful is "uncertain", with the
+reason in its notes: placed loosely, it makes the file fail a syntax check
+that the file passed (Go: go/parser; Python: indentation; C-like, JSON,
+YAML: brackets and quotes), or it ends with added lines that leave a
+block the file continues, with no trailing context (which was probably
+lost). Like an interpreted hunk, the terminal review offers it; --yes
+and --decisions refuse it unless --interpret is given; the trailer marks
+an approved one "uncertain".
+
 Then each placed hunk is reviewed, as with git add -p. On a terminal,
 single keys decide:
 
@@ -85,7 +94,7 @@ answers on standard input) or a file could not be written;
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
-			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark)"},
+			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
@@ -204,9 +213,11 @@ type hunkFailure struct {
 	Detail  string              `json:"detail,omitempty"`
 	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
 	// Misread is what the hunk got wrong about the file; Interpretable
-	// says an interpreted reading exists (--interpret accepts it).
+	// says an interpreted or uncertain reading exists (--interpret accepts
+	// it), Reading which ("interpreted" or "uncertain").
 	Misread       []edit.Interpretation `json:"misread,omitempty"`
 	Interpretable bool                  `json:"interpretable,omitempty"`
+	Reading       string                `json:"reading,omitempty"`
 }
 
 // howDecided is where a review's decisions come from.
@@ -326,6 +337,9 @@ func runApply(c *cli.Context, o applyOptions) error {
 				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
 				Misread: e.Misread, Interpretable: e.Interpreted != nil,
 			})
+			if e.Interpreted != nil {
+				report.Errors[len(report.Errors)-1].Reading = e.Interpreted.Label()
+			}
 		}
 	}
 	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
@@ -796,7 +810,10 @@ func printMisread(w io.Writer, e hunkFailure) {
 	for _, m := range e.Misread {
 		fmt.Fprintf(w, "\t%s\n", display.Line(m.Teach()))
 	}
-	if e.Interpretable {
+	switch {
+	case e.Reading == "uncertain":
+		fmt.Fprintf(w, "\tit has an uncertain reading, placed as described: --interpret accepts it\n")
+	case e.Interpretable:
 		fmt.Fprintf(w, "\tit has one interpreted reading, which changes the line(s) above: --interpret accepts it\n")
 	}
 }
