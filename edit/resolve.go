@@ -127,7 +127,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// the file's hunks do.
 		re = reindent{style: pl.style}
 	}
-	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) {
+	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) && !(ev.unanimous() && pl.indentsCovered(lines, re, align)) {
 		// The added lines as written are indented as the file indents its
 		// lines, and the mapping would move them to an indentation the file
 		// never uses: the context lines are what is off.
@@ -433,6 +433,37 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// unanimous reports whether every witness differs in indentation between
+// the patch and the file: none says the patch kept the file's
+// indentation (a whole hunk shifted, not a few lines damaged).
+func (ev evidence) unanimous() bool {
+	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
+		if p[0] == p[1] {
+			return false
+		}
+	}
+	return len(ev.del)+len(ev.ctx) > 0
+}
+
+// indentsCovered reports whether re puts every added line at an
+// indentation that a file line the hunk covers (align) has: then the
+// mapping agrees with the file there, whatever its overall style (a doc
+// comment indented by spaces in a file of tabs, say).
+func (pl *placer) indentsCovered(lines []Line, re reindent, align []int) bool {
+	used := map[string]bool{}
+	for _, fi := range align {
+		if fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
+			used[indentOf(pl.file[fi])] = true
+		}
+	}
+	for _, l := range lines {
+		if l.Kind == Add && strings.TrimSpace(l.Text) != "" && !used[indentOf(re.line(l.Text))] {
+			return false
 		}
 	}
 	return true
