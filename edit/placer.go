@@ -680,7 +680,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 	suspect := false
 	idx := pl.indexAt(levelLookalike)
 	for jj := range m {
-		if jj > 0 && al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(body, bk, al, jj) {
 			suspect = true
 		}
 		if bk[jj] == fk[al[jj]] {
@@ -710,24 +710,58 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 }
 
 // skippable reports whether file lines left out between hunk lines j-1
-// and j may be context lines missing from the patch. A left-out line equal
-// to a hunk line next to the gap is refused: in repetitive code, skipping
-// it is how an extra line of the hunk (an added line written as context)
-// would be made to fit one block further on. So is a gap inside a run of
-// equal hunk lines: the patch's run may just be longer than the file's by
-// an added line written as context.
-func skippable(bk, skipped []string, j int) bool {
+// and j (aligned by al) may be context lines missing from the patch. A
+// left-out line equal to a hunk line next to the gap is refused: in
+// repetitive code, skipping it is how an extra line of the hunk (an added
+// line written as context) would be made to fit one block further on.
+// Equal means equal at the loosest level, unless indentation tells them
+// apart: the hunk line sits on a file line indented as it is, and the
+// left-out line is indented otherwise (the "}," closing an outer block
+// after a hunk's inner "},"). So is a gap inside a run of equal hunk
+// lines: the patch's run may just be longer than the file's by an added
+// line written as context.
+func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 	if j > 0 && j < len(bk) && bk[j-1] == bk[j] {
 		return false
 	}
-	for _, s := range skipped {
+	fk := pl.keysAt(levelLookalike)
+	for i := al[j-1] + 1; i < al[j]; i++ {
+		if pl.inBlankRun(i, al[j-1], al[j]) {
+			continue
+		}
 		for _, n := range []int{j - 1, j, j + 1} {
-			if n >= 0 && n < len(bk) && bk[n] == s {
-				return false
+			if n < 0 || n >= len(bk) || bk[n] != fk[i] {
+				continue
 			}
+			in := indentOf(body[n].text)
+			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
+				continue
+			}
+			return false
 		}
 	}
 	return true
+}
+
+// inBlankRun reports whether blank file line i, left out between file
+// lines a and b, belongs to a run of blank lines that reaches a or b:
+// the patch wrote the run one line shorter (two blank lines between
+// Python functions as one), and which of its lines is left out changes
+// nothing.
+func (pl *placer) inBlankRun(i, a, b int) bool {
+	blank := func(k int) bool { return strings.TrimSpace(pl.file[k]) == "" }
+	if !blank(i) {
+		return false
+	}
+	run := func(from, to int) bool { // every line of [from, to] is blank
+		for k := from; k <= to; k++ {
+			if !blank(k) {
+				return false
+			}
+		}
+		return true
+	}
+	return run(a, i) || run(i, b)
 }
 
 // informative counts the lines of an alignment that are equal to their
