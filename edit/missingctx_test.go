@@ -3,6 +3,8 @@ package edit_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/edit"
 )
 
 // TestMissingContextLine places git hunks that lost one interior context
@@ -44,5 +46,30 @@ func TestMissingContextLine(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 			}
 		})
+	}
+}
+
+// TestFusedSplitAtEqualLine places two git hunks run together whose
+// split falls next to a "}" that each part can end or start with (the
+// file has one after each): the two splits change the file in the same
+// way, one reading, where once they were counted as two and refused.
+func TestFusedSplitAtEqualLine(t *testing.T) {
+	old := text("func parse(data string) error {", "\t// Skip the mark.", "\tif bom(data) {", "\t\tdata = data[2:]",
+		"\t\t//lint:ignore S1017", "\t} else if utf8(data) {", "\t\tdata = data[3:]", "\t}", "",
+		"\t// Look at the first bytes.", "\tex := 6", "\tif len(data) < 6 {", "\t\tex = len(data)", "\t}",
+		"\tif i := nul(data[:ex]); i > -1 {", "\t\treturn Error{", "\t\t\tPosition: Position{Line: 1},",
+		"\t\t\tLine:     1,", "\t\t}", "\t}", "\treturn nil", "}")
+	patch := text("--- a/parse.go", "+++ b/parse.go", "@@ -2,19 +2,18 @@",
+		" \t// Skip the mark.", " \tif bom(data) {", " \t\tdata = data[2:]", "-\t\t//lint:ignore S1017",
+		" \t} else if utf8(data) {", " \t\tdata = data[3:]", " \t}",
+		" \tif i := nul(data[:ex]); i > -1 {", " \t\treturn Error{", "-\t\t\tPosition: Position{Line: 1},",
+		"+\t\t\tPosition: Position{Line: 1, Col: 1},", " \t\t\tLine:     1,", " \t\t}")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "\t\t//lint:ignore S1017\n", "", 1), "{Line: 1}", "{Line: 1, Col: 1}", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	if rs[0].Pass != edit.PassFused {
+		t.Errorf("pass: got %v, want fused", rs[0].Pass)
 	}
 }

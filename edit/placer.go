@@ -868,11 +868,14 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 				c.split = k
 				c.notes = append(c.notes, fmt.Sprintf("two hunks run together: lines %d-%d of the file between them are left alone", sa+k+1, sb))
 				found = append(found, c)
-				if len(found) > 1 {
-					return nil // more than one way to split: refuse
-				}
 			}
 		}
+	}
+	// Splits that change the file in the same way are one reading (a
+	// context line at the split, like "}", that each part can end or
+	// start with); more than one way to change it: refuse.
+	if found = pl.sameEffect(h.Lines, found); len(found) > 1 {
+		return nil
 	}
 	return found
 }
