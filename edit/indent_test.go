@@ -177,3 +177,21 @@ func TestReindentOutdentedSpacesInTabs(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestReindentOffStyleWitnesses places a hunk whose context lines
+// disagree (one as in the file, others two spaces short, at an
+// indentation the file never uses) and whose added lines are in the
+// file's four-space style: they are kept as written, where once the hunk
+// was refused as not saying how to indent them.
+func TestReindentOffStyleWitnesses(t *testing.T) {
+	old := text("class Handler:", "    def write(self):", "        return self.out", "",
+		"    def convert(self, value):", "        \"\"\"Convert value.\"\"\"", "        if type(value) is str:", "            return value")
+	patch := text("--- a/h.py", "+++ b/h.py", "@@ ... @@", "       return self.out", " ",
+		"+    def validate(self, status):", "+        if len(status) < 4:", "+            raise AssertionError(status)", "+",
+		"     def convert(self, value):", "       \"\"\"Convert value.\"\"\"", "       if type(value) is str:")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\n\n    def convert", "\n\n    def validate(self, status):\n        if len(status) < 4:\n            raise AssertionError(status)\n\n    def convert", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

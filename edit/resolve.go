@@ -118,7 +118,15 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			r.Pass = PassIndent
 		}
 		var ok bool
-		if re, ok = ev.reindent(pl.style); !ok {
+		switch re, ok = ev.reindent(pl.style); {
+		case ok:
+		case pl.indentsFit(lines, reindent{}) && pl.offStyle(ev):
+			// The witnesses disagree, but those that differ are indented
+			// as the file never indents, and the added lines as it does:
+			// the context lines are what is off.
+			re = reindent{}
+			r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents some context lines as the file never does")
+		default:
 			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
 	}
@@ -431,6 +439,33 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 		case 1: // no style to keep to
 		default:
 			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// offStyle reports whether every witness whose indentation differs
+// between the patch and the file is indented, in the patch, in a way the
+// file's style does not allow (six spaces in a file indented by four, say).
+func (pl *placer) offStyle(ev evidence) bool {
+	if pl.indentStep == 0 {
+		pl.indentStep = fileIndentStep(pl.file)
+	}
+	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
+		if p[0] == p[1] {
+			continue
+		}
+		switch pl.indentStep {
+		case -1: // tabs
+			if strings.Trim(p[0], "\t") == "" {
+				return false
+			}
+		case 1: // no style to tell by
+			return false
+		default:
+			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.indentStep == 0 {
 				return false
 			}
 		}
