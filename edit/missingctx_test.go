@@ -73,3 +73,42 @@ func TestFusedSplitAtEqualLine(t *testing.T) {
 		t.Errorf("pass: got %v, want fused", rs[0].Pass)
 	}
 }
+
+// TestStaleLineInRun places hunks with one stale context line among
+// lines like it (imports, rows of a table): where the hunk without that
+// line fits nowhere, it cannot be an added line written as context, and
+// the hunk is placed, where once any stale line like its neighbour was
+// suspect.
+func TestStaleLineInRun(t *testing.T) {
+	old := text("package suite", "", "import (", "\t\"golang.org/x/tools/go/analysis/passes/assign\"", "\t\"golang.org/x/tools/go/analysis/passes/inline\"",
+		"\t\"golang.org/x/tools/go/analysis/passes/printf\"", "\t\"golang.org/x/tools/go/analysis/passes/shadow\"", ")", "", "var all = []int{1, 2}")
+	patch := text("--- a/s.go", "+++ b/s.go", "@@ -3,6 +3,7 @@", " import (", " \t\"golang.org/x/tools/go/analysis/passes/assign\"",
+		" \t\"golang.org/x/Tools/go/analysis/passes/inline\"", " \t\"golang.org/x/tools/go/analysis/passes/printf\"", "+\t\"golang.org/x/tools/go/analysis/passes/sdf\"", " \t\"golang.org/x/tools/go/analysis/passes/shadow\"", " )")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "printf\"\n", "printf\"\n\t\"golang.org/x/tools/go/analysis/passes/sdf\"\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}
+
+// TestStaleLeadLineGitShape places a git hunk whose first context line is
+// stale: taken as changed, or dropped from the hunk's edge, it changes the
+// file the same way, though the dropping reading leaves fewer leading
+// context lines than git writes; once the two were not recognised as one
+// and the hunk was refused.
+func TestStaleLeadLineGitShape(t *testing.T) {
+	old := text("package t", "", "func isValue(v any) bool { return v != nil }", "",
+		"func fmtType(t any) string  { return strings.ReplaceAll(fmt.Sprintf(\"%T\", t), \"interface {}\", \"any\") }",
+		"func fmtHashV(t any) string { return strings.ReplaceAll(fmt.Sprintf(\"%#v\", t), \"interface {}\", \"any\") }",
+		"", "func mapKeys(m map[string]int) []string {", "\tkeys := make([]string, 0, len(m))", "\treturn keys", "}")
+	patch := text("diff --git a/t.go b/t.go", "index 1111111..2222222 100644", "--- a/t.go", "+++ b/t.go", "@@ -5,6 +5,9 @@",
+		" func fmtType(t any) string  { return strings.RepaceAll(fmt.Sprintf(\"%T\", t), \"interface {}\", \"any\") }",
+		" func fmtHashV(t any) string { return strings.ReplaceAll(fmt.Sprintf(\"%#v\", t), \"interface {}\", \"any\") }",
+		" ", "+func fmtVal(v any) string { return fmt.Sprint(v) }", "+",
+		" func mapKeys(m map[string]int) []string {", " \tkeys := make([]string, 0, len(m))", " \treturn keys")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\nfunc mapKeys", "\nfunc fmtVal(v any) string { return fmt.Sprint(v) }\n\nfunc mapKeys", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

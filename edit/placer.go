@@ -318,7 +318,9 @@ func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
 	var sigs []string
 	for _, c := range cs {
 		sig := fmt.Sprint(c.align)
-		if r, err := pl.resolveLines(lines, c.align, &c); err == nil {
+		// A reading refused only by the checks of its shape (see
+		// checkShape) still says what it would change.
+		if r, err := pl.resolveLines(lines, c.align, &c); err == nil || r.Lines != nil {
 			sig = fmt.Sprint(r.edits())
 		}
 		if i := slices.Index(sigs, sig); i >= 0 {
@@ -701,12 +703,34 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		}
 		// So is one like a hunk line next to it: in a run of like lines,
 		// the patch's may be one longer than the file's by an added line
-		// written as context.
-		if (jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text)) {
+		// written as context (if the hunk without it fits too).
+		if ((jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text))) &&
+			pl.addedReading(bk, fk, al, jj) {
 			suspect = true
 		}
 	}
 	return alignment{align: al, suspect: suspect}, true
+}
+
+// addedReading reports whether hunk line jj, which alignment al takes as
+// a changed copy of its file line, could as well be an added line written
+// as context: the hunk without it fits the file here (the lines after it
+// one line earlier, or those before it one line later), or fits exactly
+// somewhere.
+func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
+	shifted := func(from, to, by int) bool {
+		for k := from; k < to; k++ {
+			if i := al[k] + by; i < 0 || i >= len(fk) || fk[i] != bk[k] {
+				return false
+			}
+		}
+		return true
+	}
+	if shifted(jj+1, len(al), -1) || shifted(0, jj, 1) {
+		return true
+	}
+	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
+	return len(pl.exact(rest, levelLookalike)) > 0
 }
 
 // skippable reports whether file lines left out between hunk lines j-1
