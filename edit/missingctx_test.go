@@ -112,3 +112,17 @@ func TestStaleLeadLineGitShape(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestMissingLineShortHunk places a short git hunk that lost a context
+// line between its only two non-blank lines: each votes for a place one
+// line apart from the other's, and once neither place had enough votes.
+func TestMissingLineShortHunk(t *testing.T) {
+	old := text("", "# Taken from Lib/ctypes/test/test_keeprefs.py.", "", "from ctypes import Structure, c_int", "import gc", "", "def leak():", "    pass")
+	patch := text("diff --git a/t.py b/t.py", "index 1111111..2222222 100644", "--- a/t.py", "+++ b/t.py", "@@ -1,4 +1,4 @@",
+		" ", "-# Taken from Lib/ctypes/test/test_keeprefs.py.", "+# Taken from Lib/test/test_ctypes/test_keeprefs.py.", " ", " import gc")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "Lib/ctypes/test/", "Lib/test/test_ctypes/", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

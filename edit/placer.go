@@ -364,9 +364,12 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 		}
 	}
 	need := max(2, nonBlank/3)
+	// A context line missing from the patch moves the votes of the lines
+	// after it to the next start: a start counts its own votes and the
+	// next one's.
 	var starts []int
 	for s, n := range v {
-		if n >= need {
+		if n+v[s+1] >= need {
 			starts = append(starts, s)
 		}
 	}
@@ -378,7 +381,7 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 	first := 0 // the first start of the current region
 	for i, s := range starts {
 		if i > 0 && s-first <= fuzzySlack {
-			if r := regions[len(regions)-1]; v[s] > v[r] {
+			if r := regions[len(regions)-1]; v[s]+v[s+1] > v[r]+v[r+1] {
 				regions[len(regions)-1] = s
 			}
 			continue
