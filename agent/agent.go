@@ -94,8 +94,9 @@ type HunkDecision struct {
 	// Text is, for an edited hunk, the hunk as the person left it.
 	Text string
 	// Interpreted marks a hunk placed by interpretation
-	// (edit.PassInterpreted): the trailer records it.
-	Interpreted bool
+	// (edit.PassInterpreted), Uncertain one placed where its reading was
+	// doubted (edit.PassUncertain): the trailer records them.
+	Interpreted, Uncertain bool
 }
 
 // Outcome is a finished review: each hunk's decision, the plans to write
@@ -142,10 +143,10 @@ type Settings struct {
 	// NoTools sends no tools: the model reads and edits through its
 	// text, as when its server refuses tools (.pair.yml tools: false).
 	NoTools bool
-	// Interpret offers interpreted hunks (edit.FilePlan.Interpret) for
-	// review: set it when a person reviews, or when --interpret accepts
-	// them ahead. Without it a hunk with only an interpreted reading is
-	// refused, and the model told what it misread.
+	// Interpret offers interpreted and uncertain hunks
+	// (edit.FilePlan.Interpret) for review: set it when a person reviews,
+	// or when --interpret accepts them ahead. Without it a hunk with only
+	// such a reading is refused, and the model told what it misread.
 	Interpret bool
 	// ContextChars bounds what is sent of the conversation (default
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
@@ -988,7 +989,7 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 func (a *Agent) record(out *Outcome, message string) audit.Record {
 	var hunks []audit.HunkRecord
 	for _, h := range out.Hunks {
-		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision, Interpreted: h.Interpreted})
+		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision, Interpreted: h.Interpreted, Uncertain: h.Uncertain})
 	}
 	r := audit.Reviewed(a.st.Session, a.st.Model, hunks)
 	r.Subject = strings.TrimSpace(firstLine(message))

@@ -15,7 +15,7 @@ func writeMisread(b *strings.Builder, e *edit.PlacementError) {
 	for _, m := range e.Misread {
 		fmt.Fprintf(b, "  %s\n", m.Teach())
 	}
-	if e.Interpreted != nil {
+	if e.Interpreted != nil && e.Interpreted.Pass == edit.PassInterpreted {
 		b.WriteString("  (pair could read your intent only by changing the line(s) above, which you did not mark; it did not.)\n")
 	}
 }

@@ -85,7 +85,7 @@ func ParseEdits(text string) (*Edits, error) {
 	case hasSearchReplace(lines):
 		return parseSearchReplace(lines)
 	}
-	if p, err := Parse(text); err == nil {
+	if p, err := parseLines(lines); err == nil {
 		e := &Edits{Form: FormUnified, Files: p.Files}
 		for _, b := range fencedBlocks(lines) {
 			if !looksLikeDiff(b.body) {

@@ -130,3 +130,68 @@ func TestReindentAgreeingWitnesses(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestReindentOutdentedSpacesInTabs: a hunk written without the four
+// spaces that a Go file of tabs indents its doc comment's lines by (every
+// line of it, added ones too) is moved back as a whole, where once the
+// added lines were kept at column 0 because four spaces are not the
+// file's style: the lines the hunk covers use them.
+func TestReindentOutdentedSpacesInTabs(t *testing.T) {
+	old := text(
+		"/*",
+		"The commands are:",
+		"",
+		"  - wait [command]",
+		"    Wait for background commands to exit.",
+		"    If an argument is given, it waits for just that command.",
+		"",
+		"    Its output is shown.",
+		"*/",
+		"package doc",
+		"",
+		"func f() {",
+		"\tif x {",
+		"\t\ty()",
+		"\t}",
+		"\tfor range 3 {",
+		"\t\tz()",
+		"\t}",
+		"}",
+	)
+	patch := text(
+		"--- a/doc.go",
+		"+++ b/doc.go",
+		"@@ -5,4 +5,5 @@",
+		"Wait for background commands to exit.",
+		"-If an argument is given, it waits for just that command.",
+		"+If an argument is given, it waits for just that command,",
+		"+which must have been named.",
+		"",
+		"Its output is shown.",
+	)
+	patch = strings.ReplaceAll(patch, "\nWait", "\n Wait")
+	patch = strings.ReplaceAll(patch, "\n\nIts", "\n \n Its")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "just that command.\n", "just that command,\n    which must have been named.\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}
+
+// TestReindentOffStyleWitnesses places a hunk whose context lines
+// disagree (one as in the file, others two spaces short, at an
+// indentation the file never uses) and whose added lines are in the
+// file's four-space style: they are kept as written, where once the hunk
+// was refused as not saying how to indent them.
+func TestReindentOffStyleWitnesses(t *testing.T) {
+	old := text("class Handler:", "    def write(self):", "        return self.out", "",
+		"    def convert(self, value):", "        \"\"\"Convert value.\"\"\"", "        if type(value) is str:", "            return value")
+	patch := text("--- a/h.py", "+++ b/h.py", "@@ ... @@", "       return self.out", " ",
+		"+    def validate(self, status):", "+        if len(status) < 4:", "+            raise AssertionError(status)", "+",
+		"     def convert(self, value):", "       \"\"\"Convert value.\"\"\"", "       if type(value) is str:")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\n\n    def convert", "\n\n    def validate(self, status):\n        if len(status) < 4:\n            raise AssertionError(status)\n\n    def convert", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

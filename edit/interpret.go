@@ -20,6 +20,30 @@ import (
 // patch did not mark. Place never returns one (see FilePlan.Interpret).
 const PassInterpreted = PassFused + 1
 
+// PassUncertain marks a hunk placed where its reading is doubtful: a loose
+// placement that breaks the file's syntax, or a hunk that probably lost
+// its trailing context. Like an interpreted hunk, it rides on a refusal
+// and is placed only on request (see FilePlan.Interpret); its notes give
+// the reason.
+const PassUncertain = PassInterpreted + 1
+
+// OnRequest reports whether a hunk of this pass is placed only when the
+// caller asks for the readings of refused hunks (FilePlan.Interpret):
+// interpreted and uncertain hunks.
+func (p Pass) OnRequest() bool { return p == PassInterpreted || p == PassUncertain }
+
+// Help explains an interpreted or uncertain hunk to a reviewer, "" for any
+// other.
+func (p Pass) Help() string {
+	switch p {
+	case PassInterpreted:
+		return InterpretedHelp
+	case PassUncertain:
+		return UncertainHelp
+	}
+	return ""
+}
+
 // Interpretation kinds.
 const (
 	// InterpretChanged: a context line that differs slightly from the file
@@ -38,6 +62,12 @@ const InterpretedHelp = "interpreted: the patch left unmarked a line that differ
 	"(its context says X where the file has Y, or a new line lost its +); " +
 	"pair read it as the model's change, shown as -/+ in the hunk. " +
 	"Approving also changes that line to the model's version; reject if the file's line was right."
+
+// UncertainHelp explains an uncertain hunk to a reviewer.
+const UncertainHelp = "uncertain: pair found a place for this hunk but doubts it, for the reason in its notes " +
+	"(placed loosely, it makes the file fail a syntax check that the file passed; or its trailing context was " +
+	"probably lost, so its added lines may belong further down). --yes alone refuses it. " +
+	"Approve only if the hunk is right where it is shown."
 
 // Interpretation is one file line an interpreted hunk changes although
 // the patch did not mark it: Line is 1-based (for an added line, the line
@@ -70,11 +100,10 @@ func (in Interpretation) Teach() string {
 const (
 	interpretMax  = 3 // unmarked lines one hunk may change
 	interpretNear = 3 // hunk lines between an interpreted line and a change
-	// interpretLines bounds the pre-image of a hunk worth interpreting:
-	// the readings are judged at every start with every line taken as the
-	// lost one, so the work grows with the square of the hunk. A model's
-	// misread hunk is small; a larger one is refused as it is.
-	interpretLines = 200
+	// interpretMaxPre is the longest pre-image read for an interpretation:
+	// every window is judged line by line, so longer hunks would cost
+	// work quadratic in their length (a 10,000-line hunk took minutes).
+	interpretMaxPre = 200
 )
 
 // window is one reading of a hunk against the file: pre-image line j is
@@ -103,13 +132,14 @@ func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []I
 		return nil, nil
 	}
 	pre := preLines(h.Lines)
-	if len(pre) < 3 || len(pre) > interpretLines {
+	if len(pre) < 3 || len(pre) > interpretMaxPre {
 		return nil, nil
 	}
+	pk := preKeys(pre, levelLookalike)
 	var valid []window
 	var best *window
 	for _, w := range pl.windows(h, pre) {
-		ok := pl.judge(h, pre, &w)
+		ok := pl.judge(h, pre, pk, &w)
 		if ok {
 			valid = append(valid, w)
 		}
@@ -165,8 +195,10 @@ func (pl *placer) windows(h *Hunk, pre []preLine) []window {
 }
 
 // judge counts the matching lines of w and the lines read as changes, and
-// reports whether w is an acceptable interpretation.
-func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
+// reports whether w is an acceptable interpretation. pk are the keys of
+// pre at the look-alike level. It keeps only the first lines read as
+// changes past the most a reading may have (enough for misreads).
+func (pl *placer) judge(h *Hunk, pre []preLine, pk []string, w *window) bool {
 	n := len(pre)
 	if w.lost >= 0 {
 		n--
@@ -176,23 +208,26 @@ func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
 		return false
 	}
 	ok := true
+	fk := pl.keysAt(levelLookalike)
+	reads := 0
 	for j, p := range pre {
 		if j == w.lost {
 			continue
 		}
-		f := pl.file[w.fileIndex(j)]
-		if key(levelLookalike, p.text) == key(levelLookalike, f) {
-			if strings.TrimSpace(p.text) != "" {
+		fi := w.fileIndex(j)
+		if pk[j] == fk[fi] {
+			if pk[j] != "" {
 				w.matched++
 			}
 			continue
 		}
-		w.reads = append(w.reads, j)
-		if len(w.reads) > 4*interpretMax {
-			// Far past an acceptable reading: not worth the rest of the
-			// hunk (matched stays a lower bound, enough to rank it).
-			return false
+		reads++
+		if reads > interpretMax+1 {
+			ok = false
+			continue
 		}
+		f := pl.file[fi]
+		w.reads = append(w.reads, j)
 		switch {
 		case !smallEdit(p.text, f):
 			ok = false
@@ -210,7 +245,6 @@ func (pl *placer) judge(h *Hunk, pre []preLine, w *window) bool {
 			ok = false
 		}
 	}
-	reads := len(w.reads)
 	if w.lost >= 0 {
 		reads++
 	}
@@ -324,7 +358,15 @@ func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
 	return &r
 }
 
-// Interpret turns the plan's interpreted readings (see
+// uncertain returns r as an uncertain reading of its hunk, with the
+// reason in its notes.
+func uncertain(r Resolved, reason string) *Resolved {
+	r.Pass = PassUncertain
+	r.Notes = append(slices.Clone(r.Notes), "uncertain: "+reason)
+	return &r
+}
+
+// Interpret turns the plan's interpreted and uncertain readings (see
 // PlacementError.Interpreted) into hunks, where they overlap no placed
 // hunk, and reports whether it took any.
 func (p *FilePlan) Interpret() bool {
@@ -345,7 +387,7 @@ func (p *FilePlan) Interpret() bool {
 }
 
 // Interpret calls FilePlan.Interpret on every plan and reports whether
-// any took an interpreted hunk.
+// any took an interpreted or uncertain hunk.
 func Interpret(plans []*FilePlan) bool {
 	took := false
 	for _, p := range plans {

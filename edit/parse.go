@@ -46,7 +46,11 @@ func (p *Patch) CheckHunks() error {
 // Line counts in hunk headers are not trusted: a hunk ends where its lines
 // stop looking like hunk lines.
 func Parse(text string) (*Patch, error) {
-	lines := splitPatchLines(text)
+	return parseLines(splitPatchLines(text))
+}
+
+// parseLines is Parse of a text already split by splitPatchLines.
+func parseLines(lines []string) (*Patch, error) {
 	if blocks := fencedDiffs(lines); blocks != nil {
 		lines = blocks
 	}

@@ -37,6 +37,8 @@ func (p Pass) String() string {
 		return "fused"
 	case PassInterpreted:
 		return "interpreted"
+	case PassUncertain:
+		return "uncertain"
 	}
 	return fmt.Sprintf("pass(%d)", int(p))
 }
@@ -128,7 +130,8 @@ type PlacementError struct {
 	Err     error
 	Detail  string
 	Nearest []NumberedLine
-	// Interpreted is the hunk's interpreted reading, if it has exactly one;
+	// Interpreted is the hunk's interpreted reading, if it has exactly one,
+	// or its uncertain reading (PassUncertain: a place found but doubted);
 	// Misread lists the lines the hunk got wrong (see interpret.go).
 	Interpreted *Resolved
 	Misread     []Interpretation
@@ -193,10 +196,11 @@ type filePlaces struct {
 	style  styleSeen
 }
 
-func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLine) {
+func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLine) *PlacementError {
 	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest}
 	e.Interpreted, e.Misread = fp.pl.interpret(i, fp.fd.Hunks[i], err)
 	fp.errs = append(fp.errs, e)
+	return e
 }
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
@@ -291,7 +295,10 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		}
 		rs, err := pl.resolve(i, fd.Hunks[i], c)
 		if err != nil {
-			fail(i, err.err, err.detail, pl.nearest(fd.Hunks[i]))
+			e := fail(i, err.err, err.detail, pl.nearest(fd.Hunks[i]))
+			if err.doubted != nil && e.Interpreted == nil {
+				e.Interpreted = uncertain(*err.doubted, err.detail)
+			}
 			continue
 		}
 		out = append(out, rs...)
@@ -434,12 +441,25 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 		}
 		refuse[rs[i].Hunk] = true
 	}
+	// A refused hunk of one part is offered as uncertain, with what its
+	// placement alone does to the file when that fails too.
+	refused := func(r Resolved, problem string) {
+		if r.Part != 0 {
+			return
+		}
+		why := problem
+		if p := result([]Resolved{r}); p != "" {
+			why = p
+		}
+		e := fp.fail(r.Hunk, ErrSyntax, fmt.Sprintf("placed loosely (%s), it makes the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, why), nil)
+		if c := fp.chosen[r.Hunk]; c != nil && c.split == 0 && e.Interpreted == nil {
+			e.Interpreted = uncertain(r, fmt.Sprintf("placed loosely (%s), the file no longer passes its syntax check (%s: %s)", r.Label(), sc.name, why))
+		}
+	}
 	kept := rs[:0]
 	for _, r := range rs {
 		if refuse[r.Hunk] {
-			if r.Part == 0 {
-				fp.fail(r.Hunk, ErrSyntax, fmt.Sprintf("placed loosely (%s), it makes the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, problem), nil)
-			}
+			refused(r, problem)
 			continue
 		}
 		kept = append(kept, r)
@@ -449,9 +469,7 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 		for _, r := range kept {
 			if tolerant(r) && !refuse[r.Hunk] {
 				refuse[r.Hunk] = true
-				if r.Part == 0 {
-					fp.fail(r.Hunk, ErrSyntax, fmt.Sprintf("placed loosely (%s), it makes the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, problem), nil)
-				}
+				refused(r, problem)
 			}
 		}
 		kept = slices.DeleteFunc(kept, func(r Resolved) bool { return refuse[r.Hunk] })

@@ -318,7 +318,9 @@ func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
 	var sigs []string
 	for _, c := range cs {
 		sig := fmt.Sprint(c.align)
-		if r, err := pl.resolveLines(lines, c.align, &c); err == nil {
+		// A reading refused only by the checks of its shape (see
+		// checkShape) still says what it would change.
+		if r, err := pl.resolveLines(lines, c.align, &c); err == nil || r.Lines != nil {
 			sig = fmt.Sprint(r.edits())
 		}
 		if i := slices.Index(sigs, sig); i >= 0 {
@@ -362,9 +364,12 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 		}
 	}
 	need := max(2, nonBlank/3)
+	// A context line missing from the patch moves the votes of the lines
+	// after it to the next start: a start counts its own votes and the
+	// next one's.
 	var starts []int
 	for s, n := range v {
-		if n >= need {
+		if n+v[s+1] >= need {
 			starts = append(starts, s)
 		}
 	}
@@ -376,7 +381,7 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 	first := 0 // the first start of the current region
 	for i, s := range starts {
 		if i > 0 && s-first <= fuzzySlack {
-			if r := regions[len(regions)-1]; v[s] > v[r] {
+			if r := regions[len(regions)-1]; v[s]+v[s+1] > v[r]+v[r+1] {
 				regions[len(regions)-1] = s
 			}
 			continue
@@ -680,7 +685,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 	suspect := false
 	idx := pl.indexAt(levelLookalike)
 	for jj := range m {
-		if jj > 0 && al[jj] > al[jj-1]+1 && !skippable(bk, fk[al[jj-1]+1:al[jj]], jj) {
+		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(body, bk, al, jj) {
 			suspect = true
 		}
 		if bk[jj] == fk[al[jj]] {
@@ -701,33 +706,89 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		}
 		// So is one like a hunk line next to it: in a run of like lines,
 		// the patch's may be one longer than the file's by an added line
-		// written as context.
-		if (jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text)) {
+		// written as context (if the hunk without it fits too).
+		if ((jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text))) &&
+			pl.addedReading(bk, fk, al, jj) {
 			suspect = true
 		}
 	}
 	return alignment{align: al, suspect: suspect}, true
 }
 
-// skippable reports whether file lines left out between hunk lines j-1
-// and j may be context lines missing from the patch. A left-out line equal
-// to a hunk line next to the gap is refused: in repetitive code, skipping
-// it is how an extra line of the hunk (an added line written as context)
-// would be made to fit one block further on. So is a gap inside a run of
-// equal hunk lines: the patch's run may just be longer than the file's by
-// an added line written as context.
-func skippable(bk, skipped []string, j int) bool {
-	if j > 0 && j < len(bk) && bk[j-1] == bk[j] {
-		return false
-	}
-	for _, s := range skipped {
-		for _, n := range []int{j - 1, j, j + 1} {
-			if n >= 0 && n < len(bk) && bk[n] == s {
+// addedReading reports whether hunk line jj, which alignment al takes as
+// a changed copy of its file line, could as well be an added line written
+// as context: the hunk without it fits the file here (the lines after it
+// one line earlier, or those before it one line later), or fits exactly
+// somewhere.
+func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
+	shifted := func(from, to, by int) bool {
+		for k := from; k < to; k++ {
+			if i := al[k] + by; i < 0 || i >= len(fk) || fk[i] != bk[k] {
 				return false
 			}
 		}
+		return true
+	}
+	if shifted(jj+1, len(al), -1) || shifted(0, jj, 1) {
+		return true
+	}
+	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
+	return len(pl.exact(rest, levelLookalike)) > 0
+}
+
+// skippable reports whether file lines left out between hunk lines j-1
+// and j (aligned by al) may be context lines missing from the patch. A
+// left-out line equal to a hunk line next to the gap is refused: in
+// repetitive code, skipping it is how an extra line of the hunk (an added
+// line written as context) would be made to fit one block further on.
+// Equal means equal at the loosest level, unless indentation tells them
+// apart: the hunk line sits on a file line indented as it is, and the
+// left-out line is indented otherwise (the "}," closing an outer block
+// after a hunk's inner "},"). So is a gap inside a run of equal hunk
+// lines: the patch's run may just be longer than the file's by an added
+// line written as context.
+func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] {
+		return false
+	}
+	fk := pl.keysAt(levelLookalike)
+	for i := al[j-1] + 1; i < al[j]; i++ {
+		if pl.inBlankRun(i, al[j-1], al[j]) {
+			continue
+		}
+		for _, n := range []int{j - 1, j, j + 1} {
+			if n < 0 || n >= len(bk) || bk[n] != fk[i] {
+				continue
+			}
+			in := indentOf(body[n].text)
+			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
+				continue
+			}
+			return false
+		}
 	}
 	return true
+}
+
+// inBlankRun reports whether blank file line i, left out between file
+// lines a and b, belongs to a run of blank lines that reaches a or b:
+// the patch wrote the run one line shorter (two blank lines between
+// Python functions as one), and which of its lines is left out changes
+// nothing.
+func (pl *placer) inBlankRun(i, a, b int) bool {
+	blank := func(k int) bool { return strings.TrimSpace(pl.file[k]) == "" }
+	if !blank(i) {
+		return false
+	}
+	run := func(from, to int) bool { // every line of [from, to] is blank
+		for k := from; k <= to; k++ {
+			if !blank(k) {
+				return false
+			}
+		}
+		return true
+	}
+	return run(a, i) || run(i, b)
 }
 
 // informative counts the lines of an alignment that are equal to their
@@ -834,11 +895,14 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 				c.split = k
 				c.notes = append(c.notes, fmt.Sprintf("two hunks run together: lines %d-%d of the file between them are left alone", sa+k+1, sb))
 				found = append(found, c)
-				if len(found) > 1 {
-					return nil // more than one way to split: refuse
-				}
 			}
 		}
+	}
+	// Splits that change the file in the same way are one reading (a
+	// context line at the split, like "}", that each part can end or
+	// start with); more than one way to change it: refuse.
+	if found = pl.sameEffect(h.Lines, found); len(found) > 1 {
+		return nil
 	}
 	return found
 }

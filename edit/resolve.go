@@ -20,6 +20,9 @@ const (
 type resolveErr struct {
 	err    error
 	detail string
+	// doubted is the hunk as it would be placed, when the refusal is a
+	// doubt about a place found (see checkLostTrail): an uncertain reading.
+	doubted *Resolved
 }
 
 // resolve turns a chosen candidate into the resolved hunk(s) it describes.
@@ -27,12 +30,18 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 	if c.split == 0 {
 		r, err := pl.resolveLines(h.Lines, c.align, c)
 		if err != nil {
+			if err.doubted != nil {
+				d := *err.doubted
+				d.Hunk = i
+				pl.finish(&d, h)
+				err.doubted = &d
+			}
 			return nil, err
 		}
 		r.Hunk = i
 		pl.finish(&r, h)
 		if !pl.changes(r) {
-			return nil, &resolveErr{ErrNoOp, "its added lines are the lines it deletes"}
+			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes"}
 		}
 		return []Resolved{r}, nil
 	}
@@ -46,6 +55,7 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		}
 		r, err := pl.resolveLines(h.Lines[span[0]:span[1]], c.align[from:to], c)
 		if err != nil {
+			err.doubted = nil // a part alone is no reading of the hunk
 			return nil, err
 		}
 		r.Hunk, r.Part = i, part
@@ -108,8 +118,16 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			r.Pass = PassIndent
 		}
 		var ok bool
-		if re, ok = ev.reindent(pl.style); !ok {
-			return r, &resolveErr{ErrAmbiguous, "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
+		switch re, ok = ev.reindent(pl.style); {
+		case ok:
+		case pl.indentsFit(lines, reindent{}) && pl.offStyle(ev):
+			// The witnesses disagree, but those that differ are indented
+			// as the file never indents, and the added lines as it does:
+			// the context lines are what is off.
+			re = reindent{}
+			r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents some context lines as the file never does")
+		default:
+			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
 	}
 	if re.identity() && !ev.indented && pl.style.kind != 0 {
@@ -117,7 +135,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// the file's hunks do.
 		re = reindent{style: pl.style}
 	}
-	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) {
+	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) && !(ev.unanimous() && pl.indentsCovered(lines, re, align)) {
 		// The added lines as written are indented as the file indents its
 		// lines, and the mapping would move them to an indentation the file
 		// never uses: the context lines are what is off.
@@ -188,7 +206,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				out = append(out, skipped...)
 				out = append(out, pending...)
 			default:
-				return r, &resolveErr{ErrAmbiguous, fmt.Sprintf(
+				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
 			}
 			pending = nil
@@ -214,6 +232,8 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		return r, err
 	}
 	if err := pl.checkLostTrail(r); err != nil {
+		doubted := r
+		err.doubted = &doubted
 		return r, err
 	}
 	return r, nil
@@ -261,7 +281,7 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	if in == 0 || add == "" || indentWidth(add) >= in {
 		return nil
 	}
-	return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
 }
 
@@ -300,7 +320,7 @@ func (pl *placer) checkShape(r Resolved) *resolveErr {
 	shortLead := sh.lead < min(pl.context, before) && insertion(sh.firstChange, 1)
 	shortTrail := sh.trail < min(pl.context, after) && insertion(sh.lastChange, -1)
 	if shortLead || shortTrail {
-		return &resolveErr{ErrAmbiguous, fmt.Sprintf(
+		return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
 	}
 	return nil
@@ -421,6 +441,64 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// offStyle reports whether every witness whose indentation differs
+// between the patch and the file is indented, in the patch, in a way the
+// file's style does not allow (six spaces in a file indented by four, say).
+func (pl *placer) offStyle(ev evidence) bool {
+	if pl.indentStep == 0 {
+		pl.indentStep = fileIndentStep(pl.file)
+	}
+	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
+		if p[0] == p[1] {
+			continue
+		}
+		switch pl.indentStep {
+		case -1: // tabs
+			if strings.Trim(p[0], "\t") == "" {
+				return false
+			}
+		case 1: // no style to tell by
+			return false
+		default:
+			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.indentStep == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unanimous reports whether every witness differs in indentation between
+// the patch and the file: none says the patch kept the file's
+// indentation (a whole hunk shifted, not a few lines damaged).
+func (ev evidence) unanimous() bool {
+	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
+		if p[0] == p[1] {
+			return false
+		}
+	}
+	return len(ev.del)+len(ev.ctx) > 0
+}
+
+// indentsCovered reports whether re puts every added line at an
+// indentation that a file line the hunk covers (align) has: then the
+// mapping agrees with the file there, whatever its overall style (a doc
+// comment indented by spaces in a file of tabs, say).
+func (pl *placer) indentsCovered(lines []Line, re reindent, align []int) bool {
+	used := map[string]bool{}
+	for _, fi := range align {
+		if fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
+			used[indentOf(pl.file[fi])] = true
+		}
+	}
+	for _, l := range lines {
+		if l.Kind == Add && strings.TrimSpace(l.Text) != "" && !used[indentOf(re.line(l.Text))] {
+			return false
 		}
 	}
 	return true

@@ -474,8 +474,8 @@ func (t *Terminal) help(r *Review) {
 		"? - this help",
 		"Ctrl-C stops the review and writes nothing.",
 	}
-	if it := r.Current(); it != nil && it.Hunk.Pass == edit.PassInterpreted {
-		lines = append(lines, "", edit.InterpretedHelp)
+	if it := r.Current(); it != nil && it.Hunk.Pass.Help() != "" {
+		lines = append(lines, "", it.Hunk.Pass.Help())
 	}
 	t.printf("%s\n", t.paint(cFaint, strings.Join(lines, "\n")))
 }

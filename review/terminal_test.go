@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -285,5 +286,37 @@ func TestTerminalEscapesHostileText(t *testing.T) {
 		if !color && strings.Contains(s, "\x1b") {
 			t.Errorf("screen without colour holds an escape:\n%q", s)
 		}
+	}
+}
+
+// TestTerminalUncertain: an uncertain hunk is offered with its label, the
+// reason in its notes and, on ?, what approving it means; the trailer
+// records it.
+func TestTerminalUncertain(t *testing.T) {
+	old := "def test_run(runner):\n    result = runner.invoke(cli)\n    assert not result.exception\n    assert result.output == \"ran\"\n"
+	p, err := edit.Parse("--- a/test_cli.py\n+++ b/test_cli.py\n@@ ... @@\n     result = runner.invoke(cli)\n     assert not result.exception\n+\n+\n+def test_new(runner):\n+    assert runner\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []*edit.FilePlan{edit.PlanFile("test_cli.py", "test_cli.py", old, p.Files[0])}
+	if !edit.Interpret(plans) {
+		t.Fatalf("Interpret took nothing; errors %v", plans[0].Errors)
+	}
+	r := review.New(review.FromPlans(plans), nil)
+	screen, err := term(t, r, "?yy", nil)
+	if err != nil {
+		t.Fatalf("Run: %v\nscreen:\n%s", err, screen)
+	}
+	for _, want := range []string{
+		"placed: uncertain\n",
+		"  uncertain: the hunk ends with added lines that leave the indented block which the file continues at line 4",
+		edit.UncertainHelp,
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if rec := r.HunkRecord(&r.Items[0]); !rec.Uncertain || rec.Interpreted || !strings.HasSuffix(rec.String(), " approved uncertain") {
+		t.Errorf("got record %+v (%s), want it marked uncertain", rec, rec)
 	}
 }

@@ -666,7 +666,8 @@ type webItemView struct {
 	Where     string `json:"where"`
 	Header    string `json:"header,omitempty"`
 	Placement string `json:"placement,omitempty"`
-	// PlacementHelp explains the placement, for an interpreted hunk.
+	// PlacementHelp explains the placement, for an interpreted or
+	// uncertain hunk.
 	PlacementHelp string        `json:"placement_help,omitempty"`
 	Offset        int           `json:"offset,omitempty"`
 	Notes         []string      `json:"notes,omitempty"`
@@ -765,9 +766,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		} else {
 			iv.Header = display.Line(r.Header(it))
 			iv.Placement = it.Hunk.Label()
-			if it.Hunk.Pass == edit.PassInterpreted {
-				iv.PlacementHelp = edit.InterpretedHelp
-			}
+			iv.PlacementHelp = it.Hunk.Pass.Help()
 			iv.Offset = it.Hunk.Offset
 			for _, n := range it.Hunk.Notes {
 				iv.Notes = append(iv.Notes, display.Line(n))

@@ -35,6 +35,15 @@ labelled "interpreted" and shows the extra line as -/+. The terminal
 review offers it; --yes and --decisions refuse it unless --interpret is
 given. A refused hunk's report names the lines it got wrong.
 
+A hunk placed where its reading is doubtful is "uncertain", with the
+reason in its notes: placed loosely, it makes the file fail a syntax check
+that the file passed (Go: go/parser; Python: indentation; C-like, JSON,
+YAML: brackets and quotes), or it ends with added lines that leave a
+block the file continues, with no trailing context (which was probably
+lost). Like an interpreted hunk, the terminal review offers it; --yes
+and --decisions refuse it unless --interpret is given; the trailer marks
+an approved one "uncertain".
+
 Then each placed hunk is reviewed, as with git add -p. On a terminal,
 single keys decide:
 
@@ -70,7 +79,7 @@ answers on standard input) or a file could not be written;
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
-			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark)"},
+			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},

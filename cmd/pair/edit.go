@@ -41,7 +41,9 @@ A hunk that places only by reading a change into a line the model did
 not mark is "interpreted" (see pair apply --help): a review on the
 terminal or the web page offers it with that label, --yes and --decisions
 refuse it (the model is told the lines it misread) unless --interpret is
-given. The trailer marks an approved one "interpreted".
+given. The trailer marks an approved one "interpreted". So it is with a
+hunk placed where its reading is doubtful, labelled "uncertain" with the
+reason (see pair apply --help); the trailer marks it "uncertain".
 
 The session is saved under the git directory after every step:
 --session NAME names it (and continues it if it exists), --continue goes
@@ -69,7 +71,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
-			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark)"},
+			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object (with -m); tokens go to standard error"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},

@@ -14,6 +14,8 @@ func TestHunkRecordInterpreted(t *testing.T) {
 		{"a b.go:12 0123456789ab approved", audit.HunkRecord{Path: "a b.go", Start: 12, Hash: "0123456789ab", Decision: audit.Approved}},
 		{"a.c:3 0123456789ab approved interpreted", audit.HunkRecord{Path: "a.c", Start: 3, Hash: "0123456789ab", Decision: audit.Approved, Interpreted: true}},
 		{"interpreted:3 0123456789ab rejected", audit.HunkRecord{Path: "interpreted", Start: 3, Hash: "0123456789ab", Decision: audit.Rejected}},
+		{"m.py:40 0123456789ab edited uncertain", audit.HunkRecord{Path: "m.py", Start: 40, Hash: "0123456789ab", Decision: audit.Edited, Uncertain: true}},
+		{"uncertain:3 0123456789ab approved", audit.HunkRecord{Path: "uncertain", Start: 3, Hash: "0123456789ab", Decision: audit.Approved}},
 	}
 	for _, tt := range tests {
 		got, err := audit.ParseHunkRecord(tt.value)

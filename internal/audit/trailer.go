@@ -53,19 +53,27 @@ type HunkRecord struct {
 	Hash     string // 12 hex digits, see HunkHash
 	Decision Decision
 	// Interpreted marks a hunk placed by interpretation (edit.PassInterpreted),
-	// written as a last word "interpreted".
+	// written as a last word "interpreted"; Uncertain one placed where its
+	// reading was doubted (edit.PassUncertain), written as "uncertain".
 	Interpreted bool
+	Uncertain   bool
 }
 
 func (h HunkRecord) String() string {
 	s := fmt.Sprintf("%s:%d %s %s", h.Path, h.Start, h.Hash, h.Decision)
-	if h.Interpreted {
+	switch {
+	case h.Interpreted:
 		s += " " + interpretedMark
+	case h.Uncertain:
+		s += " " + uncertainMark
 	}
 	return s
 }
 
-const interpretedMark = "interpreted"
+const (
+	interpretedMark = "interpreted"
+	uncertainMark   = "uncertain"
+)
 
 // ErrBadTrailer is returned for a Pair-Hunk value that does not parse.
 var ErrBadTrailer = errors.New("malformed Pair-Hunk trailer")
@@ -77,6 +85,12 @@ func ParseHunkRecord(s string) (HunkRecord, error) {
 	cut, interpreted := strings.CutSuffix(s, " "+interpretedMark)
 	if interpreted {
 		s = cut
+	}
+	cut, uncertain := strings.CutSuffix(s, " "+uncertainMark)
+	if uncertain && !interpreted {
+		s = cut
+	} else {
+		uncertain = false
 	}
 	i := strings.LastIndexByte(s, ' ')
 	if i < 0 {
@@ -100,7 +114,7 @@ func ParseHunkRecord(s string) (HunkRecord, error) {
 	if dec != Approved && dec != Edited && dec != Rejected {
 		return HunkRecord{}, fmt.Errorf("%w: unknown decision %q", ErrBadTrailer, dec)
 	}
-	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec, Interpreted: interpreted}, nil
+	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec, Interpreted: interpreted, Uncertain: uncertain}, nil
 }
 
 // HunkHash is the content hash of a resolved hunk recorded in its trailer:

@@ -124,9 +124,11 @@ type HunkFailure struct {
 	Detail  string              `json:"detail,omitempty"`
 	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
 	// Misread is what the hunk got wrong about the file; Interpretable
-	// says an interpreted reading exists (--interpret accepts it).
+	// says an interpreted or uncertain reading exists (--interpret accepts
+	// it), Reading which ("interpreted" or "uncertain").
 	Misread       []edit.Interpretation `json:"misread,omitempty"`
 	Interpretable bool                  `json:"interpretable,omitempty"`
+	Reading       string                `json:"reading,omitempty"`
 }
 
 // How is where a review's decisions come from.
@@ -248,6 +250,9 @@ func Run(ctx context.Context, o Options) error {
 				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
 				Misread: e.Misread, Interpretable: e.Interpreted != nil,
 			})
+			if e.Interpreted != nil {
+				report.Errors[len(report.Errors)-1].Reading = e.Interpreted.Label()
+			}
 		}
 	}
 	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
@@ -697,7 +702,10 @@ func printMisread(w io.Writer, e HunkFailure) {
 	for _, m := range e.Misread {
 		fmt.Fprintf(w, "\t%s\n", display.Line(m.Teach()))
 	}
-	if e.Interpretable {
+	switch {
+	case e.Reading == "uncertain":
+		fmt.Fprintf(w, "\tit has an uncertain reading, placed as described: --interpret accepts it\n")
+	case e.Interpretable:
 		fmt.Fprintf(w, "\tit has one interpreted reading, which changes the line(s) above: --interpret accepts it\n")
 	}
 }

@@ -130,7 +130,7 @@ func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 	for i := range rev.Items {
 		it := &rev.Items[i]
 		rec := rev.HunkRecord(it)
-		h := agent.HunkDecision{Path: rec.Path, Start: rec.Start, Hash: rec.Hash, Decision: rec.Decision, Note: it.Note, Interpreted: rec.Interpreted}
+		h := agent.HunkDecision{Path: rec.Path, Start: rec.Start, Hash: rec.Hash, Decision: rec.Decision, Note: it.Note, Interpreted: rec.Interpreted, Uncertain: rec.Uncertain}
 		if it.Decision == audit.Edited {
 			h.Text = hunkText(it.Hunk)
 		}
