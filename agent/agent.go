@@ -360,7 +360,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 	}
 	switch p.Kind {
 	case KindEdit:
-		feedback, done, err := a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
+		feedback, done, err := a.proposeAgain(ctx, p)
 		if err != nil {
 			return err // a pause again, or Ctrl-C
 		}
@@ -396,6 +396,18 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		return err
 	}
 	return a.loop(ctx)
+}
+
+// proposeAgain places a paused edit again, for its review to go on: with
+// interpreted hunks offered or not as when it paused, whatever this run's
+// settings, so that the review resumed is the one saved. Whether this run
+// accepts the interpreted hunks is the reviewer's to say.
+func (a *Agent) proposeAgain(ctx context.Context, p *Pending) (feedback string, done bool, err error) {
+	if p.Interpret != nil {
+		defer func(keep bool) { a.Settings.Interpret = keep }(a.Settings.Interpret)
+		a.Settings.Interpret = *p.Interpret
+	}
+	return a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
 }
 
 // repairCalls answers, as not run, every tool call of the conversation
@@ -826,7 +838,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, output.Plural(placed, "hunk"), failed)})
-	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review"}
+	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review", Interpret: new(a.Settings.Interpret)}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved

@@ -96,6 +96,11 @@ type Pending struct {
 	Phase string `json:"phase"`
 	// Reply is, for a proposal in a reply's text, that text.
 	Reply string `json:"reply,omitempty"`
+	// Interpret records, for an edit, whether it was placed offering
+	// interpreted hunks (Settings.Interpret): a resume places it the same
+	// way, so that the review it goes on with is the one saved. Nil in a
+	// session saved before it was recorded.
+	Interpret *bool `json:"interpret,omitempty"`
 }
 
 // Action is one entry of the action log: every tool call, decision,

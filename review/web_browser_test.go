@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -19,7 +18,7 @@ import (
 // browser starts a headless Chromium for the test (see webtest).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	return webtest.Browser(t, 90*time.Second)
+	return webtest.Browser(t)
 }
 
 // browse runs browser actions, failing the test with what was being done.
@@ -42,7 +41,7 @@ func get[T any](t *testing.T, ctx context.Context, what string, a chromedp.Actio
 
 // waitJS waits until a JavaScript expression is true in the page.
 func waitJS(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second))
+	return webtest.Until(expr)
 }
 
 // TestWebBrowser drives the page in a real headless Chromium: it sends a
@@ -74,7 +73,7 @@ func TestWebBrowser(t *testing.T) {
 		if m != "please fix the division" {
 			t.Errorf("Messages: got %q, want the typed message", m)
 		}
-	case <-time.After(20 * time.Second):
+	case <-ctx.Done():
 		t.Fatal("Messages: the typed message did not come")
 	}
 	browse(t, ctx, "see the message",
@@ -88,7 +87,7 @@ func TestWebBrowser(t *testing.T) {
 		if m != "and add a test" {
 			t.Errorf("Messages: got %q, want the second message", m)
 		}
-	case <-time.After(20 * time.Second):
+	case <-ctx.Done():
 		t.Fatal("Messages: the message sent with Enter did not come")
 	}
 
@@ -187,7 +186,7 @@ func TestWebBrowser(t *testing.T) {
 		if a.yes || a.note != "not the build dir" || a.err != nil {
 			t.Errorf("Confirm: got %+v, want no with the note", a)
 		}
-	case <-time.After(20 * time.Second):
+	case <-ctx.Done():
 		t.Fatal("Confirm did not return")
 	}
 
@@ -306,6 +305,56 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
 	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change2a, change3) || len(got) != 1 {
 		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit, change 2a and change 3", len(got), got["calc.go"])
+	}
+}
+
+// TestWebBrowserDecisionDrawnOnce: in a real Chromium, the page draws a
+// decision of its own once, from the answer to its post; the event the
+// decision publishes does not fetch and draw the review again (a late
+// redraw replaced the buttons under the pointer, and a click pressed on
+// one and released on its copy was lost). A change made elsewhere, as in
+// another tab, is still fetched and shown.
+func TestWebBrowserDecisionDrawnOnce(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+	done, serial := startReview(t, context.Background(), w, r)
+	browse(t, ctx, "see the review",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+	)
+	// The page calls fetch when it calls it: count its fetches of the
+	// state from now on.
+	get(t, ctx, "count the fetches of the state", chromedp.Evaluate[bool](`(() => {
+		window.stateFetches = 0;
+		const f = window.fetch;
+		window.fetch = (p, init) => {
+			if (String(p).startsWith("/api/state")) window.stateFetches++;
+			return f(p, init);
+		};
+		return true;
+	})()`))
+	browse(t, ctx, "approve hunk 1",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"][data-decision="approved"]`)),
+	)
+	// Events come in order: once this one shows, the decision's has
+	// been handled.
+	w.Publish(review.WebEvent{Kind: review.EventLog, Text: "after the decision"})
+	browse(t, ctx, "see the event after the decision",
+		waitJS(`document.querySelector('#log li:last-child')?.textContent.endsWith("after the decision")`))
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, false, "2=reject")}); code != 200 {
+		t.Fatalf("POST /api/decisions from elsewhere: got %d %s, want 200", code, body)
+	}
+	browse(t, ctx, "see the decision made elsewhere",
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2"][data-decision="rejected"]`)))
+	if n := get(t, ctx, "read the count", chromedp.Evaluate[int](`window.stateFetches`)); n != 1 {
+		t.Errorf("fetches of the state: got %d, want 1 (for the decision made elsewhere, none for the page's own)", n)
+	}
+	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after the submit", err)
 	}
 }
 

@@ -564,8 +564,14 @@ func events(t *testing.T, w *review.Web, query string, header map[string]string)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("GET /api/events: got %d %s, want 200 text/event-stream", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
+	// The reader stops when the test ends, and the test waits for it: a
+	// stream cut by the cancel ends in half a line, which is no fault, and
+	// nothing may reach t once the test has returned.
 	ch := make(chan review.WebEvent, 10000)
+	done := make(chan struct{})
+	var bad error
 	go func() {
+		defer close(done)
 		defer close(ch)
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
@@ -581,12 +587,25 @@ func events(t *testing.T, w *review.Web, query string, header map[string]string)
 			}
 			var e review.WebEvent
 			if err := json.Unmarshal([]byte(data), &e); err != nil || strconv.FormatInt(e.ID, 10) != id {
-				t.Errorf("event %q (id %s): not a WebEvent with that id: %v", data, id, err)
+				if ctx.Err() == nil {
+					bad = fmt.Errorf("event %q (id %s): not a WebEvent with that id: %v", data, id, err)
+				}
 				return
 			}
-			ch <- e
+			select {
+			case ch <- e:
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		if bad != nil {
+			t.Error(bad)
+		}
+	})
 	return ch
 }
 

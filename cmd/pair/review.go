@@ -21,7 +21,11 @@ tells the model what became of each, and lets the model finish its turn.
 
 Decisions already given are kept: a review paused half-way goes on where
 it stopped, as long as the files are unchanged (otherwise the hunks are
-placed again and offered afresh, or refused). An approved change is
+placed again and offered afresh, or refused). The proposal is placed as
+it was when the session paused: a pause with no one to ask offered its
+interpreted hunks to the person (see pair edit --help), and --yes or
+--decisions approve one only with --interpret; without it they decide
+nothing and say which hunks wait. An approved change is
 written exactly once: a second pair review finds nothing pending, and a
 change that was being written when pair was killed is not written again
 but handed back to you to check.

@@ -71,7 +71,8 @@ var (
 	webBothDone  = strings.Replace(webGreetDone, `"bye " + name`, `"goodbye, " + name`, 1)
 )
 
-// webTimeout only guards against a hang: waits poll until then.
+// webTimeout only guards against a hang of pair or its page: the waits
+// end on what they wait for.
 const webTimeout = 60 * time.Second
 
 // newWebRepo returns a git repository holding app.go, committed, in the
@@ -114,14 +115,31 @@ func webProposal(t *testing.T, text string) agenttest.Reply {
 // syncBuffer is a bytes.Buffer for a process's output, read while the
 // process writes it.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // has a value after a Write
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.wrote != nil {
+		select {
+		case b.wrote <- struct{}{}:
+		default: // already told
+		}
+	}
 	return b.buf.Write(p)
+}
+
+// written delivers a value after a Write made after it was first called.
+func (b *syncBuffer) written() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.wrote == nil {
+		b.wrote = make(chan struct{}, 1)
+	}
+	return b.wrote
 }
 
 func (b *syncBuffer) String() string {
@@ -192,20 +210,23 @@ type webPage struct {
 // page waits until pair prints the page's address, and returns it.
 func (p *webProcess) page() webPage {
 	p.t.Helper()
-	stop := time.Now().Add(webTimeout)
+	wrote := p.stderr.written()
+	stop := time.After(webTimeout)
+	exited := false
 	for {
 		if m := webURLLine.FindStringSubmatch(p.stderr.String()); m != nil {
 			return webPage{session: m[1], url: m[2], port: m[3], token: m[4]}
 		}
-		select {
-		case <-p.done:
+		if exited {
 			p.t.Fatalf("pair exited (%v) without printing the page's address\n%s", p.err, p.output())
-		default:
 		}
-		if time.Now().After(stop) {
+		select {
+		case <-wrote:
+		case <-p.done:
+			exited = true // everything it wrote is in, once more to look at
+		case <-stop:
 			p.t.Fatalf("pair never printed the page's address\n%s", p.output())
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -250,7 +271,7 @@ func runPair(t *testing.T, r *interactiveRepo, extraEnv []string, code int, args
 // webBrowser starts a headless Chromium for the test (see webtest).
 func webBrowser(t *testing.T) context.Context {
 	t.Helper()
-	return webtest.Browser(t, 3*webTimeout)
+	return webtest.Browser(t)
 }
 
 // webBrowse runs browser actions, failing the test with what was being
@@ -274,7 +295,7 @@ func webGet[T any](t *testing.T, ctx context.Context, what string, a chromedp.Ac
 
 // webWaitJS waits until a JavaScript expression is true in the page.
 func webWaitJS(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(webTimeout))
+	return webtest.Until(expr)
 }
 
 // webWatchTexts makes the page remember every text its model messages

@@ -32,6 +32,8 @@ type cliReviewer struct {
 	screen  terminal.IO
 	letters []review.Answer
 	verb    string
+	// interpret accepts interpreted hunks under --yes or --decisions.
+	interpret bool
 }
 
 // errInterrupted ends a request at Ctrl-C during a review.
@@ -44,21 +46,29 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	}
 	switch c.how {
 	case patchflow.DecideYes:
+		before := c.ahead(rev)
 		for !rev.Done() {
 			if err := rev.Approve(); err != nil {
 				return nil, err
 			}
 		}
+		if err := before.refuse(p, rev, "--yes"); err != nil {
+			return nil, err
+		}
 	case patchflow.DecideLetters:
-		for !rev.Done() {
-			if len(c.letters) == 0 {
-				return pauseReview(p, rev)
-			}
+		before := c.ahead(rev)
+		for !rev.Done() && len(c.letters) > 0 {
 			a := c.letters[0]
 			c.letters = c.letters[1:]
 			if err := rev.Answer(a); err != nil {
 				return nil, err
 			}
+		}
+		if err := before.refuse(p, rev, "--decisions"); err != nil {
+			return nil, err
+		}
+		if !rev.Done() {
+			return pauseReview(p, rev)
 		}
 	case patchflow.DecideTerminal:
 		if len(rev.Items) == 0 {
@@ -81,6 +91,63 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		}
 	}
 	return outcomeOf(rev)
+}
+
+// aheadReview is a review as it was before decisions given ahead (--yes,
+// --decisions) were taken, when those do not accept interpreted hunks:
+// such a review has them only when it was saved at a pause that offered
+// them to a person (see agent.Pending.Interpret).
+type aheadReview struct {
+	notices   io.Writer
+	saved     []byte          // the review before
+	undecided int             // its undecided hunks
+	taken     map[string]bool // the ids of its approved and edited hunks
+}
+
+// ahead records rev before decisions given ahead, or returns nil when
+// they accept interpreted hunks (--interpret).
+func (c *cliReviewer) ahead(rev *review.Review) *aheadReview {
+	if c.interpret {
+		return nil
+	}
+	b, err := json.Marshal(rev)
+	if err != nil {
+		return nil
+	}
+	a := &aheadReview{notices: c.screen.Err, saved: b, undecided: rev.Undecided(), taken: map[string]bool{}}
+	for _, it := range rev.Items {
+		if it.Decision == audit.Approved || it.Decision == audit.Edited {
+			a.taken[it.ID] = true
+		}
+	}
+	return a
+}
+
+// refuse undoes the decisions given ahead (flag) when they approved an
+// interpreted hunk, as pair apply --yes refuses one: it names the hunks,
+// keeps the review as it was, and pauses the turn again.
+func (a *aheadReview) refuse(p *agent.Proposal, rev *review.Review, flag string) error {
+	if a == nil {
+		return nil
+	}
+	n := 0
+	for i := range rev.Items {
+		it := &rev.Items[i]
+		rec := rev.HunkRecord(it)
+		if !rec.Interpreted || a.taken[it.ID] || it.Decision != audit.Approved && it.Decision != audit.Edited {
+			continue
+		}
+		n++
+		fmt.Fprintf(a.notices, "pair: hunk %s (%s line %d) is interpreted: it changes lines the model did not mark; %s does not accept it without --interpret\n",
+			it.ID, display.Name(rec.Path), rec.Start, flag)
+	}
+	if n == 0 {
+		return nil
+	}
+	fmt.Fprintf(a.notices, "pair: nothing was decided: the review still waits (add --interpret to accept %s, or decide %s with pair review on a terminal or with --web)\n",
+		map[bool]string{true: "it", false: "them"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])
+	p.Saved, p.Undecided = a.saved, a.undecided
+	return agent.ErrNeedsReview
 }
 
 // startReview starts the review of a proposal, or goes on with the one

@@ -108,7 +108,7 @@ func Run(ctx context.Context, o Options) error {
 	if !o.OneShot && !o.Resume && !o.Web && kb == nil {
 		return output.Usagef("%s: standard input is not a terminal: give the request with -m TEXT", cmd)
 	}
-	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit"}
+	rv := &cliReviewer{how: decideNone, kb: kb, screen: o.IO, verb: "write and commit", interpret: o.Interpret}
 	switch {
 	case o.Yes:
 		rv.how = patchflow.DecideYes

@@ -35,8 +35,11 @@ func Chromium(t testing.TB) string {
 }
 
 // Browser starts a headless Chromium for t, stopped when t ends, and
-// returns its context; every browser action must be done within timeout.
-func Browser(t testing.TB, timeout time.Duration) context.Context {
+// returns its context. Browser actions wait for what they wait for as long
+// as the test may run: the context ends a little before the test's
+// deadline (go test -timeout), so that a hang fails the test at the step
+// it was at, and a loaded machine is only slow.
+func Browser(t *testing.T) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(Chromium(t)),
@@ -44,7 +47,10 @@ func Browser(t testing.TB, timeout time.Duration) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1280, 1600),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithCancel(context.Background())
+	if end, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), end.Add(-min(30*time.Second, time.Until(end)/4)))
+	}
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)
@@ -54,4 +60,10 @@ func Browser(t testing.TB, timeout time.Duration) context.Context {
 		t.Fatalf("starting Chromium: %v", err)
 	}
 	return bctx
+}
+
+// Until is a browser wait for a JavaScript expression to be true in the
+// page, bounded by the browser's context alone (see Browser).
+func Until(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(0))
 }

@@ -16,6 +16,11 @@
   const editing = new Map(); // open editors: the text being edited, by hunk id
   const hunkErrors = new Map(); // the server's refusal of an action, by hunk id
   let queue = Promise.resolve(); // decisions are posted one after another
+  // The seq of the state whose review and question are shown. Every change
+  // to them publishes an event, so a state no newer than this one shows
+  // nothing new: drawing it again would only replace the buttons under the
+  // pointer (a click pressed on one and released on its copy is lost).
+  let pendingSeq = -1;
 
   const statusText = {
     idle: "Idle: send a message",
@@ -466,8 +471,11 @@
     return queue;
   }
 
-  // applyPending shows the review and question of a state.
+  // applyPending shows the review and question of a state, unless what
+  // is shown is as new.
   function applyPending(s) {
+    if (s.seq <= pendingSeq) return;
+    pendingSeq = s.seq;
     renderReview(s.review);
     renderQuestion(s.question);
   }
@@ -530,7 +538,11 @@
       case "review":
         if (e.text) showNotice(e.text);
         else showNotice("");
-        refresh(false);
+        // After the decisions being posted, whose answers may already
+        // show this change.
+        enqueue(async () => {
+          if (e.id > pendingSeq) await refresh(false);
+        });
         break;
     }
   }
