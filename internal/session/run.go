@@ -59,8 +59,9 @@ type Options struct {
 	Undo       func(ctx context.Context, dir string) error
 }
 
-// Report is the --json output of pair edit -m and pair ask, as
-// DESIGN.md's output contract sets it.
+// Report is the --json output of pair edit -m and pair ask: status,
+// task_type, final_output, plan, tool_results, blocked_actions,
+// requires_human_review, review_reason, action_log and metadata.
 type Report struct {
 	Status              agent.Status       `json:"status"`
 	TaskType            string             `json:"task_type"`
