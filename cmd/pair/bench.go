@@ -118,7 +118,7 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 		}
 	}
 	if rep.Failed > 0 {
-		return &exitError{code: exitFailure}
+		return &output.ExitError{Code: exitFailure}
 	}
 	return nil
 }

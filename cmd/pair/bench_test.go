@@ -13,6 +13,7 @@ import (
 
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 // TestBenchSuite runs pair bench on the project's suite: every task must
@@ -84,8 +85,8 @@ grep -q 'hello, world' app.go
 		Model: modelConfig{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
 		IO:    stdio{In: strings.NewReader(""), Out: &out, Err: &out},
 	})
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFailure {
+	var ee *output.ExitError
+	if !errors.As(err, &ee) || ee.Code != exitFailure {
 		t.Fatalf("got %v, want exit 1 (one round failed)\n%s", err, out.String())
 	}
 	var rep bench.Report

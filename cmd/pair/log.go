@@ -125,7 +125,7 @@ func runLog(o logOptions) error {
 		if o.JSON {
 			report.Status, report.Error = "failed", err.Error()
 			output.WriteJSON(o.IO.Out, report)
-			return &exitError{code: exitFailure, msg: "log: " + err.Error()}
+			return &output.ExitError{Code: exitFailure, Msg: "log: " + err.Error()}
 		}
 		return fmt.Errorf("log: %w", err)
 	}

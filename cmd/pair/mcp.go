@@ -187,7 +187,7 @@ func runMCPList(ctx context.Context, o mcpListOptions) error {
 	set := mcp.Start(ctx, configs)
 	defer set.Close()
 	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, msg: "mcp list: interrupted"}
+		return &output.ExitError{Code: exitInterrupted, Msg: "mcp list: interrupted"}
 	}
 	reports := []mcpServerReport{}
 	failed := 0
@@ -210,7 +210,7 @@ func runMCPList(ctx context.Context, o mcpListOptions) error {
 		printMCPList(io.Out, reports)
 	}
 	if failed > 0 {
-		return &exitError{code: exitFailure, msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), output.Plural(len(reports), "server"))}
+		return &output.ExitError{Code: exitFailure, Msg: fmt.Sprintf("mcp list: %d of %d %s did not start", failed, len(reports), output.Plural(len(reports), "server"))}
 	}
 	return nil
 }

@@ -29,23 +29,8 @@ const (
 // colour state, set once in main, so tests can replace them.
 type stdio = terminal.IO
 
-// usageError marks an error in how pair was invoked (exit code 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// exitError carries an exit code for a failure that was already reported
-// in full on standard output (for example --check listing unplaceable hunks).
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
+// usagef is an error in how pair was invoked (exit code 2).
+func usagef(format string, args ...any) error { return output.Usagef(format, args...) }
 
 // run builds the command line, runs it and maps the outcome to an exit
 // code. It is the only place that prints errors.
@@ -63,14 +48,6 @@ func run(ctx context.Context, args []string, io stdio) int {
 	}
 	// An error can name files and quote lines of a patch or a model's
 	// reply: shown escaped (see internal/display).
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(ee.msg, has)))
-		}
-		return ee.code
-	}
-	// The same, from the packages below cmd/pair.
 	var oe *output.ExitError
 	if errors.As(err, &oe) {
 		if oe.Msg != "" {
@@ -79,10 +56,9 @@ func run(ctx context.Context, args []string, io stdio) int {
 		return oe.Code
 	}
 	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
-	var ue *usageError
-	var oue *output.UsageError
+	var ue *output.UsageError
 	switch {
-	case errors.As(err, &ue) || errors.As(err, &oue) || isFlagError(err):
+	case errors.As(err, &ue) || isFlagError(err):
 		return exitUsage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted

@@ -106,7 +106,7 @@ func runUndo(ctx context.Context, o undoOptions) error {
 		if o.JSON {
 			output.WriteJSON(o.IO.Out, report)
 		}
-		return &exitError{code: exitFailure, msg: "undo: " + err.Error()}
+		return &output.ExitError{Code: exitFailure, Msg: "undo: " + err.Error()}
 	}
 	tree, err := openTree(o.Dir, o.IO.Err)
 	if err != nil {
