@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os/exec"
 	"time"
+
+	"github.com/pair-cli/pair/internal/proc"
 )
 
 // Shell runs command with sh -c in dir, with a time limit, and
@@ -15,7 +17,7 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration) (Com
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = dir
-	ownGroup(cmd)
+	proc.OwnGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 2 * time.Second

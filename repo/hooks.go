@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pair-cli/pair/internal/proc"
 )
 
 // HookError is returned when a git hook refuses a commit: the hook's name,
@@ -90,7 +92,7 @@ func (h *hookRunner) run(ctx context.Context, name string, args ...string) error
 	for attempt := 0; ; attempt++ {
 		out.Reset()
 		cmd := exec.CommandContext(ctx, p, args...)
-		ownGroup(cmd)
+		proc.OwnGroup(cmd)
 		// A process the hook left behind may hold its output open: do not
 		// wait for it once the hook is gone.
 		cmd.WaitDelay = time.Second

@@ -16,8 +16,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/pair-cli/pair/internal/proc"
 )
 
 // The journal makes a write set survive a crash (kill -9, power loss) of
@@ -263,7 +264,7 @@ func tryLock(dir *os.Root, token string) (bool, error) {
 	}
 	pid, _, _ := strings.Cut(string(held), " ")
 	if n, err := strconv.Atoi(pid); err == nil {
-		if alive(n) {
+		if proc.Alive(n) {
 			return false, nil
 		}
 	} else if fi, err := dir.Stat(lockFile); err != nil || time.Since(fi.ModTime()) < 2*time.Second {
@@ -285,22 +286,6 @@ func tryLock(dir *os.Root, token string) (bool, error) {
 	}
 	_ = dir.Remove(aside)
 	return false, nil
-}
-
-// alive reports whether the process pid may still be running. This
-// process's own pid counts as not running: a lock with it was left by an
-// earlier process that had the same pid (as the first process of a
-// container has), since a process writes a tree from one goroutine.
-func alive(pid int) bool {
-	if pid <= 0 || pid == os.Getpid() {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || !errors.Is(err, os.ErrProcessDone) && !errors.Is(err, syscall.ESRCH)
 }
 
 // unlock releases the lock if this process still holds it, and removes

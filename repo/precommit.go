@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/pair-cli/pair/internal/proc"
 )
 
 // ErrIndexLocked is returned when the git index is locked by another
@@ -114,7 +116,7 @@ func indexLockError(lockPath string, content []byte) error {
 	if rest, ok := bytes.CutPrefix(content, []byte(lockOwnerPrefix)); ok {
 		line, _, _ := bytes.Cut(rest, []byte("\n"))
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(line))); err == nil {
-			if processGone(pid) {
+			if !proc.Alive(pid) {
 				return fmt.Errorf("%w: %s was left by a pair process (pid %d) that is no longer running; remove it (rm %s) and run again; nothing was written",
 					ErrIndexLocked, lockPath, pid, lockPath)
 			}

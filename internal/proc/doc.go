@@ -1,0 +1,4 @@
+// Package proc holds what pair needs of operating-system processes: a
+// command run in a process group of its own, and whether a process id
+// still runs. It imports only the standard library.
+package proc
