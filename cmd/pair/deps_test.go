@@ -7,8 +7,11 @@ import (
 )
 
 // TestNoTestCodeInTheBinary: the release binary links neither the testing
-// packages nor the test fakes; pair bench's stand-in model server is
-// internal/replay.
+// packages nor the test fakes (pair bench's stand-in model server is
+// internal/replay), nor go-git's root package: repo reads git through
+// go-git's storage and object packages only, and the root package would
+// link its transports (ssh, http), whose package init every command pays
+// for.
 func TestNoTestCodeInTheBinary(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
@@ -20,6 +23,8 @@ func TestNoTestCodeInTheBinary(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		switch {
 		case p == "testing", p == "net/http/httptest", strings.HasSuffix(p, "test") && strings.HasPrefix(p, "github.com/pair-cli/pair/"):
+			t.Errorf("pair links %s", p)
+		case p == "github.com/go-git/go-git/v5", strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/transport"):
 			t.Errorf("pair links %s", p)
 		}
 	}
