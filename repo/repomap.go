@@ -391,10 +391,20 @@ var cKeywords = map[string]bool{
 // cRules are the C and C++ declarations at column 0: type definitions,
 // and function definitions (type words, a name, "(", and no ";" at the
 // end of the line); in a header, prototypes (ending with ";") too.
+// cTypeRe and cFuncRe are cRules' expressions, compiled once.
+var (
+	cTypeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(struct|class|enum|union|namespace)\s+(?:class\s+)?([A-Za-z_]\w*)\s*(?:final\s*)?(?:[:{].*)?$`)
+	})
+	cFuncRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^((?:[\w:<>,]+[\s\*&]+)*)(~?[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)*)\s*\((.*)$`)
+	})
+)
+
 func cRules(header bool) []scanRule {
 	return []scanRule{
-		{re: regexp.MustCompile(`^(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(struct|class|enum|union|namespace)\s+(?:class\s+)?([A-Za-z_]\w*)\s*(?:final\s*)?(?:[:{].*)?$`), format: kindName(1, 2)},
-		{re: regexp.MustCompile(`^((?:[\w:<>,]+[\s\*&]+)*)(~?[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)*)\s*\((.*)$`), format: func(m []string) string {
+		{re: cTypeRe(), format: kindName(1, 2)},
+		{re: cFuncRe(), format: func(m []string) string {
 			words, name, rest := m[1], m[2], m[3]
 			first, _, _ := strings.Cut(words, " ")
 			if cKeywords[name] || cKeywords[first] || first == "return" || first == "else" || first == "goto" {
