@@ -512,9 +512,11 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(display.Names(st.Files), ", "))
 	}
-	// turn runs one request (or the pending review) with Ctrl-C stopping
-	// it alone: the chat goes on, the session as it was saved.
-	turn := func(do func(ctx context.Context) error) error {
+	// turn runs one request, the pending review or a slash command (what
+	// it is called when stopped) with Ctrl-C stopping it alone: the chat
+	// goes on, the session as it was saved. hint adds the flag that
+	// allows a refused path to an error.
+	turn := func(what string, hint bool, do func(ctx context.Context) error) error {
 		req, done := o.IO.Interrupt.Catch(ctx)
 		err := do(req)
 		done()
@@ -523,16 +525,20 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		case ctx.Err() != nil:
 			return &output.ExitError{Code: output.Interrupted, Msg: "edit: interrupted"}
 		case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
-			fmt.Fprintf(o.IO.Err, "pair: request stopped; nothing more was written (session %s)\n", st.Session)
+			fmt.Fprintf(o.IO.Err, "pair: %s stopped; nothing more was written (session %s)\n", what, st.Session)
 		case err != nil:
-			fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(err.Error()))
+			msg := err.Error()
+			if hint {
+				msg = AccessHint(msg, func(string) bool { return true })
+			}
+			fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(msg))
 		}
 		return nil
 	}
 	if st.Turn.Pending != nil {
 		// A review the session paused for comes first.
 		fmt.Fprintf(out, "session %s is waiting for a review: %s\n", st.Session, display.Text(st.Turn.ReviewReason))
-		if err := turn(func(ctx context.Context) error { return a.Resume(ctx, st) }); err != nil {
+		if err := turn("request", false, func(ctx context.Context) error { return a.Resume(ctx, st) }); err != nil {
 			return err
 		}
 	}
@@ -554,24 +560,19 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		if strings.HasPrefix(line, "/") {
 			// A slash command runs as a request does: Ctrl-C stops it
 			// alone, and the chat goes on.
-			req, done := o.IO.Interrupt.Catch(ctx)
-			quit, err := slash(req, o, a, st, line)
-			done()
-			show.endLine()
-			switch {
-			case ctx.Err() != nil:
-				return &output.ExitError{Code: output.Interrupted, Msg: "edit: interrupted"}
-			case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
-				fmt.Fprintf(o.IO.Err, "pair: %s stopped; nothing more was written (session %s)\n", stoppedWhat(line), st.Session)
-			case err != nil:
-				fmt.Fprintf(o.IO.Err, "pair: %s\n", display.Text(AccessHint(err.Error(), func(string) bool { return true })))
+			var quit bool
+			if err := turn(stoppedWhat(line), true, func(ctx context.Context) (err error) {
+				quit, err = slash(ctx, o, a, st, line)
+				return err
+			}); err != nil {
+				return err
 			}
 			if quit {
 				return nil
 			}
 			continue
 		}
-		if err := turn(func(ctx context.Context) error { return a.Run(ctx, st, line) }); err != nil {
+		if err := turn("request", false, func(ctx context.Context) error { return a.Run(ctx, st, line) }); err != nil {
 			return err
 		}
 	}
