@@ -3,9 +3,8 @@
 # two taking turns for RUNS rounds (after a warm-up); prints both medians
 # in milliseconds and their ratio (the goal is at most 2.5).
 #
-#   scripts/startup.sh                  # builds pair into a temporary dir
+#   scripts/startup.sh                  # builds pair as scripts/build.sh does
 #   PAIR=./pair RUNS=500 scripts/startup.sh
-#   TAGS=urfave_cli_no_docs scripts/startup.sh   # build with these tags
 #
 # Needs bash 5 ($EPOCHREALTIME), go (unless PAIR is given) and git.
 #
@@ -21,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [[ -z ${PAIR:-} ]]; then
 	PAIR=$tmp/pair.linked
-	(cd "$(dirname "$0")/.." && go build -tags "${TAGS:-}" -o "$PAIR" ./cmd/pair)
+	"$(dirname "$0")/build.sh" "$PAIR"
 fi
 cp "$PAIR" "$tmp/pair"
 PAIR=$tmp/pair
