@@ -535,20 +535,7 @@ func readBlob(st storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
 }
 
 func storeBlob(st storer.EncodedObjectStorer, content string) (plumbing.Hash, error) {
-	obj := st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := io.WriteString(w, content); err != nil {
-		w.Close()
-		return plumbing.ZeroHash, err
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	h, err := st.SetEncodedObject(obj)
+	h, err := gitobj.WriteObject(st, plumbing.BlobObject, []byte(content))
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
 	}
