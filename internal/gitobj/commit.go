@@ -32,7 +32,7 @@ type Commit struct {
 	Message string
 }
 
-// The headers a signature covers not, as git leaves them out of the
+// The headers that hold a commit's signature; git leaves them out of the
 // payload it signs and verifies.
 const (
 	HeaderSignature       = "gpgsig"
