@@ -18,11 +18,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // FileCommit is one file of an applied proposal, as pair apply wrote it.
@@ -165,15 +165,15 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if head.Type() == plumbing.SymbolicReference {
 		target = head.Target()
 	}
-	var parent *object.Commit
+	var parent *gitobj.Commit
 	var oldRef *plumbing.Reference
-	var baseTree *object.Tree
+	var baseTree *gitobj.Tree
 	if ref, err := storer.ResolveReference(st, plumbing.HEAD); err == nil {
 		oldRef = ref
-		if parent, err = object.GetCommit(st, ref.Hash()); err != nil {
+		if parent, err = gitobj.ReadCommit(st, ref.Hash()); err != nil {
 			return nil, fmt.Errorf("read HEAD commit: %w", err)
 		}
-		if baseTree, err = parent.Tree(); err != nil {
+		if baseTree, err = gitobj.ReadTree(st, parent.Tree()); err != nil {
 			return nil, fmt.Errorf("read HEAD tree: %w", err)
 		}
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
@@ -214,7 +214,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if newTree == baseHash {
 		return res, nil // nothing to commit
 	}
-	committedSet := committedPaths(baseTree, changes)
+	committedSet := committedPaths(st, baseTree, changes)
 	res.Committed = committedFiles(touched, committedSet)
 
 	now := time.Now
@@ -257,7 +257,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 				return nil, err
 			}
 			planned := res.Committed
-			committedSet = committedPaths(baseTree, changes)
+			committedSet = committedPaths(st, baseTree, changes)
 			res.Committed = committedFiles(touched, committedSet)
 			if newTree == baseHash { // the hook took every change back
 				for _, p := range planned {
@@ -297,42 +297,26 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 
 	// The commit, the ref, then the index.
 	when := now()
-	c := &object.Commit{
-		Author:    object.Signature{Name: aName, Email: aEmail, When: when},
-		Committer: object.Signature{Name: cName, Email: cEmail, When: when},
-		Message:   msg,
-		TreeHash:  newTree,
-	}
+	var parents []plumbing.Hash
 	if parent != nil {
-		c.ParentHashes = []plumbing.Hash{parent.Hash}
+		parents = []plumbing.Hash{parent.Hash}
 	}
+	c := gitobj.NewCommit(newTree, parents,
+		gitobj.Signature{Name: aName, Email: aEmail, When: when},
+		gitobj.Signature{Name: cName, Email: cEmail, When: when}, msg)
 	if sig != nil {
-		payload := &plumbing.MemoryObject{}
-		if err := c.EncodeWithoutSignature(payload); err != nil {
-			return nil, err
-		}
-		rd, err := payload.Reader()
+		signature, err := sig.sign(ctx, c.Payload())
 		if err != nil {
 			return nil, err
 		}
-		b, err := io.ReadAll(rd)
-		if err != nil {
-			return nil, err
-		}
-		if c.PGPSignature, err = sig.sign(ctx, b); err != nil {
-			return nil, err
-		}
+		c.Sign(signature)
 	}
 	// Stopped (Ctrl-C, a signal) during the hooks or the signing: commit
 	// nothing.
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("commit interrupted: %w", err)
 	}
-	obj := st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return nil, err
-	}
-	hash, err := st.SetEncodedObject(obj)
+	hash, err := gitobj.WriteCommit(st, c)
 	if err != nil {
 		return nil, fmt.Errorf("write commit: %w", err)
 	}
@@ -373,10 +357,10 @@ func sameTrailers(msg string, rec audit.Record) bool {
 }
 
 // committedPaths returns the paths whose change differs from HEAD.
-func committedPaths(base *object.Tree, changes map[string]*treeChange) map[string]bool {
+func committedPaths(st storer.EncodedObjectStorer, base *gitobj.Tree, changes map[string]*treeChange) map[string]bool {
 	out := map[string]bool{}
 	for p, c := range changes {
-		if changedEntry(base, p, c) {
+		if changedEntry(st, base, p, c) {
 			out[p] = true
 		}
 	}
@@ -422,7 +406,7 @@ type treeChange struct {
 
 // fileChanges works out what one file puts in the commit, or why it is
 // left out.
-func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *object.Tree, f FileCommit) ([]*treeChange, string, error) {
+func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit) ([]*treeChange, string, error) {
 	src := f.Path
 	if f.OldPath != "" {
 		src = f.OldPath
@@ -431,12 +415,12 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *object.Tree, f F
 	headMode := filemode.Regular
 	inHead := false
 	if !f.Create {
-		c, m, ok, err := headFile(base, src)
+		c, m, ok, err := headFile(st, base, src)
 		if err != nil {
 			return nil, "", err
 		}
 		headContent, headMode, inHead = c, m, ok
-	} else if _, _, ok, err := headFile(base, f.Path); err != nil {
+	} else if _, _, ok, err := headFile(st, base, f.Path); err != nil {
 		return nil, "", err
 	} else if ok {
 		return nil, reasonInHead, nil
@@ -524,73 +508,42 @@ func reapply(f FileCommit, head string) (string, bool, error) {
 
 // headFile reads a file of HEAD's tree; ok is false when it is not there
 // (or is not a regular file).
-func headFile(base *object.Tree, p string) (content string, mode filemode.FileMode, ok bool, err error) {
+func headFile(st storer.EncodedObjectStorer, base *gitobj.Tree, p string) (content string, mode filemode.FileMode, ok bool, err error) {
 	if base == nil {
 		return "", 0, false, nil
 	}
-	f, err := base.File(p)
-	if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+	e, err := gitobj.Find(st, base, p)
+	if errors.Is(err, gitobj.ErrNotFound) {
 		return "", 0, false, nil
 	}
 	if err != nil {
 		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
 	}
-	if f.Mode != filemode.Regular && f.Mode != filemode.Executable && f.Mode != filemode.Deprecated {
+	if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
 		return "", 0, false, nil
 	}
-	s, err := f.Contents()
+	b, err := readBlob(st, e.Hash)
 	if err != nil {
 		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
 	}
-	if f.Mode == filemode.Deprecated {
-		f.Mode = filemode.Regular
-	}
-	return s, f.Mode, true, nil
+	return string(b), e.Mode, true, nil
 }
 
 // readBlob reads a blob's content.
 func readBlob(st storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
-	blob, err := object.GetBlob(st, h)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := blob.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+	return gitobj.ReadBlob(st, h)
 }
 
 func storeBlob(st storer.EncodedObjectStorer, content string) (plumbing.Hash, error) {
-	obj := st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := io.WriteString(w, content); err != nil {
-		w.Close()
-		return plumbing.ZeroHash, err
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	h, err := st.SetEncodedObject(obj)
+	h, err := gitobj.WriteObject(st, plumbing.BlobObject, []byte(content))
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
 	}
 	return h, nil
 }
 
-func storeTree(st storer.EncodedObjectStorer, entries []object.TreeEntry) (plumbing.Hash, error) {
-	sort.Stable(object.TreeEntrySorter(entries))
-	tr := &object.Tree{Entries: entries}
-	obj := st.NewEncodedObject()
-	if err := tr.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	h, err := st.SetEncodedObject(obj)
+func storeTree(st storer.EncodedObjectStorer, entries []gitobj.TreeEntry) (plumbing.Hash, error) {
+	h, err := gitobj.WriteTree(st, entries)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
 	}
@@ -599,15 +552,15 @@ func storeTree(st storer.EncodedObjectStorer, entries []object.TreeEntry) (plumb
 
 // buildTree writes the tree that is base with changes made (paths are
 // relative to base) and returns its hash; an empty tree is written too.
-func buildTree(st storer.EncodedObjectStorer, base *object.Tree, changes map[string]*treeChange) (plumbing.Hash, error) {
+func buildTree(st storer.EncodedObjectStorer, base *gitobj.Tree, changes map[string]*treeChange) (plumbing.Hash, error) {
 	h, _, err := buildSubtree(st, base, "", changes)
 	return h, err
 }
 
 // buildSubtree builds the tree at dir (prefix "" for the root, else
 // "a/b/"); n is its number of entries.
-func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix string, changes map[string]*treeChange) (plumbing.Hash, int, error) {
-	entries := map[string]object.TreeEntry{}
+func buildSubtree(st storer.EncodedObjectStorer, base *gitobj.Tree, prefix string, changes map[string]*treeChange) (plumbing.Hash, int, error) {
+	entries := map[string]gitobj.TreeEntry{}
 	if base != nil {
 		for _, e := range base.Entries {
 			entries[e.Name] = e
@@ -636,14 +589,14 @@ func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix strin
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(subdirs)) {
-		var sub *object.Tree
+		var sub *gitobj.Tree
 		if e, ok := entries[name]; ok {
 			if e.Mode != filemode.Dir {
 				if c, ok := direct[name]; !ok || !c.delete {
 					return plumbing.ZeroHash, 0, fmt.Errorf("%s%s is a file in HEAD, not a directory", prefix, name)
 				}
 			} else {
-				t, err := object.GetTree(st, e.Hash)
+				t, err := gitobj.ReadTree(st, e.Hash)
 				if err != nil {
 					return plumbing.ZeroHash, 0, fmt.Errorf("read tree %s%s: %w", prefix, name, err)
 				}
@@ -657,7 +610,7 @@ func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix strin
 		if n == 0 {
 			delete(entries, name)
 		} else {
-			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+			entries[name] = gitobj.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
 		}
 	}
 	for name, c := range direct {
@@ -667,7 +620,7 @@ func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix strin
 		if e, ok := entries[name]; ok && e.Mode == filemode.Dir {
 			return plumbing.ZeroHash, 0, fmt.Errorf("%s%s is a directory in HEAD, not a file", prefix, name)
 		}
-		entries[name] = object.TreeEntry{Name: name, Mode: c.mode, Hash: c.blob}
+		entries[name] = gitobj.TreeEntry{Name: name, Mode: c.mode, Hash: c.blob}
 	}
 	if base != nil && len(direct) == 0 && len(subdirs) == 0 {
 		return base.Hash, len(base.Entries), nil
@@ -675,7 +628,7 @@ func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix strin
 	if len(entries) == 0 && prefix != "" {
 		return plumbing.ZeroHash, 0, nil // git keeps no empty directories
 	}
-	list := make([]object.TreeEntry, 0, len(entries))
+	list := make([]gitobj.TreeEntry, 0, len(entries))
 	for _, e := range entries {
 		list = append(list, e)
 	}
@@ -684,10 +637,12 @@ func buildSubtree(st storer.EncodedObjectStorer, base *object.Tree, prefix strin
 }
 
 // changedEntry reports whether a change differs from HEAD's entry.
-func changedEntry(base *object.Tree, p string, c *treeChange) bool {
-	var e *object.TreeEntry
+func changedEntry(st storer.EncodedObjectStorer, base *gitobj.Tree, p string, c *treeChange) bool {
+	var e *gitobj.TreeEntry
 	if base != nil {
-		e, _ = base.FindEntry(p)
+		if he, err := gitobj.Find(st, base, p); err == nil {
+			e = &he
+		}
 	}
 	if c.delete {
 		return e != nil
@@ -703,7 +658,7 @@ const reasonStagedLost = "your staged changes in this file overlap the committed
 // nor the committed version): their staged version with the committed
 // hunks placed on it, when they place exactly. Where they do not, the
 // index takes the committed version and the file is listed in lost.
-func keepStaged(st storer.EncodedObjectStorer, base *object.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool) (map[string]*treeChange, []Uncommitted, error) {
+func keepStaged(st storer.EncodedObjectStorer, base *gitobj.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool) (map[string]*treeChange, []Uncommitted, error) {
 	staged := map[string]*treeChange{}
 	var lost []Uncommitted
 	for _, e := range idx.Entries {
@@ -713,7 +668,7 @@ func keepStaged(st storer.EncodedObjectStorer, base *object.Tree, idx *index.Ind
 		}
 		var headHash plumbing.Hash
 		if base != nil {
-			if he, err := base.FindEntry(e.Name); err == nil {
+			if he, err := gitobj.Find(st, base, e.Name); err == nil {
 				headHash = he.Hash
 			}
 		}
@@ -915,30 +870,22 @@ func treeIndex(st storer.EncodedObjectStorer, tree plumbing.Hash, like *index.In
 	for _, e := range like.Entries {
 		known[e.Name] = e
 	}
-	t, err := object.GetTree(st, tree)
+	t, err := gitobj.ReadTree(st, tree)
 	if err != nil {
 		return nil, err
 	}
 	idx := &index.Index{Version: 2}
-	walker := object.NewTreeWalker(t, true, nil)
-	defer walker.Close()
-	for {
-		name, e, err := walker.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if e.Mode == filemode.Dir {
-			continue
-		}
+	err = gitobj.Files(st, t, func(name string, e gitobj.TreeEntry) error {
 		ne := &index.Entry{Name: name, Hash: e.Hash, Mode: e.Mode}
 		if k, ok := known[name]; ok && k.Hash == e.Hash && k.Mode == e.Mode {
 			ne.CreatedAt, ne.ModifiedAt = k.CreatedAt, k.ModifiedAt
 			ne.Dev, ne.Inode, ne.UID, ne.GID, ne.Size = k.Dev, k.Inode, k.UID, k.GID, k.Size
 		}
 		idx.Entries = append(idx.Entries, ne)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return idx, nil
 }

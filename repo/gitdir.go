@@ -11,10 +11,11 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // ErrNotGit is returned for a git operation on a tree that is not a git
@@ -99,7 +100,7 @@ func (t *Tree) gitStorage() (*filesystem.Storage, error) {
 
 // headCommit returns the commit HEAD points at, or nil on an unborn
 // branch (no commit yet).
-func headCommit(st storer.Storer) (*object.Commit, error) {
+func headCommit(st storer.Storer) (*gitobj.Commit, error) {
 	ref, err := storer.ResolveReference(st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
@@ -107,7 +108,7 @@ func headCommit(st storer.Storer) (*object.Commit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := object.GetCommit(st, ref.Hash())
+	c, err := gitobj.ReadCommit(st, ref.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD commit %s: %w", ref.Hash(), err)
 	}

@@ -2,11 +2,10 @@ package repo
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // Commit is a commit of the history, as History reads it.
@@ -30,23 +29,21 @@ func (t *Tree) History(n int) ([]Commit, error) {
 	if c == nil || err != nil {
 		return nil, err // nil, nil without commits
 	}
-	it := object.NewCommitIterCTime(c, nil, nil)
-	defer it.Close()
 	var out []Commit
-	for n <= 0 || len(out) < n {
-		c, err := it.Next()
-		if err == io.EOF {
-			break
-		}
+	for c, err := range gitobj.ByCommitTime(st, c) {
 		if err != nil {
 			return out, fmt.Errorf("read history: %w", err)
 		}
+		author := c.Author()
 		out = append(out, Commit{
 			Hash:    c.Hash.String(),
-			Author:  fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
-			Date:    c.Author.When,
+			Author:  fmt.Sprintf("%s <%s>", author.Name, author.Email),
+			Date:    author.When,
 			Subject: subjectOf(c.Message),
 		})
+		if n > 0 && len(out) >= n {
+			break
+		}
 	}
 	return out, nil
 }

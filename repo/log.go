@@ -6,9 +6,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // LogEntry is one pair commit, as Log reads it from git.
@@ -53,11 +52,12 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 				return out, nil
 			}
 		}
-		if len(c.ParentHashes) == 0 {
+		parents := c.Parents()
+		if len(parents) == 0 {
 			return out, nil
 		}
-		h := c.ParentHashes[0]
-		if c, err = object.GetCommit(st, h); err != nil {
+		h := parents[0]
+		if c, err = gitobj.ReadCommit(st, h); err != nil {
 			return out, fmt.Errorf("read commit %s: %w", h, err)
 		}
 	}
@@ -65,19 +65,20 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 
 // logEntryOf reads a commit's message; ok is false when it is not a pair
 // commit.
-func logEntryOf(c *object.Commit) (LogEntry, bool) {
+func logEntryOf(c *gitobj.Commit) (LogEntry, bool) {
 	rec, ok, perr := audit.ParseMessage(c.Message)
 	if !ok {
 		return LogEntry{}, false
 	}
+	author := c.Author()
 	e := LogEntry{
 		Hash:       c.Hash.String(),
 		Subject:    rec.Subject,
 		Model:      rec.Model,
 		Session:    rec.Session,
 		ReviewedBy: rec.ReviewedBy,
-		Author:     fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
-		When:       c.Author.When,
+		Author:     fmt.Sprintf("%s <%s>", author.Name, author.Email),
+		When:       author.When,
 		Hunks:      rec.Hunks,
 	}
 	for _, h := range rec.Hunks {

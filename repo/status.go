@@ -3,7 +3,6 @@ package repo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -13,8 +12,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // StatusEntry is a path that git status shows, with the two letters of
@@ -115,23 +115,16 @@ func (t *Tree) loadGitState() (*gitState, error) {
 		return nil, err
 	}
 	if c != nil { // without a commit, HEAD has no files
-		tree, err := c.Tree()
+		tree, err := gitobj.ReadTree(st, c.Tree())
 		if err != nil {
 			return nil, fmt.Errorf("read HEAD tree: %w", err)
 		}
-		w := object.NewTreeWalker(tree, true, nil)
-		defer w.Close()
-		for {
-			name, e, err := w.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("read HEAD tree: %w", err)
-			}
-			if e.Mode != filemode.Dir {
-				gs.head[name] = headEntry{e.Hash, e.Mode}
-			}
+		err = gitobj.Files(st, tree, func(name string, e gitobj.TreeEntry) error {
+			gs.head[name] = headEntry{e.Hash, e.Mode}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read HEAD tree: %w", err)
 		}
 	}
 	idx, when, err := t.readIndex()

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/pair-cli/pair/internal/gitobj"
 	"github.com/pair-cli/pair/internal/output"
 )
 
@@ -30,10 +31,11 @@ func (t *Tree) forgetWritten() {
 // HEAD has none, or missing while HEAD has one. Without a HEAD (or a
 // readable one), every file of the set counts.
 func (t *Tree) differFromHead(j *journal) []string {
-	var head *object.Tree
-	if st, err := t.gitStorage(); err == nil {
+	var head *gitobj.Tree
+	st, err := t.gitStorage()
+	if err == nil {
 		if c, err := headCommit(st); c != nil && err == nil {
-			head, _ = c.Tree()
+			head, _ = gitobj.ReadTree(st, c.Tree())
 		}
 	}
 	var out []string
@@ -43,8 +45,8 @@ func (t *Tree) differFromHead(j *journal) []string {
 			out = append(out, e.Path)
 			continue
 		}
-		f, err := head.File(e.Path)
-		if errors.Is(err, object.ErrFileNotFound) {
+		f, err := gitobj.Find(st, head, e.Path)
+		if errors.Is(err, gitobj.ErrNotFound) || (err == nil && (f.Mode == filemode.Dir || f.Mode == filemode.Submodule)) {
 			if s.exists {
 				out = append(out, e.Path)
 			}
@@ -54,8 +56,8 @@ func (t *Tree) differFromHead(j *journal) []string {
 			out = append(out, e.Path)
 			continue
 		}
-		content, err := f.Contents()
-		if err != nil || !s.regular || s.hash != hashOf([]byte(content)) {
+		content, err := gitobj.ReadBlob(st, f.Hash)
+		if err != nil || !s.regular || s.hash != hashOf(content) {
 			out = append(out, e.Path)
 		}
 	}

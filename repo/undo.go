@@ -3,7 +3,6 @@ package repo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,11 +15,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // The rules by which Undo refuses, in the order it checks them.
@@ -232,7 +231,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := object.GetCommit(st, head)
+	c, err := gitobj.ReadCommit(st, head)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
@@ -240,12 +239,13 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if !ok {
 		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", shortHash(head), subjectOf(c.Message), audit.TrailerSession)}
 	}
-	switch c.NumParents() {
+	parents := c.Parents()
+	switch len(parents) {
 	case 0:
 		return nil, &UndoRefusal{Rule: RuleRoot, Detail: fmt.Sprintf("HEAD %s is the first commit; there is no parent to go back to", shortHash(head))}
 	case 1:
 	default:
-		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", shortHash(head), c.NumParents())}
+		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", shortHash(head), len(parents))}
 	}
 	if ref, err := pushedTo(st, branch, head); err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 		return nil, &UndoRefusal{Rule: RulePushed, Detail: fmt.Sprintf("HEAD %s is already on %s; undoing it would rewrite published history (use git revert)", shortHash(head), ref)}
 	}
 
-	parent, err := c.Parent(0)
+	parent, err := gitobj.ReadCommit(st, parents[0])
 	if err != nil {
 		return nil, fmt.Errorf("read parent of %s: %w", shortHash(head), err)
 	}
@@ -335,52 +335,37 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 
 // undoFiles lists the files the commit changed, with both versions; it
 // refuses anything but regular files.
-func undoFiles(st *filesystem.Storage, parent, c *object.Commit) ([]undoFilePlan, error) {
-	pt, err := parent.Tree()
+func undoFiles(st *filesystem.Storage, parent, c *gitobj.Commit) ([]undoFilePlan, error) {
+	pt, err := gitobj.ReadTree(st, parent.Tree())
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", shortHash(parent.Hash), err)
 	}
-	ct, err := c.Tree()
+	ct, err := gitobj.ReadTree(st, c.Tree())
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", shortHash(c.Hash), err)
 	}
-	changes, err := object.DiffTree(pt, ct)
+	changes, err := gitobj.Diff(st, pt, ct)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", shortHash(c.Hash), err)
 	}
 	var out []undoFilePlan
 	var odd []string
 	for _, ch := range changes {
-		f := undoFilePlan{path: ch.To.Name}
-		if f.path == "" {
-			f.path = ch.From.Name
-		}
+		f := undoFilePlan{path: ch.Path}
 		for _, side := range []struct {
-			e   object.ChangeEntry
+			e   *gitobj.TreeEntry
 			dst **undoBlob
 		}{{ch.From, &f.parent}, {ch.To, &f.head}} {
-			if side.e.Name == "" {
+			if side.e == nil {
 				continue
 			}
-			m := side.e.TreeEntry.Mode
-			if m == filemode.Deprecated {
-				m = filemode.Regular
-			}
+			m := side.e.Mode
 			if m != filemode.Regular && m != filemode.Executable {
-				odd = append(odd, fmt.Sprintf("%s (mode %s)", f.path, side.e.TreeEntry.Mode))
+				odd = append(odd, fmt.Sprintf("%s (mode %s)", f.path, side.e.Mode))
 				continue
 			}
-			b := &undoBlob{hash: side.e.TreeEntry.Hash, mode: m}
-			blob, err := object.GetBlob(st, b.hash)
-			if err != nil {
-				return nil, fmt.Errorf("read %s: %w", f.path, err)
-			}
-			rd, err := blob.Reader()
-			if err != nil {
-				return nil, fmt.Errorf("read %s: %w", f.path, err)
-			}
-			b.content, err = io.ReadAll(rd)
-			rd.Close()
+			b := &undoBlob{hash: side.e.Hash, mode: m}
+			b.content, err = gitobj.ReadBlob(st, b.hash)
 			if err != nil {
 				return nil, fmt.Errorf("read %s: %w", f.path, err)
 			}
@@ -658,14 +643,14 @@ func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbi
 			continue
 		}
 		seen[h] = true
-		c, err := object.GetCommit(st, h)
+		c, err := gitobj.ReadCommit(st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue // a shallow clone's boundary
 		}
 		if err != nil {
 			return false, fmt.Errorf("read commit %s: %w", h, err)
 		}
-		stack = append(stack, c.ParentHashes...)
+		stack = append(stack, c.Parents()...)
 	}
 	return false, nil
 }

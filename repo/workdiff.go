@@ -3,15 +3,14 @@ package repo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/gitobj"
 )
 
 // WorkDiff returns the changes of the working tree against HEAD, as git
@@ -111,17 +110,8 @@ func (t *Tree) diffPath(b *strings.Builder, gs *gitState, p string, access Acces
 	}
 	var old []byte
 	if inHead {
-		blob, err := object.GetBlob(gs.st, h.hash)
-		if err != nil {
-			return fmt.Errorf("read %s from HEAD: %w", p, err)
-		}
-		rd, err := blob.Reader()
-		if err != nil {
-			return fmt.Errorf("read %s from HEAD: %w", p, err)
-		}
-		old, err = io.ReadAll(rd)
-		rd.Close()
-		if err != nil {
+		var err error
+		if old, err = gitobj.ReadBlob(gs.st, h.hash); err != nil {
 			return fmt.Errorf("read %s from HEAD: %w", p, err)
 		}
 	}

@@ -9,9 +9,10 @@ import (
 // TestNoTestCodeInTheBinary: the release binary links neither the testing
 // packages nor the test fakes (pair bench's stand-in model server is
 // internal/replay), nor go-git's root package: repo reads git through
-// go-git's storage and object packages only, and the root package would
-// link its transports (ssh, http), whose package init every command pays
-// for.
+// go-git's storage packages only, and the root package would link its
+// transports (ssh, http), whose package init every command pays for; nor
+// go-git's plumbing/object (internal/gitobj reads commits and trees),
+// which links OpenPGP and its curves.
 func TestNoTestCodeInTheBinary(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
@@ -24,7 +25,9 @@ func TestNoTestCodeInTheBinary(t *testing.T) {
 		switch {
 		case p == "testing", p == "net/http/httptest", strings.HasSuffix(p, "test") && strings.HasPrefix(p, "github.com/pair-cli/pair/"):
 			t.Errorf("pair links %s", p)
-		case p == "github.com/go-git/go-git/v5", strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/transport"):
+		case p == "github.com/go-git/go-git/v5", strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/transport"),
+			strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/object"),
+			strings.HasPrefix(p, "github.com/ProtonMail/go-crypto"), strings.HasPrefix(p, "github.com/cloudflare/circl"):
 			t.Errorf("pair links %s", p)
 		}
 	}
