@@ -184,12 +184,16 @@ type checker struct {
 	errs []string
 }
 
-// fail records a problem at the schema location loc.
+// fail records a problem at the schema location loc, of the keyword
+// (none when the message names it).
 func (c *checker) fail(loc, keyword, format string, args ...any) {
 	if len(c.errs) >= maxErrors {
 		return
 	}
-	msg := keyword + ": " + fmt.Sprintf(format, args...)
+	msg := fmt.Sprintf(format, args...)
+	if keyword != "" {
+		msg = keyword + ": " + msg
+	}
 	if loc != "" {
 		msg = loc + ": " + msg
 	}
@@ -472,7 +476,7 @@ func (c *checker) checkObject(m map[string]any, loc string, v map[string]any, at
 			if len(props) > 0 {
 				allowed = "allowed: " + quoted(sortedKeys(props))
 			}
-			c.fail(loc, "additionalProperties", "%s has unexpected additional %s %s (%s)", field(at), plural(len(extra), "property", "properties"), quoted(extra), allowed)
+			c.fail(loc, "", "unexpected additional properties %s in %s (%s)", quoted(extra), field(at), allowed)
 		}
 	default:
 		for _, name := range extra {
