@@ -203,9 +203,6 @@ func readEvents(r io.Reader, fn func([]byte)) error {
 				data = append(data, '\n')
 			}
 			data = append(data, value...)
-			if data == nil {
-				data = []byte{}
-			}
 			if len(data) > maxMessage {
 				return fmt.Errorf("an event longer than %d MiB", maxMessage>>20)
 			}
