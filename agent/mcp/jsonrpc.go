@@ -42,6 +42,14 @@ func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message
 // JSON-RPC error codes pair sends.
 const codeMethodNotFound = -32601
 
+// lostError is why the answer to a call will not come, though the
+// connection goes on (a streamable HTTP server's event stream ended
+// early). It counts as errClosed.
+type lostError struct{ msg string }
+
+func (e *lostError) Error() string        { return e.msg }
+func (e *lostError) Is(target error) bool { return target == errClosed }
+
 // malformedError is an answer pair cannot read.
 type malformedError struct{ err error }
 
@@ -226,7 +234,7 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	case m := <-ch:
 		if m.Error != nil {
 			if m.Method == "lost" {
-				return errors.New(m.Error.Message)
+				return &lostError{m.Error.Message}
 			}
 			return m.Error
 		}

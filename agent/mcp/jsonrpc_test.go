@@ -338,6 +338,12 @@ func TestStreamableStreamEndsEarly(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "ended without the answer") {
 		t.Errorf("got %v", err)
 	}
+	// A tool's call says the connection was lost.
+	s := &Server{Config: Config{Name: "h", URL: hs.URL}, gone: make(chan struct{}), stderr: &tail{max: 10}, conn: c}
+	_, err = s.call(ctx, "t", json.RawMessage(`{}`))
+	if want := "the connection to the MCP server h was lost during the call of h.t: the server's event stream ended without the answer"; err == nil || err.Error() != want {
+		t.Errorf("call: got %v, want %q", err, want)
+	}
 }
 
 func TestStreamableHTTPErrors(t *testing.T) {
@@ -358,6 +364,10 @@ func TestStreamableHTTPErrors(t *testing.T) {
 		c := dialStreamable(hs.URL+path, nil)
 		if err := c.call(context.Background(), "x", nil, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", path, err, want)
+		}
+		s := &Server{Config: Config{Name: "h", URL: hs.URL}, gone: make(chan struct{}), stderr: &tail{max: 10}, conn: c}
+		if _, err := s.call(context.Background(), "t", nil); err == nil || !strings.HasPrefix(err.Error(), "the call of h.t to the MCP server h failed: ") {
+			t.Errorf("%s: the tool's call: got %v", path, err)
 		}
 		c.t.close()
 	}

@@ -373,9 +373,9 @@ func (s *Server) callError(ctx context.Context, name string, err error) error {
 		return fmt.Errorf("the MCP server %s refused the call of %s: %s (code %d)", s.Config.Name, name, werr.Message, werr.Code)
 	}
 	closed := closedConn(err)
-	wait := crashWait
-	if !closed {
-		wait = 200 * time.Millisecond
+	wait := 200 * time.Millisecond
+	if closed && s.cmd != nil {
+		wait = crashWait
 	}
 	select {
 	case <-s.gone:
@@ -385,7 +385,11 @@ func (s *Server) callError(ctx context.Context, name string, err error) error {
 	if closed {
 		return fmt.Errorf("the connection to the MCP server %s was lost during the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
 	}
-	return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
+	var merr *malformedError
+	if errors.As(err, &merr) {
+		return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
+	}
+	return fmt.Errorf("the call of %s to the MCP server %s failed: %s", name, s.Config.Name, output.Clip(err.Error(), 300))
 }
 
 // Close stops the server and waits for it; it is safe to call more than
