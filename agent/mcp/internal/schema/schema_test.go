@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -140,4 +141,21 @@ func TestMaxErrors(t *testing.T) {
 	if n := strings.Count(err.Error(), "; ") + 1; n != maxErrors {
 		t.Errorf("got %d problems, want %d: %v", n, maxErrors, err)
 	}
+}
+
+// FuzzValidate checks arbitrary values against arbitrary schemas: the
+// checker never panics, and a value is valid against true.
+func FuzzValidate(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":["number","null"],"minimum":1}},"required":["a"]}`, `{"a":0.5}`)
+	f.Add(`{"items":[{"enum":[1,"x"]}],"additionalItems":{"anyOf":[{"pattern":"^a"},{"multipleOf":0}]}}`, `[1,"b",2]`)
+	f.Add(`{"oneOf":[{"$ref":"#"}],"not":{"const":null},"if":{"minLength":2},"then":{"maxLength":1}}`, `"abc"`)
+	f.Add(`{"patternProperties":{"(":{}},"additionalProperties":false,"propertyNames":{"maxLength":1},"dependentRequired":{"a":["b"]}}`, `{"a":1}`)
+	f.Fuzz(func(t *testing.T, schema, value string) {
+		if s, err := Compile([]byte(schema)); err == nil {
+			_ = s.ValidateJSON([]byte(value))
+		}
+		if s, _ := Compile([]byte(`true`)); s.ValidateJSON([]byte(value)) != nil && json.Valid([]byte(value)) {
+			t.Errorf("%s is refused by the schema true", value)
+		}
+	})
 }
