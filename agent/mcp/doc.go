@@ -1,6 +1,6 @@
 // Package mcp connects pair to the person's Model Context Protocol
-// servers, with the official Go SDK: it starts each configured server (a
-// subprocess over stdio, or a streamable HTTP endpoint), lists its tools,
+// servers: it starts each configured server (a subprocess over stdio, or
+// a streamable HTTP endpoint), lists its tools,
 // classifies each tool's risk, and hands them to the agent as
 // agent.ExternalTool values that check their arguments against the tool's
 // JSON schema and call the server.
@@ -17,4 +17,11 @@
 // directory's, and Configs makes the Config of each, in an environment
 // that ScrubEnv has cleared of the model's API key. ServeNotebook is
 // pair's own example server (pair mcp example-server).
+//
+// pair speaks MCP itself, a small client of JSON-RPC 2.0 (jsonrpc.go)
+// over stdio (stdio.go) or streamable HTTP (streamable.go), and checks
+// arguments with internal/schema: the official Go SDK and its JSON
+// Schema package weigh half a megabyte and a heavy package init, which
+// every command, pair --version too, would pay for. The tests use the
+// SDK's servers to check the client against the reference.
 package mcp

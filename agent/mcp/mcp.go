@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os/exec"
 	"runtime/debug"
 	"slices"
@@ -16,11 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/agent/mcp/internal/schema"
 	"github.com/pair-cli/pair/internal/output"
 )
 
@@ -178,10 +174,10 @@ type Server struct {
 	// Tools are its tools, with their risk, in the server's order.
 	Tools []*Tool
 
-	session *sdk.ClientSession
-	cmd     *exec.Cmd
-	stderr  *tail
-	gone    chan struct{} // closed once the connection has ended
+	conn   *conn
+	cmd    *exec.Cmd
+	stderr *tail
+	gone   chan struct{} // closed once the connection has ended
 
 	mu      sync.Mutex
 	closing bool
@@ -241,7 +237,7 @@ type Tool struct {
 	// be an object: pair cannot use the tool's schema.
 	Unchecked string
 
-	resolved *jsonschema.Resolved
+	schema *schema.Schema
 }
 
 func start(ctx context.Context, c Config) *Server {
@@ -257,35 +253,27 @@ func start(ctx context.Context, c Config) *Server {
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var t sdk.Transport
 	if c.URL != "" {
-		t = &sdk.StreamableClientTransport{
-			Endpoint:             c.URL,
-			HTTPClient:           &http.Client{Transport: &withHeaders{h: c.Headers, next: http.DefaultTransport}},
-			MaxRetries:           2,
-			DisableStandaloneSSE: true, // pair asks; it does not listen
-		}
+		s.conn = dialStreamable(c.URL, c.Headers)
 	} else {
 		cmd := exec.Command(c.Command, c.Args...)
 		cmd.Dir, cmd.Env, cmd.Stderr = c.Dir, c.Env, s.stderr
 		cmd.WaitDelay = time.Second
 		ownGroup(cmd)
 		s.cmd = cmd
-		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}
+		conn, _, err := dialStdio(cmd)
+		if err != nil {
+			s.Err = s.startError(ctx, sctx, timeout, err)
+			close(s.gone)
+			return s
+		}
+		s.conn = conn
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "pair", Version: version()}, nil)
-	cs, err := client.Connect(sctx, t, nil)
-	if err != nil {
-		s.Err = s.startError(ctx, sctx, timeout, err)
-		s.killGroup()
-		close(s.gone)
-		return s
-	}
-	s.session = cs
 	go s.watch()
-	tools, err := s.list(sctx)
+	tools, err := s.initialize(sctx)
 	if err != nil {
 		s.Err = s.startError(ctx, sctx, timeout, err)
+		s.killGroup() // a server that failed its start gets no time to exit
 		s.Close()
 		return s
 	}
@@ -313,7 +301,7 @@ func (s *Server) startError(ctx, sctx context.Context, timeout time.Duration, er
 }
 
 func closedConn(err error) bool {
-	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe)
+	return errors.Is(err, errClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe)
 }
 
 // lastOutput is the end of a stdio server's standard error, for messages.
@@ -329,7 +317,8 @@ func (s *Server) lastOutput() string {
 // server went away by itself: watch records how, and kills what is left
 // of its process group.
 func (s *Server) watch() {
-	err := s.session.Wait()
+	<-s.conn.done
+	err := s.conn.err
 	s.mu.Lock()
 	if s.closing {
 		s.down = "was stopped"
@@ -358,103 +347,6 @@ func (s *Server) goneReason(err error) string {
 	return "became unreachable (" + output.Clip(err.Error(), 200) + ")"
 }
 
-// list lists the server's tools and classifies them.
-func (s *Server) list(ctx context.Context) ([]*Tool, error) {
-	var out []*Tool
-	for t, err := range s.session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("list its tools: %w", err)
-		}
-		out = append(out, s.tool(t))
-	}
-	return out, nil
-}
-
-func (s *Server) tool(t *sdk.Tool) *Tool {
-	tl := &Tool{Name: t.Name, Description: t.Description}
-	if t.Annotations != nil {
-		tl.ReadOnly = t.Annotations.ReadOnlyHint
-		if tl.Description == "" {
-			tl.Description = t.Annotations.Title
-		}
-	}
-	if tl.Description == "" {
-		tl.Description = t.Title
-	}
-	tl.Override = s.Config.Tools[t.Name]
-	if tl.Override == "" {
-		tl.Override = s.Config.Tools["*"]
-	}
-	tl.Risk = Classify(tl.ReadOnly, tl.Override)
-	tl.Schema, tl.resolved, tl.Unchecked = inputSchema(t.InputSchema)
-	return tl
-}
-
-// inputSchema prepares a tool's input schema: the JSON for the model, and
-// the resolved schema to check arguments with (nil, with the reason, when
-// pair cannot use it).
-func inputSchema(in any) (json.RawMessage, *jsonschema.Resolved, string) {
-	empty := json.RawMessage(`{"type":"object","properties":{}}`)
-	raw, err := json.Marshal(in)
-	if err != nil || in == nil {
-		return empty, nil, "the server gave no input schema"
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m["type"] != "object" {
-		return empty, nil, "its input schema is not an object schema"
-	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(raw, &js); err != nil {
-		return raw, nil, "its input schema cannot be read: " + err.Error()
-	}
-	switch js.Schema {
-	case "", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#":
-	default:
-		js.Schema = "" // another draft: checked as 2020-12, which reads most of them alike
-	}
-	rs, err := js.Resolve(nil)
-	if err != nil {
-		return raw, nil, "its input schema cannot be used: " + err.Error()
-	}
-	return raw, rs, ""
-}
-
-// check validates arguments (one JSON object) against the tool's schema.
-func (t *Tool) check(args json.RawMessage) error {
-	if t.resolved == nil {
-		return nil
-	}
-	var v any
-	if err := json.Unmarshal(args, &v); err != nil {
-		return err
-	}
-	if err := t.resolved.Validate(v); err != nil {
-		return errors.New(schemaMessage(err.Error()))
-	}
-	return nil
-}
-
-// schemaMessage shortens a jsonschema-go message: "validating root:
-// validating /properties/a: validating /properties/a/items: type: ..."
-// becomes "/properties/a/items: type: ...".
-func schemaMessage(msg string) string {
-	msg = strings.TrimPrefix(msg, "validating root: ")
-	for {
-		rest, ok := strings.CutPrefix(msg, "validating ")
-		if !ok {
-			return msg
-		}
-		at, detail, ok := strings.Cut(rest, ": ")
-		if !ok {
-			return msg
-		}
-		if !strings.HasPrefix(detail, "validating ") {
-			return at + ": " + detail
-		}
-		msg = detail
-	}
-}
-
 // call calls a tool. Every failure is an error that says what happened:
 // the server was already gone, went away during the call, refused it, or
 // answered something that is not a tool result. An error of the tool
@@ -464,25 +356,26 @@ func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (s
 	if down := s.downStatus(); down != "" {
 		return "", fmt.Errorf("the MCP server %s is down (it %s earlier): %s was not called", s.Config.Name, down, name)
 	}
-	res, err := s.session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	var res callResult
+	err := s.conn.call(ctx, "tools/call", callParams{Name: tool, Arguments: args}, &res)
 	if err != nil {
 		return "", s.callError(ctx, name, err)
 	}
-	return render(name, res)
+	return render(name, &res)
 }
 
 func (s *Server) callError(ctx context.Context, name string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var werr *jsonrpc.Error
+	var werr *rpcError
 	if errors.As(err, &werr) {
 		return fmt.Errorf("the MCP server %s refused the call of %s: %s (code %d)", s.Config.Name, name, werr.Message, werr.Code)
 	}
 	closed := closedConn(err)
-	wait := crashWait
-	if !closed {
-		wait = 200 * time.Millisecond
+	wait := 200 * time.Millisecond
+	if closed && s.cmd != nil {
+		wait = crashWait
 	}
 	select {
 	case <-s.gone:
@@ -492,61 +385,17 @@ func (s *Server) callError(ctx context.Context, name string, err error) error {
 	if closed {
 		return fmt.Errorf("the connection to the MCP server %s was lost during the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
 	}
-	return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
-}
-
-// render turns a tool result into text for the model: text as it is,
-// other content described, structured content as JSON when there is no
-// text.
-func render(name string, res *sdk.CallToolResult) (string, error) {
-	if res == nil {
-		return "", fmt.Errorf("%s returned an empty answer", name)
+	var merr *malformedError
+	if errors.As(err, &merr) {
+		return fmt.Errorf("the MCP server %s sent a malformed answer to the call of %s: %s", s.Config.Name, name, output.Clip(err.Error(), 300))
 	}
-	var parts []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case nil:
-		case *sdk.TextContent:
-			parts = append(parts, c.Text)
-		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[an image (%s, %d bytes), not shown]", c.MIMEType, len(c.Data)))
-		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio (%s, %d bytes), not shown]", c.MIMEType, len(c.Data)))
-		case *sdk.ResourceLink:
-			parts = append(parts, strings.TrimSpace(fmt.Sprintf("[resource link: %s %s %s]", c.URI, c.Name, c.Description)))
-		case *sdk.EmbeddedResource:
-			switch r := c.Resource; {
-			case r == nil:
-			case r.Text != "":
-				parts = append(parts, fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
-			default:
-				parts = append(parts, fmt.Sprintf("[resource %s (%s, %d bytes), not shown]", r.URI, r.MIMEType, len(r.Blob)))
-			}
-		default:
-			parts = append(parts, fmt.Sprintf("[%T content, not shown]", c))
-		}
-	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return "", fmt.Errorf("%s returned structured content that is not JSON: %v", name, err)
-		}
-		parts = append(parts, string(b))
-	}
-	text := strings.Join(parts, "\n")
-	if res.IsError {
-		if text == "" {
-			text = "(no message)"
-		}
-		return "", fmt.Errorf("%s failed: %s", name, text)
-	}
-	return text, nil
+	return fmt.Errorf("the call of %s to the MCP server %s failed: %s", name, s.Config.Name, output.Clip(err.Error(), 300))
 }
 
 // Close stops the server and waits for it; it is safe to call more than
 // once.
 func (s *Server) Close() {
-	if s.session == nil {
+	if s.conn == nil {
 		return
 	}
 	s.mu.Lock()
@@ -554,7 +403,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
-		_ = s.session.Close() // its exit status after SIGTERM says nothing useful
+		s.conn.t.close() // its exit status after SIGTERM says nothing useful
 		close(done)
 	}()
 	select {
@@ -589,22 +438,6 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
-}
-
-// withHeaders adds the configured headers to every request.
-type withHeaders struct {
-	h    map[string]string
-	next http.RoundTripper
-}
-
-func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(w.h) > 0 {
-		r = r.Clone(r.Context())
-		for k, v := range w.h {
-			r.Header.Set(k, v)
-		}
-	}
-	return w.next.RoundTrip(r)
 }
 
 func oneLine(s string, n int) string {

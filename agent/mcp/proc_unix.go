@@ -3,6 +3,7 @@
 package mcp
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -21,3 +22,6 @@ func (s *Server) killGroup() {
 	}
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 }
+
+// terminate asks a process to stop (SIGTERM).
+func terminate(p *os.Process) { _ = p.Signal(syscall.SIGTERM) }
