@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -139,9 +138,9 @@ func (t *Tree) checkWritePath(p string) error {
 // checkPlacedPath is checkWritePath for a path that linked found free of
 // symbolic links (linked false): the path lands where it says, so only its
 // name, its .git components, the git directory and the submodules above
-// it are looked at, each directory once per tree. With linked set it is
+// it are looked at, each directory once per walk w. With linked set it is
 // checkWritePath.
-func (t *Tree) checkPlacedPath(p string, linked bool) error {
+func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 	if linked {
 		return t.checkWritePath(p)
 	}
@@ -161,18 +160,9 @@ func (t *Tree) checkPlacedPath(p string, linked bool) error {
 			return err
 		}
 	}
-	if t.ownGit == nil {
-		t.ownGit = map[string]bool{}
-	}
 	for i := 1; i < len(parts); i++ {
 		dir := strings.Join(parts[:i], "/")
-		has, seen := t.ownGit[dir]
-		if !seen {
-			_, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(dir), ".git"))
-			has = err == nil
-			t.ownGit[dir] = has
-		}
-		if has {
+		if _, err := w.lstat(dir + "/.git"); err == nil {
 			return fmt.Errorf("%s: %w (%s has its own .git)", p, ErrSubmodule, dir)
 		}
 	}
