@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -30,6 +31,8 @@ type dirWalk struct {
 	// opened and lstats count the directories opened and the lstat calls
 	// made, for the tests.
 	opened, lstats int
+	// buf is readString's buffer, reused from file to file.
+	buf []byte
 }
 
 type lstatResult struct {
@@ -131,4 +134,47 @@ func (w *dirWalk) readFile(p string) ([]byte, error) {
 		}
 	}
 	return w.t.root.ReadFile(p)
+}
+
+// readString is readFile for a file's content as a string. The file is
+// read into a buffer that the walk reuses and copied once into the
+// string, where reading it into a new slice and converting that would
+// copy it twice.
+func (w *dirWalk) readString(p string) (string, error) {
+	var f *os.File
+	var err error
+	if d := w.dir(path.Dir(p)); d != nil {
+		f, err = d.Open(path.Base(p))
+	}
+	if f == nil && (err == nil || !errors.Is(err, fs.ErrNotExist)) {
+		f, err = w.t.root.Open(p)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+		size = int(fi.Size())
+	}
+	// One byte more than the size, to see the end at once.
+	if cap(w.buf) < size+1 {
+		w.buf = make([]byte, 0, max(size+1, 2*cap(w.buf), 512))
+	}
+	b := w.buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	w.buf = b[:0]
+	return string(b), nil
 }

@@ -95,11 +95,10 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	for _, tg := range targets {
 		var old string
 		if tg.oldPath != "" {
-			b, err := w.readFile(tg.oldPath)
-			if err != nil {
+			var err error
+			if old, err = w.readString(tg.oldPath); err != nil {
 				return nil, wrapEscape(tg.oldPath, err)
 			}
-			old = string(b)
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
