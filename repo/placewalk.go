@@ -144,10 +144,10 @@ func (w *dirWalk) readString(p string) (string, error) {
 	var f *os.File
 	var err error
 	if d := w.dir(path.Dir(p)); d != nil {
-		f, err = d.Open(path.Base(p))
+		f, err = d.OpenFile(path.Base(p), readFlags, 0)
 	}
 	if f == nil && (err == nil || !errors.Is(err, fs.ErrNotExist)) {
-		f, err = w.t.root.Open(p)
+		f, err = w.t.root.OpenFile(p, readFlags, 0)
 	}
 	if err != nil {
 		return "", err
