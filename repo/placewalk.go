@@ -153,8 +153,14 @@ func (w *dirWalk) readString(p string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	// The size lstat found, or the open file's: only the buffer's size
+	// depends on it, as the file is read to its end.
 	size := 0
-	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+	fi, err := w.lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		fi, err = f.Stat()
+	}
+	if err == nil && fi.Size() < 1<<30 {
 		size = int(fi.Size())
 	}
 	// One byte more than the size, to see the end at once.
