@@ -3,8 +3,11 @@ package edit
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Pass names the placement pass that found a hunk's place, from the
@@ -161,11 +164,16 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 // lets a change of indentation style that the patch shows in some files
 // (tabs written as spaces, say) re-indent the added lines of files whose
 // own hunks show none.
+//
+// The files are placed side by side, on as many threads as Go runs (see
+// eachFile): each file's placement depends on its content and hunks
+// alone, and the style they show together is gathered in file order, so
+// the result is the same as one after the other.
 func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementError) {
 	fps := make([]*filePlaces, len(fds))
+	eachFile(len(fds), func(i int) { fps[i] = choosePlaces(olds[i], fds[i]) })
 	var patch styleSeen // what all the files show together
-	for i, fd := range fds {
-		fps[i] = choosePlaces(olds[i], fd)
+	for i := range fds {
 		if st := fps[i].style; st.seen {
 			if st.conflict || (patch.seen && patch.style != st.style) {
 				patch.conflict = true
@@ -176,14 +184,37 @@ func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementErr
 	}
 	rs := make([][]Resolved, len(fds))
 	errs := make([][]*PlacementError, len(fds))
-	for i, fp := range fps {
+	eachFile(len(fds), func(i int) {
+		fp := fps[i]
 		fp.pl.style = fp.style.usable()
 		if !fp.style.seen {
 			fp.pl.style = patch.usable()
 		}
 		rs[i], errs[i] = fp.finish()
-	}
+	})
 	return rs, errs
+}
+
+// eachFile calls do for 0 to n-1, on up to GOMAXPROCS goroutines, and
+// returns when every call has: do must touch only what index i owns.
+func eachFile(n int, do func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				do(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // filePlaces is a file's hunks with their places chosen, not yet resolved.

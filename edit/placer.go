@@ -48,6 +48,8 @@ type placer struct {
 	// work counts the steps of the tolerant passes (cells of alignment
 	// tables, steps of walks), for tests that bound it.
 	work int
+	// pres holds the pre-images made by preOf.
+	pres map[preKey][]preLine
 }
 
 // scanBudget is how many line comparisons the exact searches of one file
@@ -118,6 +120,31 @@ func preLines(lines []Line) []preLine {
 	return pre
 }
 
+// preOf is preLines of lines, made once per placer for the same lines
+// (the same slice of a hunk's lines): a hunk's pre-image serves its
+// search and then its resolution.
+func (pl *placer) preOf(lines []Line) []preLine {
+	if len(lines) == 0 {
+		return preLines(lines)
+	}
+	k := preKey{&lines[0], len(lines)}
+	if pre, ok := pl.pres[k]; ok {
+		return pre
+	}
+	pre := preLines(lines)
+	if pl.pres == nil {
+		pl.pres = map[preKey][]preLine{}
+	}
+	pl.pres[k] = pre
+	return pre
+}
+
+// preKey names a slice of a hunk's lines: its first line and its length.
+type preKey struct {
+	first *Line
+	n     int
+}
+
 func preKeys(pre []preLine, lv level) []string {
 	ks := make([]string, len(pre))
 	for i, p := range pre {
@@ -178,7 +205,7 @@ var errLoose = fmt.Errorf("%w (it fits only loosely, and in more than one way)",
 // candidates returns every place h fits at the strictest pass that finds
 // any, all equally good.
 func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
-	pre := preLines(h.Lines)
+	pre := pl.preOf(h.Lines)
 	if len(pre) == 0 {
 		if len(pl.file) == 0 {
 			return []candidate{{start: 0}}, nil

@@ -94,7 +94,7 @@ func (pl *placer) finish(r *Resolved, h *Hunk) {
 // lines are aligned to the file by align.
 func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
 	r := Resolved{Pass: c.pass, Notes: append([]string(nil), c.notes...)}
-	pre := preLines(lines)
+	pre := pl.preOf(lines)
 
 	// Learn how the patch's indentation maps to the file's, and which
 	// look-alike characters the patch used for ASCII ones.
@@ -153,8 +153,8 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	}
 	fix := func(s string) string { return foldSome(re.line(s), folded) }
 
-	var out []Line
-	var pending []Line
+	out := make([]Line, 0, len(lines))
+	var pending []Line // added lines waiting for the next line of the file
 	j, last := 0, -1
 	start := -1
 	shape := hunkShape(lines)
@@ -209,10 +209,10 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
 			}
-			pending = nil
+			pending = pending[:0]
 		} else {
 			out = append(out, pending...)
-			pending = nil
+			pending = pending[:0]
 		}
 		if c.level > levelExact && key(levelLookalike, p.text) != key(levelLookalike, pl.file[fi]) {
 			r.Notes = append(r.Notes, fmt.Sprintf("context line %d differs from the patch's %q", fi+1, p.text))

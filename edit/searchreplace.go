@@ -9,6 +9,9 @@ import (
 // block: 5 to 9 of c, then word ("SEARCH", "REPLACE", or "" for the
 // "=======" divider), as Aider writes and accepts them.
 func srMarker(l string, c byte, word string) bool {
+	if l == "" || l[0] != c { // most lines: the marker starts the line
+		return false
+	}
 	l = strings.TrimRight(l, " \t")
 	n := len(l) - len(strings.TrimLeft(l, string(c)))
 	if n < 5 || n > 9 {

@@ -35,6 +35,9 @@ type v4aHint struct {
 
 func hasV4A(lines []string) bool {
 	for _, l := range lines {
+		if !strings.HasPrefix(l, "*") { // every marker starts with "***"
+			continue
+		}
 		l = strings.TrimRight(l, " \t")
 		if l == v4aBegin || strings.HasPrefix(l, v4aUpdate) || strings.HasPrefix(l, v4aAdd) || strings.HasPrefix(l, v4aDelete) {
 			return true

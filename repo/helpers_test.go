@@ -15,7 +15,7 @@ import (
 // git runs git in dir with a configuration that ignores the machine's and
 // the user's settings, and returns its standard output. A missing git
 // fails the test: these tests must not pass without it.
-func git(t *testing.T, dir string, args ...string) string {
+func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -36,7 +36,7 @@ func git(t *testing.T, dir string, args ...string) string {
 }
 
 // gitInit makes dir the top of a new git repository, with the real git.
-func gitInit(t *testing.T, dir string) {
+func gitInit(t testing.TB, dir string) {
 	t.Helper()
 	git(t, dir, "init", "-q", "-b", "main", ".")
 }
@@ -48,7 +48,7 @@ type file struct {
 }
 
 // writeFiles creates files under dir, with their parent directories.
-func writeFiles(t *testing.T, dir string, files map[string]file) {
+func writeFiles(t testing.TB, dir string, files map[string]file) {
 	t.Helper()
 	for name, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

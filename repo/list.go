@@ -234,7 +234,7 @@ func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignor
 		}
 	}
 	if w.ignore {
-		own, err := readIgnoreFile(w.t, dir, parts)
+		own, err := readIgnoreFile(w.t, nil, dir, parts)
 		if err != nil {
 			return err
 		}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pair-cli/pair/edit"
@@ -27,13 +25,19 @@ func (t *Tree) Place(p *edit.Patch) ([]*edit.FilePlan, error) {
 // PlaceWith is Place with access to git-ignored or secret files (see
 // Guard), which Place refuses.
 func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error) {
+	w := newDirWalk(t)
+	defer w.close()
+	return t.placeWith(p, access, w)
+}
+
+// placeWith is PlaceWith, looking at the paths through the walk w.
+func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.FilePlan, error) {
 	type target struct {
 		oldPath, newPath string
 		fd               *edit.FileDiff
 	}
 	var targets []*target
 	byPath := map[[2]string]*target{}
-	linkFree := map[string]bool{} // directories found not to be links (see linked)
 	for _, fd := range p.Files {
 		if fd.Binary {
 			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
@@ -44,19 +48,19 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 			}
 			return nil, ErrNoFileName
 		}
-		oldPath, newPath, err := t.resolve(fd)
+		oldPath, newPath, err := t.resolve(fd, w)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range []string{oldPath, newPath} {
-			if p == "" {
+		for i, p := range []string{oldPath, newPath} {
+			if p == "" || i == 1 && p == oldPath {
 				continue
 			}
-			if err := t.Guard(p, access); err != nil {
+			if err := t.guard(p, access, w); err != nil {
 				return nil, err
 			}
 			// A link is judged by what it leads to: a link to .env is .env.
-			linked := t.linked(p, linkFree)
+			linked := w.linked(p)
 			if linked {
 				if err := t.guardLinks(p, access); err != nil {
 					return nil, err
@@ -65,7 +69,7 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 			// Where the path lands on disk, through links too: never in
 			// .git, a submodule or outside the tree. Write checks it again
 			// under the writer lock.
-			if err := t.checkPlacedPath(p, linked); err != nil {
+			if err := t.checkPlacedPath(p, linked, w); err != nil {
 				return nil, err
 			}
 		}
@@ -91,11 +95,10 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 	for _, tg := range targets {
 		var old string
 		if tg.oldPath != "" {
-			b, err := t.ReadFile(tg.oldPath)
-			if err != nil {
-				return nil, err
+			var err error
+			if old, err = w.readString(tg.oldPath); err != nil {
+				return nil, wrapEscape(tg.oldPath, err)
 			}
-			old = string(b)
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
@@ -103,29 +106,19 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 }
 
 // linked reports whether p or a directory above it is a symbolic link,
-// looking from the top down so that each step goes through directories
-// already found not to be links (one lstat each, where going through the
-// tree's root would open every directory above again). The directories
-// found not to be links are added to free and not looked at again: a
+// looking from the top down, each path once per walk (see dirWalk): a
 // patch of many files in few directories would otherwise look at each
 // directory once per file. When in doubt it reports true, and the caller
 // looks closer.
-func (t *Tree) linked(p string, free map[string]bool) bool {
+func (w *dirWalk) linked(p string) bool {
 	parts := strings.Split(p, "/")
 	for i := 1; i <= len(parts); i++ {
-		d := strings.Join(parts[:i], "/")
-		if free[d] {
-			continue
-		}
-		fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(d)))
+		fi, err := w.lstat(strings.Join(parts[:i], "/"))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return false // nothing below it exists either
 		case err != nil || fi.Mode()&fs.ModeSymlink != 0:
 			return true
-		}
-		if i < len(parts) {
-			free[d] = true
 		}
 	}
 	return false
@@ -133,7 +126,8 @@ func (t *Tree) linked(p string, free map[string]bool) bool {
 
 // resolve finds the tree paths a file diff reads from and writes to: ""
 // for a created file's source or a deleted file's destination.
-func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
+// Paths are looked at through the placement's walk w.
+func (t *Tree) resolve(fd *edit.FileDiff, w *dirWalk) (oldPath, newPath string, err error) {
 	// The source: the first candidate name that exists.
 	stripped := false
 	if src := fd.Source(); src != "" {
@@ -143,7 +137,7 @@ func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
 			if err != nil {
 				return "", "", err
 			}
-			fi, err := t.Stat(cp)
+			fi, err := w.stat(cp)
 			if err == nil && fi.Mode().IsRegular() {
 				oldPath, stripped = cp, i > 0
 				break
@@ -185,7 +179,7 @@ func (t *Tree) resolve(fd *edit.FileDiff) (oldPath, newPath string, err error) {
 	}
 	// It must not exist yet (an empty file may be filled), and must not
 	// lead outside the tree through a link.
-	fi, err := t.Stat(newPath)
+	fi, err := w.stat(newPath)
 	switch {
 	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)

@@ -66,11 +66,17 @@ type Access struct {
 // git-ignored files and secret files are refused unless access allows
 // them.
 func (t *Tree) Guard(p string, access Access) error {
+	return t.guard(p, access, nil)
+}
+
+// guard is Guard, reading the .gitignore files through the walk w when it
+// is not nil.
+func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 	if !access.Secrets && IsSecret(p) {
 		return fmt.Errorf("%s: %w (allow it explicitly to use it)", p, ErrSecret)
 	}
 	if !access.Ignored {
-		ignored, err := t.Ignored(p)
+		ignored, err := t.ignored(p, w)
 		if err != nil {
 			return err
 		}
@@ -95,6 +101,12 @@ type ignores struct {
 // one of its directories), and it is not tracked. Outside a git
 // repository nothing is ignored.
 func (t *Tree) Ignored(p string) (bool, error) {
+	return t.ignored(p, nil)
+}
+
+// ignored is Ignored, reading the .gitignore files through the walk w
+// when it is not nil.
+func (t *Tree) ignored(p string, w *dirWalk) (bool, error) {
 	if !t.Git {
 		return false, nil
 	}
@@ -110,7 +122,7 @@ func (t *Tree) Ignored(p string) (bool, error) {
 		dps, ok := ig.dirs[dir]
 		if !ok {
 			var err error
-			if dps, err = readIgnoreFile(t, dir, parts[:i]); err != nil {
+			if dps, err = readIgnoreFile(t, w, dir, parts[:i]); err != nil {
 				return false, err
 			}
 			ig.dirs[dir] = dps
@@ -154,10 +166,17 @@ func (t *Tree) loadBase(ig *ignores) error {
 	return nil
 }
 
-// readIgnoreFile reads the .gitignore of a directory of the tree.
-func readIgnoreFile(t *Tree, dir string, domain []string) ([]gitignore.Pattern, error) {
+// readIgnoreFile reads the .gitignore of a directory of the tree, through
+// the walk w when it is not nil.
+func readIgnoreFile(t *Tree, w *dirWalk, dir string, domain []string) ([]gitignore.Pattern, error) {
 	name := path.Join(dir, ".gitignore")
-	b, err := t.root.ReadFile(name)
+	var b []byte
+	var err error
+	if w != nil {
+		b, err = w.readFile(name)
+	} else {
+		b, err = t.root.ReadFile(name)
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil

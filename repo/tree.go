@@ -72,10 +72,8 @@ type Tree struct {
 	// gitlinks caches the submodules of the git index during a check of
 	// a write set (see gitlinkOf).
 	gitlinks map[string]bool
-	// ownGit caches, for checkPlacedPath, which directories have a .git
-	// of their own; gitDirInside whether the git directory is inside the
-	// tree under another name (0 not known yet, 1 yes, -1 no).
-	ownGit       map[string]bool
+	// gitDirInside says whether the git directory is inside the tree
+	// under another name (0 not known yet, 1 yes, -1 no).
 	gitDirInside int
 }
 

@@ -1,6 +1,7 @@
 package patchflow
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -269,7 +270,10 @@ func Run(ctx context.Context, o Options) error {
 		if o.JSON {
 			output.WriteJSON(o.IO.Out, report)
 		} else {
-			PrintPlacements(o.IO.Out, report)
+			// One write, not one per line: a large patch has thousands.
+			out := bufio.NewWriter(o.IO.Out)
+			PrintPlacements(out, report)
+			out.Flush()
 		}
 		if failed > 0 {
 			what := "nothing was written"
@@ -526,11 +530,11 @@ func summarizePaths(paths []string) string {
 
 func readPatch(o Options) (string, error) {
 	if o.Patch != "" && o.Patch != "-" {
-		b, err := os.ReadFile(o.Patch)
+		s, err := readString(o.Patch)
 		if err != nil {
 			return "", fmt.Errorf("apply: read patch: %w", err)
 		}
-		return string(b), nil
+		return s, nil
 	}
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.
@@ -545,6 +549,25 @@ func readPatch(o Options) (string, error) {
 		return "", errors.New("apply: standard input is empty: no patch to apply")
 	}
 	return string(b), nil
+}
+
+// readString is os.ReadFile for a string: the file is copied once, into
+// the string, where converting os.ReadFile's slice would copy it twice (a
+// large patch is megabytes).
+func readString(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<30 {
+		b.Grow(int(fi.Size()))
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 func fileReportOf(p *edit.FilePlan) FileReport {

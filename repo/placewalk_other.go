@@ -1,0 +1,8 @@
+//go:build !unix
+
+package repo
+
+import "os"
+
+// readFlags opens a file to read it whole (see placewalk_unix.go).
+const readFlags = os.O_RDONLY
