@@ -152,7 +152,7 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // and an error for each hunk that could not be placed. Place never guesses:
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
-	fp := choosePlaces(old, fd)
+	fp := choosePlaces(old, fd, gitContext([]*FileDiff{fd}))
 	fp.pl.style = fp.style.usable()
 	return fp.finish()
 }
@@ -164,8 +164,9 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementError) {
 	fps := make([]*filePlaces, len(fds))
 	var patch styleSeen // what all the files show together
+	context := gitContext(fds)
 	for i, fd := range fds {
-		fps[i] = choosePlaces(olds[i], fd)
+		fps[i] = choosePlaces(olds[i], fd, context)
 		if st := fps[i].style; st.seen {
 			if st.conflict || (patch.seen && patch.style != st.style) {
 				patch.conflict = true
@@ -203,14 +204,30 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 	return e
 }
 
-// choosePlaces finds the candidates of every hunk and chooses one each.
-func choosePlaces(old string, fd *FileDiff) *filePlaces {
-	pl := newPlacer(old)
-	if fd.Indexed {
+// gitContext is the number of context lines git wrote around the hunks
+// of the files it made (those with an "index" line): the most any of their
+// hunks has on one side, since git writes the same number everywhere in
+// one diff but where a file begins or ends. It is 0 when git made none.
+func gitContext(fds []*FileDiff) int {
+	n := 0
+	for _, fd := range fds {
+		if !fd.Indexed {
+			continue
+		}
 		for _, h := range fd.Hunks {
 			sh := hunkShape(h.Lines)
-			pl.context = max(pl.context, sh.lead, sh.trail)
+			n = max(n, sh.lead, sh.trail)
 		}
+	}
+	return n
+}
+
+// choosePlaces finds the candidates of every hunk and chooses one each.
+// context is gitContext of the whole diff, used for files git made.
+func choosePlaces(old string, fd *FileDiff, context int) *filePlaces {
+	pl := newPlacer(old)
+	if fd.Indexed {
+		pl.context = context
 	}
 	fp := &filePlaces{old: old, pl: pl, fd: fd}
 	fail := fp.fail
