@@ -112,3 +112,50 @@ func checkFileText(t testing.TB, old string, r edit.Resolved) {
 		pos++
 	}
 }
+
+// refused places a one-file patch against old and fails the test unless
+// some hunk is refused with an error that contains want.
+func refused(t testing.TB, old, patch, want string) {
+	t.Helper()
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	for _, e := range errs {
+		if strings.Contains(e.Error(), want) {
+			return
+		}
+	}
+	t.Errorf("Place: got errors %v, want one saying %q\n%s", errs, want, describe(rs))
+}
+
+// placeFilesErr places every file of patch against files (path to
+// content) as one diff and returns the files' new contents, and the
+// placement errors joined ("" when there are none).
+func placeFilesErr(t testing.TB, files map[string]string, patch string) (map[string]string, string) {
+	t.Helper()
+	p := mustParse(t, patch)
+	olds := make([]string, len(p.Files))
+	for i, fd := range p.Files {
+		olds[i] = files[fd.Path()]
+	}
+	rss, errss := edit.PlaceFiles(olds, p.Files)
+	out := map[string]string{}
+	var msgs []string
+	for i, fd := range p.Files {
+		for _, e := range errss[i] {
+			msgs = append(msgs, e.Error())
+		}
+		if len(errss[i]) == 0 {
+			out[fd.Path()] = mustApply(t, olds[i], rss[i])
+		}
+	}
+	return out, strings.Join(msgs, "\n")
+}
+
+// placeFiles is placeFilesErr for a patch that must place entirely.
+func placeFiles(t testing.TB, files map[string]string, patch string) map[string]string {
+	t.Helper()
+	out, errs := placeFilesErr(t, files, patch)
+	if errs != "" {
+		t.Fatalf("PlaceFiles: got errors, want none:\n%s", errs)
+	}
+	return out
+}

@@ -129,6 +129,18 @@ func similarKeys(a, b string) bool {
 	return editDistance(a, b, budget) <= budget
 }
 
+// shortStale reports whether a and b, lines too short for similarKeys to
+// judge (under 8 bytes), differ by one or two bytes edited, as a word
+// mistyped or misremembered ("fmt" as "ft", "false," as "flse,"), and
+// neither is blank. Alone that proves nothing; the fuzzy pass takes such a
+// line as changed only between two neighbours that fit exactly.
+func shortStale(a, b string) bool {
+	if strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" || max(len(a), len(b)) >= 8 {
+		return false
+	}
+	return editDistance(a, b, 2) <= 2
+}
+
 // editDistance returns the Levenshtein distance of a and b in bytes, or
 // some value above bound once it is certain to exceed it.
 func editDistance(a, b string, bound int) int {

@@ -126,3 +126,167 @@ func TestMissingLineShortHunk(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestLostLineBeforeEnd places a git hunk that appends to a file and lost
+// the last of its three leading context lines (the file's last line): git
+// writes context after added lines wherever the file goes on, so a hunk
+// with none ends the file, and the lost line is context before it. The
+// line counts of the diff's other hunks tell how much context git wrote.
+func TestLostLineBeforeEnd(t *testing.T) {
+	old := text("class Cache:", "    def get(self, key):", "        return self.data.get(key)", "",
+		"    def delete(self, key):", "        with self.lock:", "            if key in self.data:", "                self.data.pop(key)")
+	other := text("diff --git a/v.py b/v.py", "index 1111111..2222222 100644", "--- a/v.py", "+++ b/v.py", "@@ -1,7 +1,7 @@",
+		" a", " b", " c", "-d = 1", "+d = 2", " e", " f", " g")
+	hunk := text("diff --git a/c.py b/c.py", "index 3333333..4444444 100644", "--- a/c.py", "+++ b/c.py", "@@ -6,2 +6,6 @@",
+		"         with self.lock:", "             if key in self.data:", "+", "+", "+class Other(Cache):", "+    pass")
+	want := old + "\n\nclass Other(Cache):\n    pass\n"
+
+	t.Run("the diff's other hunks show three lines", func(t *testing.T) {
+		got := placeFiles(t, map[string]string{"c.py": old, "v.py": text("a", "b", "c", "d = 1", "e", "f", "g")}, other+hunk)
+		if got["c.py"] != want {
+			t.Errorf("got\n%s\nwant\n%s", got["c.py"], want)
+		}
+	})
+	t.Run("alone, the hunk shows no more than two", func(t *testing.T) {
+		// Nothing says git wrote three lines: the two lines may be all
+		// the context, and the file line after them trailing context lost.
+		refused(t, old, hunk, "fewer context lines")
+	})
+	t.Run("more than the missing lines follow", func(t *testing.T) {
+		longer := old + "        return None\n"
+		_, got := placeFilesErr(t, map[string]string{"c.py": longer, "v.py": text("a", "b", "c", "d = 1", "e", "f", "g")}, other+hunk)
+		if !strings.Contains(got, "fewer context lines") {
+			t.Errorf("placed a hunk whose lost lines do not reach the end of the file: %s", got)
+		}
+	})
+}
+
+// TestLostLineAfterStart is TestLostLineBeforeEnd at the start of a file:
+// a hunk with no leading context begins the file.
+func TestLostLineAfterStart(t *testing.T) {
+	old := text("1.20.1 / 2022-10-06", "===================", "", "  * deps: qs@6.11.0", "", "1.20.0 / 2022-04-02")
+	other := text("diff --git a/v.txt b/v.txt", "index 1111111..2222222 100644", "--- a/v.txt", "+++ b/v.txt", "@@ -1,7 +1,7 @@",
+		" a", " b", " c", "-d = 1", "+d = 2", " e", " f", " g")
+	hunk := text("diff --git a/HISTORY.md b/HISTORY.md", "index 3333333..4444444 100644", "--- a/HISTORY.md", "+++ b/HISTORY.md", "@@ -2,2 +2,5 @@",
+		"+1.20.2 / 2023-02-21", "+===================", "+", " ===================", " ")
+	got := placeFiles(t, map[string]string{"HISTORY.md": old, "v.txt": text("a", "b", "c", "d = 1", "e", "f", "g")}, other+hunk)
+	want := "1.20.2 / 2023-02-21\n===================\n\n" + old
+	if got["HISTORY.md"] != want {
+		t.Errorf("got\n%s\nwant\n%s", got["HISTORY.md"], want)
+	}
+}
+
+// TestLostBlankLineOrder places a git hunk that lost a blank context line
+// next to added lines that end with a blank line: put after them, the lost
+// line would stack two blank lines where the file never has two, so it
+// goes before them. Where the file has runs of two (Python's top-level
+// spacing), the order is unknown and the hunk is refused.
+func TestLostBlankLineOrder(t *testing.T) {
+	old := text("//---", "// Requirements", "//---", "", "const { ESLint } = require(\"./eslint\");",
+		"const { Linter } = require(\"./linter\");", "const { SourceCode } = require(\"./source-code\");", "",
+		"//---", "// Exports", "//---", "", "module.exports = {", "    Linter,", "    ESLint,", "};")
+	patch := text("diff --git a/api.js b/api.js", "index 1111111..2222222 100644", "--- a/api.js", "+++ b/api.js", "@@ -2,15 +2,20 @@",
+		" // Requirements", " //---", " ", "-const { ESLint } = require(\"./eslint\");", "+const { ESLint, Flat } = require(\"./eslint\");",
+		" const { Linter } = require(\"./linter\");", " const { SourceCode } = require(\"./source-code\");",
+		"+async function load() {", "+    return Flat;", "+}", "+",
+		" //---", " // Exports", " //---", " ", " module.exports = {", "     Linter,", "+    load,", "     ESLint,", " };")
+	want := strings.Replace(old, "const { ESLint } = require(\"./eslint\");", "const { ESLint, Flat } = require(\"./eslint\");", 1)
+	want = strings.Replace(want, "source-code\");\n\n", "source-code\");\n\nasync function load() {\n    return Flat;\n}\n\n", 1)
+	want = strings.Replace(want, "    Linter,\n", "    Linter,\n    load,\n", 1)
+	rs := mustPlace(t, old, patch)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+
+	// The same file with two blank lines somewhere: either order fits it.
+	refused(t, old+"\n\n// end\n", patch, "order of the added lines")
+}
+
+// TestShortHunkAtEdge places git hunks of two context lines, too short
+// for the fuzzy pass, that lost a line between them, at the end of the
+// file their missing side names: a hunk with no leading context starts
+// the file, one with no trailing context ends it.
+func TestShortHunkAtEdge(t *testing.T) {
+	other := text("diff --git a/v.txt b/v.txt", "index 1111111..2222222 100644", "--- a/v.txt", "+++ b/v.txt", "@@ -1,7 +1,7 @@",
+		" a", " b", " c", "-d = 1", "+d = 2", " e", " f", " g")
+	files := func(name, old string) map[string]string {
+		return map[string]string{name: old, "v.txt": text("a", "b", "c", "d = 1", "e", "f", "g")}
+	}
+	header := func(name string) string {
+		return text("diff --git a/"+name+" b/"+name, "index 3333333..4444444 100644", "--- a/"+name, "+++ b/"+name)
+	}
+	history := text("1.20.1 / 2022-10-06", "===================", "", "  * deps: qs@6.11.0", "", "1.20.0 / 2022-04-02", "===================")
+	t.Run("start", func(t *testing.T) {
+		hunk := header("HISTORY.md") + text("@@ -1,2 +1,5 @@", "+1.20.2 / 2023-02-21", "+===================", "+", " 1.20.1 / 2022-10-06", " ")
+		got := placeFiles(t, files("HISTORY.md", history), other+hunk)
+		if want := "1.20.2 / 2023-02-21\n===================\n\n" + history; got["HISTORY.md"] != want {
+			t.Errorf("got\n%s\nwant\n%s", got["HISTORY.md"], want)
+		}
+	})
+	t.Run("end", func(t *testing.T) {
+		old := text("def a():", "    return 1", "", "def b():", "    x = 2", "    return x")
+		hunk := header("m.py") + text("@@ -4,2 +4,5 @@", " def b():", "     return x", "+", "+def c():", "+    return 3")
+		got := placeFiles(t, files("m.py", old), other+hunk)
+		if want := old + "\ndef c():\n    return 3\n"; got["m.py"] != want {
+			t.Errorf("got\n%s\nwant\n%s", got["m.py"], want)
+		}
+	})
+	t.Run("not the file's first line", func(t *testing.T) {
+		hunk := header("HISTORY.md") + text("@@ -1,2 +1,5 @@", "+1.20.2 / 2023-02-21", "+===================", "+", " ===================", " ")
+		_, errs := placeFilesErr(t, files("HISTORY.md", "Changes\n"+strings.Replace(history, "===================\n", "", 1)), other+hunk)
+		if errs == "" {
+			t.Errorf("placed a hunk whose context is not where the file starts")
+		}
+	})
+}
+
+// TestFusedAtBlankRun places two git hunks run together where the first
+// part ends on one of the two blank lines between Python functions: the
+// lines between the parts hold more than that run, so they are a gap
+// between hunks, where once the blank line after the split (equal to the
+// line the part ends on) was taken for a lost context line.
+func TestFusedAtBlankRun(t *testing.T) {
+	old := text("import os", "", "", "def record(path):", "    return path", "", "", "def fs(path, rel=None):",
+		"    if rel is not None:", "        path = os.path.relpath(path, rel)", "    return path.replace(os.sep, '/')", "", "",
+		"def rows(old, changed):", "    out = []", "    for row in old:", "        if len(row) > 3:", "            warn(row)",
+		"        new = row[0]", "        if new in changed:", "            digest = rehash(record(new))", "        else:",
+		"            digest = row[1]", "        out.append((new, digest))", "    return out")
+	// The first part ends on the first of the two blank lines after fs
+	// (line 12); the second starts at line 19.
+	patch := text("diff --git a/w.py b/w.py", "index 1111111..2222222 100644", "--- a/w.py", "+++ b/w.py", "@@ -3,16 +3,16 @@",
+		" ", "-def record(path):", "-    return path", "+def record(path, lib):", "+    return os.path.join(lib, path)",
+		" ", " ", " def fs(path, rel=None):", "     if rel is not None:", "         path = os.path.relpath(path, rel)",
+		"     return path.replace(os.sep, '/')", " ",
+		"         new = row[0]", "         if new in changed:", "-            digest = rehash(record(new))",
+		"+            digest = rehash(record(new, lib))", "         else:", "             digest = row[1]")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "def record(path):\n    return path\n", "def record(path, lib):\n    return os.path.join(lib, path)\n", 1),
+		"rehash(record(new))", "rehash(record(new, lib))", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}
+
+// TestShortStaleLine places hunks with a context line too short to call
+// similar to the file's ("fmt" written "ft"): taken as changed only where
+// its neighbours fit the file's lines on either side of it exactly.
+func TestShortStaleLine(t *testing.T) {
+	old := text("package tag", "", "import (", "\t\"fmt\"", "\t\"math\"", "\t\"time\"", "", "\t\"example.com/toml/internal\"", ")", "",
+		"func Add(v float64) string {", "\treturn fmt.Sprintf(\"%v\", v)", "}")
+	t.Run("between exact neighbours", func(t *testing.T) {
+		patch := text("--- a/add.go", "+++ b/add.go", "@@ -3,6 +3,7 @@", " import (", " \t\"ft\"", " \t\"math\"", "+\t\"strconv\"", " \t\"time\"", " ",
+			" \t\"example.com/toml/internal\"")
+		rs := mustPlace(t, old, patch)
+		want := strings.Replace(old, "\t\"math\"\n", "\t\"math\"\n\t\"strconv\"\n", 1)
+		if got := mustApply(t, old, rs); got != want {
+			t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+		}
+	})
+	t.Run("next to a left-out line", func(t *testing.T) {
+		patch := text("--- a/add.go", "+++ b/add.go", "@@ -3,6 +3,7 @@", " import (", " \t\"ft\"", "+\t\"strconv\"", " \t\"time\"", " ",
+			" \t\"example.com/toml/internal\"", " )")
+		if _, errs := edit.Place(old, onlyFile(t, patch)); len(errs) == 0 {
+			t.Errorf("placed a hunk with a short unlike line next to a gap")
+		}
+	})
+}

@@ -155,7 +155,7 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // and an error for each hunk that could not be placed. Place never guesses:
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
-	fp := choosePlaces(old, fd)
+	fp := choosePlaces(old, fd, gitContext([]*FileDiff{fd}))
 	fp.pl.style = fp.style.usable()
 	return fp.finish()
 }
@@ -171,7 +171,8 @@ func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 // the result is the same as one after the other.
 func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementError) {
 	fps := make([]*filePlaces, len(fds))
-	eachFile(len(fds), func(i int) { fps[i] = choosePlaces(olds[i], fds[i]) })
+	context := gitContext(fds)
+	eachFile(len(fds), func(i int) { fps[i] = choosePlaces(olds[i], fds[i], context) })
 	var patch styleSeen // what all the files show together
 	for i := range fds {
 		if st := fps[i].style; st.seen {
@@ -234,14 +235,30 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 	return e
 }
 
-// choosePlaces finds the candidates of every hunk and chooses one each.
-func choosePlaces(old string, fd *FileDiff) *filePlaces {
-	pl := newPlacer(old)
-	if fd.Indexed {
+// gitContext is the number of context lines git wrote around the hunks
+// of the files it made (those with an "index" line): the most any of their
+// hunks has on one side, since git writes the same number everywhere in
+// one diff but where a file begins or ends. It is 0 when git made none.
+func gitContext(fds []*FileDiff) int {
+	n := 0
+	for _, fd := range fds {
+		if !fd.Indexed {
+			continue
+		}
 		for _, h := range fd.Hunks {
 			sh := hunkShape(h.Lines)
-			pl.context = max(pl.context, sh.lead, sh.trail)
+			n = max(n, sh.lead, sh.trail)
 		}
+	}
+	return n
+}
+
+// choosePlaces finds the candidates of every hunk and chooses one each.
+// context is gitContext of the whole diff, used for files git made.
+func choosePlaces(old string, fd *FileDiff, context int) *filePlaces {
+	pl := newPlacer(old)
+	if fd.Indexed {
+		pl.context = context
 	}
 	fp := &filePlaces{old: old, pl: pl, fd: fd}
 	fail := fp.fail

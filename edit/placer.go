@@ -45,6 +45,9 @@ type placer struct {
 	// indentStep is the file's indentation style, once needed (see
 	// indentsFit).
 	indentStep int
+	// blankRun is the file's longest run of blank lines, once needed
+	// (see longestBlankRun); -1 before.
+	blankRun int
 	// work counts the steps of the tolerant passes (cells of alignment
 	// tables, steps of walks), for tests that bound it.
 	work int
@@ -60,7 +63,7 @@ const scanBudget = 1 << 24
 
 func newPlacer(old string) *placer {
 	lines, final := splitLines(old)
-	return &placer{file: lines, finalNewline: final}
+	return &placer{file: lines, finalNewline: final, blankRun: -1}
 }
 
 func (pl *placer) keysAt(lv level) []string {
@@ -242,7 +245,57 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		}
 		return cs, nil
 	}
-	return pl.fused(h, pre), nil
+	if cs := pl.fused(h, pre); len(cs) > 0 {
+		return cs, nil
+	}
+	return pl.atEdge(h, pre), nil
+}
+
+// atEdge places a git hunk with no context on one side at that end of the
+// file, where git puts it (it writes context wherever the file goes on),
+// when its context lines are the file's first (or last) lines but for one
+// line the patch left out between them: a hunk too short for the fuzzy
+// pass, adding lines at the top of a changelog, say. Its first context
+// line must be the file's first line (its last, the last): the end of the
+// file, not a search, gives the place. It must fit in exactly one way.
+func (pl *placer) atEdge(h *Hunk, pre []preLine) []candidate {
+	sh := hunkShape(h.Lines)
+	if pl.context == 0 || len(pre) < 2 || len(pre)+1 > len(pl.file) || (sh.lead == 0) == (sh.trail == 0) {
+		return nil
+	}
+	pk := preKeys(pre, levelTrailing)
+	fk := pl.keysAt(levelTrailing)
+	var found []candidate
+	// skip is the index of the pre-image line before which one file line
+	// is left out; from the start, line j sits on file line j (or j+1
+	// after the skip), from the end on the mirror of that.
+	for skip := 1; skip < len(pre); skip++ {
+		align := make([]int, len(pre))
+		ok := true
+		for j := range pre {
+			fi := j
+			if j >= skip {
+				fi++
+			}
+			if sh.trail == 0 {
+				fi = len(pl.file) - len(pre) - 1 + fi
+			}
+			if pk[j] != fk[fi] {
+				ok = false
+				break
+			}
+			align[j] = fi
+		}
+		if ok {
+			c := newCandidate(align, PassFuzzy, levelTrailing, unit)
+			c.distinct = true
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return found
 }
 
 // exact returns the starts where every key of pre equals the file's key at
@@ -612,7 +665,7 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 			// indented otherwise may well be another line (adjacent lines
 			// that differ only in indentation could trade places).
 			return 1
-		case body[j].kind == Context && similarKeys(bk[j], fk[a+i]):
+		case body[j].kind == Context && (similarKeys(bk[j], fk[a+i]) || shortStale(bk[j], fk[a+i])):
 			return unit
 		}
 		return inf
@@ -717,6 +770,14 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		}
 		if bk[jj] == fk[al[jj]] {
 			continue
+		}
+		// A short line taken as changed (too short to call similar) must
+		// sit in the one slot between two neighbours equal to the file's
+		// lines on either side of it: only they say where it is.
+		if !similarKeys(bk[jj], fk[al[jj]]) &&
+			(jj == 0 || jj+1 == m || al[jj-1] != al[jj]-1 || al[jj+1] != al[jj]+1 ||
+				bk[jj-1] != fk[al[jj-1]] || bk[jj+1] != fk[al[jj+1]]) {
+			return alignment{}, false
 		}
 		// A line taken as changed that the file has, as it is, elsewhere:
 		// that may be where it belongs.
@@ -903,11 +964,11 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		for _, sa := range as {
 			for _, sb := range bs {
 				// Between the parts lie at least two lines (git keeps hunks
-				// closer than that apart as one), and not a line equal to
-				// the one either part ends on: a single lost context line,
-				// or one of a run of equal lines, is no gap between hunks.
-				gap := sb - (sa + k)
-				if gap < 2 || pl.file[sa+k] == pl.file[sa+k-1] || pl.file[sb-1] == pl.file[sb] {
+				// closer than that apart as one) that are not equal to the
+				// line either part ends on: a single lost context line, or
+				// one of a run of equal lines (blank lines between Python
+				// functions), is no gap between hunks.
+				if pl.otherLines(sa+k-1, sb) < 2 {
 					continue
 				}
 				align := make([]int, m)
@@ -932,6 +993,18 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		return nil
 	}
 	return found
+}
+
+// otherLines counts the file lines strictly between lines a and b that
+// differ from both.
+func (pl *placer) otherLines(a, b int) int {
+	n := 0
+	for i := a + 1; i < b; i++ {
+		if pl.file[i] != pl.file[a] && pl.file[i] != pl.file[b] {
+			n++
+		}
+	}
+	return n
 }
 
 // fusedMinPart is the fewest pre-image lines each part of a fused hunk

@@ -205,6 +205,14 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
+			case pl.blanksFit(out, skipped, pending, Line{Kind: p.kind, Text: pl.file[fi]}):
+				out = append(out, skipped...)
+				out = append(out, pending...)
+				r.Notes = append(r.Notes, "the left-out blank line(s) go before the added lines: after them, they would make a longer run of blank lines than the file has anywhere")
+			case pl.blanksFit(out, pending, skipped, Line{Kind: p.kind, Text: pl.file[fi]}):
+				out = append(out, pending...)
+				out = append(out, skipped...)
+				r.Notes = append(r.Notes, "the left-out blank line(s) go after the added lines: before them, they would make a longer run of blank lines than the file has anywhere")
 			default:
 				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
@@ -228,6 +236,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		}
 	}
 	r.Start, r.Lines = start, out
+	pl.completeEdge(&r)
 	if err := pl.checkShape(r); err != nil {
 		return r, err
 	}
@@ -237,6 +246,104 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		return r, err
 	}
 	return r, nil
+}
+
+// blanksFit reports, for left-out file lines that are all blank next to
+// added lines, that first then second (the one a gap, the other the added
+// lines) is the one order of the two that keeps every run of blank lines
+// no longer than the file's longest, where the lines around the gap are
+// kept lines with text. Added lines ending with a blank line, put before
+// a blank line the patch lost, would stack two blank lines where the file
+// never has two: git slides a blank line to either end of what it adds,
+// and this patch wrote it at the end, after the lost line.
+func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
+	blank := func(l Line) bool { return strings.TrimSpace(l.Text) == "" }
+	skipped := first
+	if len(first) > 0 && first[0].Kind == Add {
+		skipped = second
+	}
+	if !slices.ContainsFunc(skipped, func(l Line) bool { return l.Kind == Context }) ||
+		slices.ContainsFunc(skipped, func(l Line) bool { return !blank(l) }) {
+		return false
+	}
+	if len(out) == 0 || out[len(out)-1].Kind != Context || blank(out[len(out)-1]) || next.Kind != Context || blank(next) {
+		return false
+	}
+	most := pl.longestBlankRun()
+	run := func(ls ...[]Line) int {
+		longest, n := 0, 0
+		for _, part := range ls {
+			for _, l := range part {
+				if blank(l) {
+					n++
+					longest = max(longest, n)
+				} else {
+					n = 0
+				}
+			}
+		}
+		return longest
+	}
+	return run(first, second) <= most && run(second, first) > most
+}
+
+// longestBlankRun is the most blank lines the file has in a row.
+func (pl *placer) longestBlankRun() int {
+	if pl.blankRun < 0 {
+		pl.blankRun = 0
+		n := 0
+		for _, l := range pl.file {
+			if strings.TrimSpace(l) == "" {
+				n++
+				pl.blankRun = max(pl.blankRun, n)
+			} else {
+				n = 0
+			}
+		}
+	}
+	return pl.blankRun
+}
+
+// completeEdge reads a git hunk that only inserts lines, with no context
+// on one side and too little on the other, as an insertion at the end (or
+// the start) of the file, when the file lines between its context and
+// that end are exactly the lines its short side lacks. git writes context
+// after added lines whenever the file goes on: a hunk with none ends the
+// file, and the lines after its context are context lines the patch lost.
+// The other reading, the added lines right after the context and the file
+// going on, would have lost those lines as trailing context and still have
+// too short a side (the hunk does not start the file): more was lost.
+func (pl *placer) completeEdge(r *Resolved) {
+	sh := hunkShape(r.Lines)
+	if pl.context == 0 || sh.lastChange < 0 {
+		return
+	}
+	for _, l := range r.Lines[sh.firstChange : sh.lastChange+1] {
+		if l.Kind != Add {
+			return // not one group of added lines
+		}
+	}
+	end := r.Start + r.OldCount()
+	fileLines := func(from, to int) []Line {
+		ls := make([]Line, 0, to-from)
+		for k := from; k < to; k++ {
+			ls = append(ls, Line{Kind: Context, Text: pl.file[k]})
+		}
+		return ls
+	}
+	note := func(from, to int, edge string) {
+		r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context: git writes context wherever the file goes on, so the added lines %s the file", from+1, to, edge))
+	}
+	switch k := len(pl.file) - end; {
+	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == pl.context && r.Start > 0:
+		out := slices.Concat(r.Lines[:sh.firstChange], fileLines(end, len(pl.file)), r.Lines[sh.firstChange:])
+		note(end, len(pl.file), "end")
+		r.Lines = out
+	case sh.lead == 0 && sh.trail > 0 && r.Start > 0 && sh.trail+r.Start == pl.context && k > 0:
+		out := slices.Concat(r.Lines[:sh.lastChange+1], fileLines(0, r.Start), r.Lines[sh.lastChange+1:])
+		note(0, r.Start, "start")
+		r.Lines, r.Start = out, 0
+	}
 }
 
 // checkLostTrail refuses a hunk that ends with added lines, no context
