@@ -80,6 +80,10 @@ type Proposal struct {
 	// Undecided is, when the reviewer pauses, how many of the hunks are
 	// still to decide (0: all of them).
 	Undecided int
+	// Refused is, when the reviewer pauses because decisions given ahead
+	// (--yes, --decisions) approved interpreted hunks without
+	// --interpret, that flag: the pause must not offer it again.
+	Refused string
 }
 
 // HunkDecision is what became of one hunk of a proposal.
@@ -345,7 +349,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 			err = cerr
 		}
 	}()
-	st.Turn.Status, st.Turn.Error, st.Turn.ReviewReason = "", "", ""
+	st.Turn.Status, st.Turn.Error, st.Turn.ReviewReason, st.Turn.ReviewRefused = "", "", "", ""
 	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
 	if p.Phase == "applying" {
 		st.Turn.Pending = nil
@@ -848,6 +852,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			waiting = prop.Undecided
 		}
 		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", waiting, output.Plural(waiting, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[waiting == 1])
+		a.st.Turn.ReviewRefused = prop.Refused
 		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused

@@ -53,7 +53,10 @@ type Turn struct {
 	Status       Status `json:"status,omitempty"`
 	Final        string `json:"final_output,omitempty"`
 	ReviewReason string `json:"review_reason,omitempty"`
-	Error        string `json:"error,omitempty"`
+	// ReviewRefused is the flag deciding ahead (--yes, --decisions) that
+	// the paused review refused, for approving interpreted hunks.
+	ReviewRefused string `json:"review_refused,omitempty"`
+	Error         string `json:"error,omitempty"`
 	// Pending is the action waiting for a decision when the turn paused.
 	Pending *Pending `json:"pending,omitempty"`
 	// Applied counts hunks written in this turn; Commits the commits made.

@@ -146,7 +146,7 @@ func (a *aheadReview) refuse(p *agent.Proposal, rev *review.Review, flag string)
 	}
 	fmt.Fprintf(a.notices, "pair: nothing was decided: the review still waits (add --interpret to accept %s, or decide %s with pair review on a terminal or with --web)\n",
 		map[bool]string{true: "it", false: "them"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])
-	p.Saved, p.Undecided = a.saved, a.undecided
+	p.Saved, p.Undecided, p.Refused = a.saved, a.undecided, flag
 	return agent.ErrNeedsReview
 }
 

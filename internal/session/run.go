@@ -278,7 +278,13 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 		if t.Applied > 0 {
 			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, output.Plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
 		}
-		return &output.ExitError{Code: output.NeedsReview, Msg: fmt.Sprintf("%s: paused for review: %s; %s. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with --decisions LETTERS, --yes, or --web)", cmd, t.ReviewReason, written, st.Session)}
+		ways := "--decisions LETTERS, --yes, or --web"
+		if t.ReviewRefused != "" {
+			// Deciding ahead approved interpreted hunks: offering it again
+			// would only be refused again.
+			ways = "--web, or " + t.ReviewRefused + " --interpret to accept the interpreted hunks"
+		}
+		return &output.ExitError{Code: output.NeedsReview, Msg: fmt.Sprintf("%s: paused for review: %s; %s. The session is saved: finish the review with\n  pair review --session %s\non a terminal (or with %s)", cmd, t.ReviewReason, written, st.Session, ways)}
 	case errors.Is(err, agent.ErrApplyInterrupted):
 		return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v; check git status and git log, then continue with pair edit --session %s", cmd, err, st.Session)}
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled) || ctx.Err() != nil:
