@@ -17,17 +17,19 @@ import (
 // core.autocrlf and the text, eol and binary attributes.
 type eolRules struct {
 	dir      string // work tree root
-	infoFile string // $GIT_DIR/info/attributes
+	infoFile string // $GIT_COMMON_DIR/info/attributes
 	global   string // core.attributesFile
 	autocrlf bool   // core.autocrlf is true or input
 }
 
-func (t *Tree) eolRules(gitDir string) (*eolRules, error) {
+// eolRules reads the line-ending rules. info/attributes is the common
+// directory's: a linked worktree shares it, as git reads it.
+func (t *Tree) eolRules() (*eolRules, error) {
 	cfg, err := t.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	e := &eolRules{dir: t.Dir, infoFile: filepath.Join(gitDir, "info", "attributes")}
+	e := &eolRules{dir: t.Dir, infoFile: filepath.Join(t.commonDir, "info", "attributes")}
 	switch strings.ToLower(cfg.get("core", "autocrlf")) {
 	case "true", "yes", "on", "1", "input":
 		e.autocrlf = true

@@ -286,7 +286,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	for _, e := range idx.Entries {
 		byName[e.Name] = append(byName[e.Name], e)
 	}
-	eol, err := t.eolRules(gitDir)
+	eol, err := t.eolRules()
 	if err != nil {
 		return nil, err
 	}

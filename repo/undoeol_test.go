@@ -10,32 +10,44 @@ import (
 // TestUndoLineEndings: with core.autocrlf=true or eol=crlf attributes the
 // working tree holds CRLF where the commit holds LF; git sees a clean
 // tree, and so does undo, which writes the parent's version back with
-// CRLF. Without a conversion, CRLF is an edit and undo refuses.
+// CRLF. Without a conversion, CRLF is an edit and undo refuses. In a
+// linked worktree, info/attributes is the common directory's, as git
+// reads it.
 func TestUndoLineEndings(t *testing.T) {
 	tests := []struct {
 		name   string
 		setup  func(t *testing.T, dir string)
 		refuse bool
+		// worktree runs the test in a worktree linked to the repository.
+		worktree bool
 	}{
-		{"autocrlf", func(t *testing.T, dir string) { cmGit(t, dir, "config", "core.autocrlf", "true") }, false},
+		{"autocrlf", func(t *testing.T, dir string) { cmGit(t, dir, "config", "core.autocrlf", "true") }, false, false},
 		{"eol-crlf-attribute", func(t *testing.T, dir string) {
 			cmWrite(t, dir, ".gitattributes", "*.txt eol=crlf\n")
 			cmGit(t, dir, "add", ".gitattributes")
 			cmGit(t, dir, "commit", "-q", "-m", "attributes")
-		}, false},
+		}, false, false},
 		{"info-attributes-text", func(t *testing.T, dir string) {
 			cmWrite(t, dir, ".git/info/attributes", "a.txt text eol=crlf\n")
-		}, false},
-		{"no-conversion", func(t *testing.T, dir string) {}, true},
+		}, false, false},
+		{"info-attributes-linked-worktree", func(t *testing.T, dir string) {
+			cmWrite(t, dir, ".git/info/attributes", "a.txt text eol=crlf\n")
+		}, false, true},
+		{"no-conversion", func(t *testing.T, dir string) {}, true, false},
 		{"binary-attribute", func(t *testing.T, dir string) {
 			cmGit(t, dir, "config", "core.autocrlf", "true")
 			cmWrite(t, dir, ".git/info/attributes", "a.txt binary\n")
-		}, true},
+		}, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
 			tt.setup(t, dir)
+			if tt.worktree {
+				wt := filepath.Join(t.TempDir(), "wt")
+				cmGit(t, dir, "worktree", "add", "-q", "-b", "side", wt)
+				dir, tr = wt, openTree(t, wt)
+			}
 			// The working tree as git checks it out.
 			os.Remove(filepath.Join(dir, "a.txt"))
 			cmGit(t, dir, "checkout", "--", "a.txt")
