@@ -130,15 +130,17 @@ func similarKeys(a, b string) bool {
 }
 
 // shortStale reports whether a and b, lines too short for similarKeys to
-// judge (under 8 bytes), differ by one or two bytes edited, as a word
-// mistyped or misremembered ("fmt" as "ft", "false," as "flse,"), and
-// neither is blank. Alone that proves nothing; the fuzzy pass takes such a
-// line as changed only between two neighbours that fit exactly.
+// judge (under 8 bytes) but of 4 bytes or more, differ by one byte
+// edited, as a word mistyped or misremembered ("fmt" as "ft" in quotes,
+// "false," as "flse,"). Alone that proves nothing; the fuzzy pass takes
+// such a line as changed only between two neighbours that fit exactly.
+// Shorter lines ("}" and "b") are anything.
 func shortStale(a, b string) bool {
-	if strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" || max(len(a), len(b)) >= 8 {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if min(len(a), len(b)) < 4 || max(len(a), len(b)) >= 8 {
 		return false
 	}
-	return editDistance(a, b, 2) <= 2
+	return editDistance(a, b, 1) <= 1
 }
 
 // editDistance returns the Levenshtein distance of a and b in bytes, or
