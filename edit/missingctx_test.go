@@ -1,6 +1,7 @@
 package edit_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -176,11 +177,13 @@ func TestLostLineAfterStart(t *testing.T) {
 	}
 }
 
-// TestLostBlankLineOrder places a git hunk that lost a blank context line
-// next to added lines that end with a blank line: put after them, the lost
-// line would stack two blank lines where the file never has two, so it
-// goes before them. Where the file has runs of two (Python's top-level
-// spacing), the order is unknown and the hunk is refused.
+// TestLostBlankLineOrder: a git hunk that lost a blank context line next
+// to added lines that end with a blank line. Put after them, the lost line
+// would stack two blank lines where the file never has two, so it most
+// likely goes before them; but a change may well add such a run, so the
+// hunk is refused, with that reading offered as uncertain (for a person to
+// review; never applied on --yes). Where the file has runs of two
+// (Python's top-level spacing), there is no likely order and no reading.
 func TestLostBlankLineOrder(t *testing.T) {
 	old := text("//---", "// Requirements", "//---", "", "const { ESLint } = require(\"./eslint\");",
 		"const { Linter } = require(\"./linter\");", "const { SourceCode } = require(\"./source-code\");", "",
@@ -193,13 +196,25 @@ func TestLostBlankLineOrder(t *testing.T) {
 	want := strings.Replace(old, "const { ESLint } = require(\"./eslint\");", "const { ESLint, Flat } = require(\"./eslint\");", 1)
 	want = strings.Replace(want, "source-code\");\n\n", "source-code\");\n\nasync function load() {\n    return Flat;\n}\n\n", 1)
 	want = strings.Replace(want, "    Linter,\n", "    Linter,\n    load,\n", 1)
-	rs := mustPlace(t, old, patch)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	p := edit.PlanFile("api.js", "api.js", old, onlyFile(t, patch))
+	if len(p.Hunks) != 0 || len(p.Errors) != 1 || !errors.Is(p.Errors[0], edit.ErrAmbiguous) {
+		t.Fatalf("got hunks %s, errors %v, want the hunk refused", describe(p.Hunks), p.Errors)
+	}
+	if r := p.Errors[0].Interpreted; r == nil || r.Label() != "uncertain" || !strings.Contains(uncertainNote(*r), "blank file line 8") {
+		t.Fatalf("got reading %+v, want an uncertain one about blank line 8", r)
+	}
+	if !p.Interpret() {
+		t.Fatalf("Interpret: the uncertain reading was not taken")
+	}
+	if got, err := p.Result(nil); err != nil || got != want {
+		t.Errorf("got\n%s (error %v)\nwant\n%s", got, err, want)
 	}
 
 	// The same file with two blank lines somewhere: either order fits it.
-	refused(t, old+"\n\n// end\n", patch, "order of the added lines")
+	doubled := edit.PlanFile("api.js", "api.js", old+"\n\n// end\n", onlyFile(t, patch))
+	if len(doubled.Errors) != 1 || doubled.Errors[0].Interpreted != nil || !strings.Contains(doubled.Errors[0].Error(), "order of the added lines") {
+		t.Errorf("with two blank lines in the file: got errors %v, want a refusal without a reading", doubled.Errors)
+	}
 }
 
 // TestShortHunkAtEdge places git hunks of two context lines, too short

@@ -155,6 +155,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 
 	out := make([]Line, 0, len(lines))
 	var pending []Line // added lines waiting for the next line of the file
+	doubt := ""        // why the reading is only likely (see blanksFit)
 	j, last := 0, -1
 	start := -1
 	shape := hunkShape(lines)
@@ -206,13 +207,15 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				out = append(out, skipped...)
 				out = append(out, pending...)
 			case pl.blanksFit(out, skipped, pending, Line{Kind: p.kind, Text: pl.file[fi]}):
+				// A likely reading, not a certain one: offered for review,
+				// never applied on --yes.
 				out = append(out, skipped...)
 				out = append(out, pending...)
-				r.Notes = append(r.Notes, "the left-out blank line(s) go before the added lines: after them, they would make a longer run of blank lines than the file has anywhere")
+				doubt = fmt.Sprintf("the patch leaves out blank file line %d next to where it adds lines; read as going before them, since after them it would make a longer run of blank lines than the file has anywhere, but that is a guess", last+2)
 			case pl.blanksFit(out, pending, skipped, Line{Kind: p.kind, Text: pl.file[fi]}):
 				out = append(out, pending...)
 				out = append(out, skipped...)
-				r.Notes = append(r.Notes, "the left-out blank line(s) go after the added lines: before them, they would make a longer run of blank lines than the file has anywhere")
+				doubt = fmt.Sprintf("the patch leaves out blank file line %d next to where it adds lines; read as going after them, since before them it would make a longer run of blank lines than the file has anywhere, but that is a guess", last+2)
 			default:
 				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
@@ -244,6 +247,10 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		doubted := r
 		err.doubted = &doubted
 		return r, err
+	}
+	if doubt != "" {
+		doubted := r
+		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted}
 	}
 	return r, nil
 }
@@ -333,6 +340,9 @@ func (pl *placer) completeEdge(r *Resolved) {
 	}
 	note := func(from, to int, edge string) {
 		r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context: git writes context wherever the file goes on, so the added lines %s the file", from+1, to, edge))
+		// Lines the patch lost make it a tolerant reading, whatever pass
+		// found the lines it has.
+		r.Pass = max(r.Pass, PassFuzzy)
 	}
 	switch k := len(pl.file) - end; {
 	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == pl.context && r.Start > 0:
