@@ -305,3 +305,27 @@ func TestShortStaleLine(t *testing.T) {
 		}
 	})
 }
+
+// TestFusedNotAnAddedLine: a hunk whose added line ("-") was written as
+// context fits as two hunks run together, since the file has that line
+// further on, followed by lines like the hunk's next ones; but without
+// that line the hunk fits as one. Two readings: refused. (FuzzDamaged
+// found it; this is its input, written out.)
+func TestFusedNotAnAddedLine(t *testing.T) {
+	ifErr := "if err != nil {"
+	lines := []string{ifErr, ifErr, "}", "return nil", "}", "\tfmt.Println(\"hello, world\")", "}", ""}
+	for range 9 {
+		lines = append(lines, ifErr)
+	}
+	lines = append(lines, "-")
+	for range 7 {
+		lines = append(lines, ifErr)
+	}
+	old := text(lines...)
+	patch := text("--- a/f", "+++ b/f", "@@ -1,13 +1,8 @@", "-"+ifErr, "-"+ifErr, "-}", "-return nil", "-}", "-\tfmt.Println(\"hello, world\")", "-}",
+		" ", " -", " "+ifErr, " "+ifErr, "+}", " "+ifErr, " "+ifErr, " "+ifErr)
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) == 0 {
+		t.Fatalf("placed a hunk that fits as one hunk without a line it writes as context:\n%s", describe(rs))
+	}
+}

@@ -992,7 +992,30 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 	if found = pl.sameEffect(h.Lines, found); len(found) > 1 {
 		return nil
 	}
+	if len(found) == 1 && pl.fitsWithoutOne(pre) {
+		// Another reading: an added line written as context, which the
+		// file happens to have further on, where the split put the second
+		// part. Two readings: refuse.
+		return nil
+	}
 	return found
+}
+
+// fitsWithoutOne reports whether pre, less one of its context lines, fits
+// the file exactly (up to whitespace and look-alikes): the hunk may be one
+// hunk whose added line the patch wrote as context.
+func (pl *placer) fitsWithoutOne(pre []preLine) bool {
+	pk := preKeys(pre, levelLookalike)
+	for j, p := range pre {
+		if p.kind != Context {
+			continue
+		}
+		rest := slices.Concat(pk[:j], pk[j+1:])
+		if len(pl.exact(rest, levelLookalike)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // otherLines counts the file lines strictly between lines a and b that
