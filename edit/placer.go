@@ -992,7 +992,7 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 	if found = pl.sameEffect(h.Lines, found); len(found) > 1 {
 		return nil
 	}
-	if len(found) == 1 && pl.fitsWithoutOne(pre) {
+	if len(found) == 1 && pl.fitsWithoutOne(pre, found[0]) {
 		// Another reading: an added line written as context, which the
 		// file happens to have further on, where the split put the second
 		// part. Two readings: refuse.
@@ -1002,20 +1002,35 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 }
 
 // fitsWithoutOne reports whether pre, less one of its context lines, fits
-// the file exactly (up to whitespace and look-alikes): the hunk may be one
-// hunk whose added line the patch wrote as context.
-func (pl *placer) fitsWithoutOne(pre []preLine) bool {
+// the file as one hunk (up to whitespace and look-alikes), where c reads
+// it as two: the patch may have written an added line as context. As each
+// part fits one place only, that hunk would keep one of them where it is:
+// the first part, followed by the second less a line; or the second part,
+// preceded by the first less a line. Linear in the hunk.
+func (pl *placer) fitsWithoutOne(pre []preLine, c candidate) bool {
 	pk := preKeys(pre, levelLookalike)
-	for j, p := range pre {
-		if p.kind != Context {
-			continue
+	fk := pl.keysAt(levelLookalike)
+	k, sa, sb := c.split, c.align[0], c.align[c.split]
+	// lessOne reports whether part, less one context line, equals the
+	// file's lines from at.
+	lessOne := func(part []preLine, keys []string, at int) bool {
+		if at < 0 || at+len(keys)-1 > len(fk) {
+			return false
 		}
-		rest := slices.Concat(pk[:j], pk[j+1:])
-		if len(pl.exact(rest, levelLookalike)) > 0 {
-			return true
+		skipped := false
+		for j, i := 0, at; j < len(keys); j++ {
+			if i < len(fk) && keys[j] == fk[i] {
+				i++
+				continue
+			}
+			if skipped || part[j].kind != Context {
+				return false
+			}
+			skipped = true
 		}
+		return skipped || len(keys) > 0 && part[len(part)-1].kind == Context
 	}
-	return false
+	return lessOne(pre[k:], pk[k:], sa+k) || lessOne(pre[:k], pk[:k], sb-k+1)
 }
 
 // otherLines counts the file lines strictly between lines a and b that
