@@ -329,3 +329,42 @@ func TestFusedNotAnAddedLine(t *testing.T) {
 		t.Fatalf("placed a hunk that fits as one hunk without a line it writes as context:\n%s", describe(rs))
 	}
 }
+
+// TestLostLineBeforeDeletion places a git hunk that lost the context line
+// between two change groups, where the added lines of the first come right
+// before the deleted lines of the second: git writes a group's deleted
+// lines before its added ones, so those added lines cannot follow the lost
+// line; they end the first group. A diff git did not make says nothing of
+// the order, and the hunk is refused.
+func TestLostLineBeforeDeletion(t *testing.T) {
+	old := text("\treturn app", "}", "", "func expectFile(t *testing.T, file, got string) {", "\tdata, err := os.ReadFile(file)",
+		"\t// Ignore windows line endings", "\tdata = bytes.ReplaceAll(data, crlf, lf)", "\texpect(t, err, nil)", "\texpect(t, got, string(data))", "}")
+	hunk := text("@@ -1,10 +1,9 @@", " \treturn app", " }", " ", "-func expectFile(t *testing.T, file, got string) {",
+		"+func expectFile(t *testing.T, file, expected string) {", "-\t// Ignore windows line endings", "-\tdata = bytes.ReplaceAll(data, crlf, lf)",
+		"-\texpect(t, err, nil)", "-\texpect(t, got, string(data))", "+\tif err != nil || strings.TrimSpace(string(data)) != expected {", "+\t\tt.FailNow()", "+\t}", " }")
+	want := text("\treturn app", "}", "", "func expectFile(t *testing.T, file, expected string) {", "\tdata, err := os.ReadFile(file)",
+		"\tif err != nil || strings.TrimSpace(string(data)) != expected {", "\t\tt.FailNow()", "\t}", "}")
+	t.Run("git diff", func(t *testing.T) {
+		rs := mustPlace(t, old, text("diff --git a/f_test.go b/f_test.go", "index 1111111..2222222 100644", "--- a/f_test.go", "+++ b/f_test.go")+hunk)
+		if got := mustApply(t, old, rs); got != want {
+			t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+		}
+	})
+	t.Run("not git's", func(t *testing.T) {
+		refused(t, old, text("--- a/f_test.go", "+++ b/f_test.go")+hunk, "order of the added lines")
+	})
+}
+
+// TestLostLineBeforeDeletionOtherOrder: the hunk of TestLostLineBeforeDeletion
+// written with an added line before the deleted one it replaces elsewhere:
+// its writer does not keep git's order, which then says nothing of where
+// the added lines before the lost line go.
+func TestLostLineBeforeDeletionOtherOrder(t *testing.T) {
+	old := text("\treturn app", "}", "", "func expectFile(t *testing.T, file, got string) {", "\tdata, err := os.ReadFile(file)",
+		"\t// Ignore windows line endings", "\texpect(t, got, string(data))", "}")
+	patch := text("diff --git a/f_test.go b/f_test.go", "index 1111111..2222222 100644", "--- a/f_test.go", "+++ b/f_test.go",
+		"@@ -1,8 +1,8 @@", " \treturn app", " }", " ", "-func expectFile(t *testing.T, file, got string) {",
+		"+func expectFile(t *testing.T, file, expected string) {", "-\t// Ignore windows line endings",
+		"+\tif string(data) != expected {", "-\texpect(t, got, string(data))", "+\t\tt.FailNow()", "+\t}", " }")
+	refused(t, old, patch, "order of the added lines")
+}

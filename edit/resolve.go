@@ -206,6 +206,13 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
+			case p.kind == Delete && pl.context > 0 && gitOrder(lines, idx):
+				// git writes a change group's deleted lines before its
+				// added ones: added lines right before a deleted line
+				// cannot be in its group, so they end before the lines left
+				// out.
+				out = append(out, pending...)
+				out = append(out, skipped...)
 			case pl.blanksFit(out, skipped, pending, Line{Kind: p.kind, Text: pl.file[fi]}):
 				// A likely reading, not a certain one: offered for review,
 				// never applied on --yes.
@@ -253,6 +260,23 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted}
 	}
 	return r, nil
+}
+
+// gitOrder reports whether a hunk's lines show git's order of a change
+// group, deleted lines before added ones: some deleted line is followed
+// by an added one, and no added line by a deleted one, but at lines[at]
+// (where the patch left out a line between them).
+func gitOrder(lines []Line, at int) bool {
+	seen := false
+	for i := 1; i < len(lines); i++ {
+		switch prev, cur := lines[i-1].Kind, lines[i].Kind; {
+		case prev == Delete && cur == Add:
+			seen = true
+		case prev == Add && cur == Delete && i != at:
+			return false
+		}
+	}
+	return seen
 }
 
 // blanksFit reports, for left-out file lines that are all blank next to
