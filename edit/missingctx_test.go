@@ -368,3 +368,22 @@ func TestLostLineBeforeDeletionOtherOrder(t *testing.T) {
 		"+\tif string(data) != expected {", "-\texpect(t, got, string(data))", "+\t\tt.FailNow()", "+\t}", " }")
 	refused(t, old, patch, "order of the added lines")
 }
+
+// TestStaleLineTwice: a hunk whose one distinctive line is stale, where the
+// file has that line twice. Only the hunk's common lines vote for places,
+// and too few of them did for the second place to be examined: the first
+// seemed the only one, and a fuzzy placement took it. Both are found now,
+// and the header's line number chooses; without one the hunk is refused.
+// (FuzzDamaged found it.)
+func TestStaleLineTwice(t *testing.T) {
+	old := text("if err != nil {", "", "}", "}", "}", "if err != nil {", "", "}")
+	t.Run("numbered", func(t *testing.T) {
+		rs := mustPlace(t, old, text("--- a/f", "+++ b/f", "@@ -6,3 +6,4 @@", " If err != nil {", " ", " }", "+}"))
+		if got, want := mustApply(t, old, rs), old+"}\n"; got != want {
+			t.Errorf("got %q, want %q\n%s", got, want, describe(rs))
+		}
+	})
+	t.Run("no numbers", func(t *testing.T) {
+		refused(t, old, text("--- a/f", "+++ b/f", "@@ ... @@", " If err != nil {", " ", " }", "+}"), "more than one place")
+	})
+}

@@ -478,9 +478,14 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 	pk := preKeys(pre, levelLookalike)
 	fk := pl.keysAt(levelLookalike)
 	seen := map[string]bool{}
+	examined := map[int]bool{}
 	var out []candidate
 	bestCost := (fuzzyMaxCost + 1) * unit
-	for _, s := range starts {
+	examine := func(s int) {
+		if examined[s] {
+			return
+		}
+		examined[s] = true
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
 		for _, al := range pl.alignWindow(pre, pk, pl.file, fk, a, b) {
@@ -496,6 +501,27 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 				out = []candidate{al}
 			case al.cost == bestCost:
 				out = append(out, al)
+			}
+		}
+	}
+	for _, s := range starts {
+		examine(s)
+	}
+	// A line taken as changed votes for no place, so the place where the
+	// file has its look-alike again may have had too few votes to be
+	// examined: examine it too, or a loose fit could seem the only one
+	// (a stale "If err != nil {" where the file has "if err != nil {"
+	// twice).
+	idx := pl.indexAt(levelLookalike)
+	for _, c := range slices.Clone(out) {
+		for j, fi := range c.align {
+			if fi < 0 || pk[j] == fk[fi] || len(idx[fk[fi]]) > distinctMaxOcc {
+				continue
+			}
+			for _, o := range idx[fk[fi]] {
+				if o != fi && o-j >= 0 {
+					examine(o - j)
+				}
 			}
 		}
 	}
