@@ -242,13 +242,13 @@ func (a *Agent) now() time.Time {
 	return time.Now()
 }
 
-func (a *Agent) log(kind, tool, detail string) {
+func (a *Agent) log(kind ActionKind, tool, detail string) {
 	a.st.Log = append(a.st.Log, Action{Time: a.now().UTC(), Kind: kind, Tool: tool, Detail: clipText(detail, 2000)})
 }
 
 func (a *Agent) block(tool, target, reason string) {
 	a.st.Blocked = append(a.st.Blocked, Blocked{Tool: tool, Target: target, Reason: reason})
-	a.log("blocked", tool, strings.TrimSpace(target+": "+reason))
+	a.log(ActionBlocked, tool, strings.TrimSpace(target+": "+reason))
 	a.emit(Event{Kind: EventBlocked, Tool: tool, Text: target, Detail: reason})
 }
 
@@ -306,7 +306,7 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		return ErrEmptyRequest
 	}
 	st.Turn.TaskType = Classify(st.Turn.Request, a.mode)
-	a.log("request", "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
+	a.log(ActionRequest, "", fmt.Sprintf("%s (%s)", st.Turn.Request, st.Turn.TaskType))
 	a.emit(Event{Kind: EventRequestStarted, Text: st.Turn.Request, Detail: st.Turn.TaskType})
 	// With MCP tools that reach outside the repository, the model may be
 	// able to do what pair alone cannot: it is asked, and the gate stays.
@@ -350,7 +350,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 		}
 	}()
 	st.Turn.Status, st.Turn.Error, st.Turn.ReviewReason, st.Turn.ReviewRefused = "", "", "", ""
-	a.log("resume", p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
+	a.log(ActionResume, p.Tool, fmt.Sprintf("resuming %s %s (phase %s)", p.Kind, p.ID, p.Phase))
 	if p.Phase == "applying" {
 		st.Turn.Pending = nil
 		if p.Kind == KindMCP {
@@ -464,14 +464,14 @@ func (a *Agent) endTurn(err error) error {
 	switch {
 	case err == nil:
 		t.Status = StatusOK
-		a.log("final", "", t.Final)
+		a.log(ActionFinal, "", t.Final)
 	case errors.Is(err, ErrPaused):
 		t.Status = StatusNeedsReview
 	case errors.Is(err, ErrTruncated):
 		t.Status, t.Error = StatusTruncated, err.Error()
 	default:
 		t.Status, t.Error = StatusFailed, err.Error()
-		a.log("error", "", err.Error())
+		a.log(ActionError, "", err.Error())
 	}
 	return err
 }
@@ -509,7 +509,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
 		for _, r := range reply.Retries {
-			a.log("retry", "", r)
+			a.log(ActionRetry, "", r)
 		}
 		if err != nil && len(defs) > 0 && toolsRefused(err) {
 			// Once per session: the request goes again, without tools.
@@ -525,7 +525,7 @@ func (a *Agent) loop(ctx context.Context) error {
 		if err != nil && undo != nil && toolsRefused(err) {
 			// Refused without tools too: it was not about the tools.
 			a.st.NoTools, a.st.Messages = false, undo.messages
-			a.log("notice", "", "the request failed without tools as well: back to tools")
+			a.log(ActionNotice, "", "the request failed without tools as well: back to tools")
 			return fmt.Errorf("model: %w", undo.err)
 		}
 		undo = nil
@@ -594,7 +594,7 @@ func (a *Agent) truncated(reply Reply) (again bool, err error) {
 	if edit {
 		what = "the reply, with an unfinished edit that was not applied"
 	}
-	a.log("truncated", "", fmt.Sprintf("%s was cut at the model's length limit (finish_reason length) after %d characters", what, len(reply.Content)))
+	a.log(ActionTruncated, "", fmt.Sprintf("%s was cut at the model's length limit (finish_reason length) after %d characters", what, len(reply.Content)))
 	// The calls are left out of the conversation: they were not run.
 	a.st.Messages = append(a.st.Messages, Message{Role: RoleAssistant, Content: nonEmpty0(reply.Content)})
 	if edit && !a.st.Turn.Continued {
@@ -690,7 +690,7 @@ func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
 		risk, name = ext.Risk, ext.Name()
 	}
 	a.st.Plan = append(a.st.Plan, PlanEntry{ID: call.ID, Tool: name, Arguments: call.Arguments, Risk: risk})
-	a.log("tool_call", name, call.Arguments)
+	a.log(ActionToolCall, name, call.Arguments)
 	a.emit(Event{Kind: EventToolCall, Tool: name, Text: call.Arguments})
 	var result string
 	var ok bool
@@ -705,7 +705,7 @@ func (a *Agent) call(ctx context.Context, call ToolCall) (string, error) {
 	}
 	result = clipText(result, maxToolResult)
 	a.st.Results = append(a.st.Results, ToolResult{ID: call.ID, Tool: name, OK: ok, Result: result})
-	a.log("tool_result", name, result)
+	a.log(ActionToolResult, name, result)
 	a.emit(Event{Kind: EventToolResult, Tool: name, Text: result, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
 	return result, nil
 }
@@ -853,7 +853,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		a.st.Turn.ReviewReason = fmt.Sprintf("%d %s of %s %s review", waiting, output.Plural(waiting, "hunk"), summarize(plans), map[bool]string{true: "awaits", false: "await"}[waiting == 1])
 		a.st.Turn.ReviewRefused = prop.Refused
-		a.log("review", tool, "paused: "+a.st.Turn.ReviewReason)
+		a.log(ActionReview, tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused
 	}
@@ -865,7 +865,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	for _, h := range out.Hunks {
 		counts[h.Decision]++
 	}
-	a.log("review", tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts[audit.Approved], counts[audit.Edited], counts[audit.Rejected], failed))
+	a.log(ActionReview, tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts[audit.Approved], counts[audit.Edited], counts[audit.Rejected], failed))
 
 	b.WriteString("Review of your edit:\n")
 	for _, h := range out.Hunks {
@@ -912,11 +912,11 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			if errors.As(aerr, &he) && strings.TrimSpace(he.Output) != "" {
 				fmt.Fprintf(&b, "The %s hook said:\n%s\n", he.Hook, tail(he.Output, 4000))
 			}
-			a.log("apply", tool, "written, not committed: "+aerr.Error())
+			a.log(ActionApply, tool, "written, not committed: "+aerr.Error())
 			a.st.Turn.NotCommitted = aerr.Error()
 		case aerr != nil:
 			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
-			a.log("apply", tool, "failed: "+aerr.Error())
+			a.log(ActionApply, tool, "failed: "+aerr.Error())
 			return b.String(), false, nil
 		default:
 			a.sawWritten(out.Plans)
@@ -925,7 +925,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			case res.Commit != nil && res.Commit.Hash != "":
 				a.st.Turn.Commits = append(a.st.Turn.Commits, res.Commit.Hash)
 				fmt.Fprintf(&b, "Committed as %s.\n", shortHash(res.Commit.Hash))
-				a.log("commit", tool, res.Commit.Hash)
+				a.log(ActionCommit, tool, res.Commit.Hash)
 			case res.Commit != nil:
 				b.WriteString("Written to the working tree; nothing could be committed.\n")
 			default:
@@ -945,7 +945,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
 				}
 			}
-			a.log("apply", tool, fmt.Sprintf("%d %s written", applied, output.Plural(applied, "hunk")))
+			a.log(ActionApply, tool, fmt.Sprintf("%d %s written", applied, output.Plural(applied, "hunk")))
 			a.emit(Event{Kind: EventApplied, Tool: tool, Text: fmt.Sprintf("%d %s applied", applied, output.Plural(applied, "hunk"))})
 		}
 	} else {
@@ -960,7 +960,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		if terr != nil {
 			return "", false, terr
 		}
-		a.log("test", "", fmt.Sprintf("%s: exit %d", a.Settings.TestCmd, res.ExitCode))
+		a.log(ActionTest, "", fmt.Sprintf("%s: exit %d", a.Settings.TestCmd, res.ExitCode))
 		if res.ExitCode == 0 {
 			fmt.Fprintf(&b, "The tests pass (%s).\n", a.Settings.TestCmd)
 		} else {
@@ -1026,7 +1026,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 		if errors.Is(err, ErrNeedsReview) {
 			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
-			a.log("review", "run_command", "paused: "+command)
+			a.log(ActionReview, "run_command", "paused: "+command)
 			a.emit(Event{Kind: EventNeedsDecision, Tool: "run_command", Text: a.st.Turn.ReviewReason})
 			return "", false, ErrPaused
 		}
@@ -1034,14 +1034,14 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 			return "", false, err
 		}
 		if !d.Approved {
-			a.log("review", "run_command", "rejected: "+command)
+			a.log(ActionReview, "run_command", "rejected: "+command)
 			msg := "the person declined to run it"
 			if d.Note != "" {
 				msg += ", saying: " + d.Note
 			}
 			return msg, false, nil
 		}
-		a.log("review", "run_command", "approved: "+command)
+		a.log(ActionReview, "run_command", "approved: "+command)
 		// Until its outcome is recorded, a crash leaves the command
 		// "applying": a resume does not run it again.
 		a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "applying"}
@@ -1050,7 +1050,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 		}
 		defer func() { a.st.Turn.Pending = nil }()
 	} else {
-		a.log("review", "run_command", "allowed by the configuration: "+command)
+		a.log(ActionReview, "run_command", "allowed by the configuration: "+command)
 	}
 	res, err := a.runCommand(ctx, command)
 	if err != nil {
@@ -1074,7 +1074,7 @@ func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, 
 	if err != nil {
 		res = CommandResult{ExitCode: -1, Output: err.Error()}
 	}
-	a.log("command", "run_command", fmt.Sprintf("%s: exit %d", command, res.ExitCode))
+	a.log(ActionCommand, "run_command", fmt.Sprintf("%s: exit %d", command, res.ExitCode))
 	return res, nil
 }
 

@@ -21,7 +21,7 @@ func (a *Agent) parseEdits(tool, text string) (*edit.Patch, error) {
 	}
 	p, err := e.Patch(a.readCurrent)
 	for _, ig := range e.Ignored {
-		a.log("notice", tool, fmt.Sprintf("%s edit: ignored the block at line %d: %s", e.Form, ig.Line, ig.Reason))
+		a.log(ActionNotice, tool, fmt.Sprintf("%s edit: ignored the block at line %d: %s", e.Form, ig.Line, ig.Reason))
 	}
 	return p, err
 }

@@ -163,10 +163,10 @@ func (a *Agent) external(ctx context.Context, t *ExternalTool, call ToolCall) (s
 	}
 	switch t.Risk {
 	case RiskRead:
-		a.log("review", name, "runs at once: read-only (its server marks it so)")
+		a.log(ActionReview, name, "runs at once: read-only (its server marks it so)")
 		return a.callExternal(ctx, t, args)
 	case RiskAllow:
-		a.log("review", name, "runs at once: allowed by the configuration")
+		a.log(ActionReview, name, "runs at once: allowed by the configuration")
 		return a.callExternal(ctx, t, args)
 	case RiskReview:
 		return a.reviewExternal(ctx, t, call.ID, args)
@@ -202,7 +202,7 @@ func (a *Agent) reviewExternal(ctx context.Context, t *ExternalTool, callID, arg
 	if errors.Is(err, ErrNeedsReview) {
 		a.st.Turn.Pending = pending
 		a.st.Turn.ReviewReason = fmt.Sprintf("the model wants to call %s with %s", name, clipText(args, 300))
-		a.log("review", name, "paused: "+args)
+		a.log(ActionReview, name, "paused: "+args)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: name, Text: a.st.Turn.ReviewReason})
 		return "", false, ErrPaused
 	}
@@ -214,10 +214,10 @@ func (a *Agent) reviewExternal(ctx context.Context, t *ExternalTool, callID, arg
 		if d.Note != "" {
 			msg += ". They said: " + d.Note
 		}
-		a.log("review", name, "rejected: "+args+noteSuffix(d.Note))
+		a.log(ActionReview, name, "rejected: "+args+noteSuffix(d.Note))
 		return msg, false, nil
 	}
-	a.log("review", name, "approved: "+args)
+	a.log(ActionReview, name, "approved: "+args)
 	// Until its outcome is recorded, a crash leaves the call "applying": a
 	// resume does not make it again.
 	pending.Phase = "applying"
@@ -255,7 +255,7 @@ func (a *Agent) resumeExternal(ctx context.Context, p *Pending) (string, bool, e
 	t := a.findExternal(p.Tool)
 	switch {
 	case t == nil:
-		a.log("mcp", p.Tool, "not available now: the call was not made")
+		a.log(ActionMCP, p.Tool, "not available now: the call was not made")
 		a.emit(Event{Kind: EventNotice, Tool: p.Tool, Text: p.Tool + " is not available now (its server is not configured or did not start): the call was not made"})
 		return "not run: " + p.Tool + " is not available now (its MCP server is not configured or did not start), so the call was not made", false, nil
 	case t.Risk == RiskDeny:
@@ -270,7 +270,7 @@ func (a *Agent) resumeExternal(ctx context.Context, p *Pending) (string, bool, e
 func (a *Agent) answerCall(p *Pending, text string, ok bool) {
 	text = clipText(text, maxToolResult)
 	a.st.Results = append(a.st.Results, ToolResult{ID: p.CallID, Tool: p.Tool, OK: ok, Result: text})
-	a.log("tool_result", p.Tool, text)
+	a.log(ActionToolResult, p.Tool, text)
 	a.emit(Event{Kind: EventToolResult, Tool: p.Tool, Text: text, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
 	a.st.Messages = append(a.st.Messages, Message{Role: RoleTool, ToolCallID: p.CallID, Content: nonEmpty0(text)})
 }
@@ -311,17 +311,17 @@ func (a *Agent) callExternal(ctx context.Context, t *ExternalTool, args string) 
 	}
 	if r.err != nil {
 		if ctx.Err() != nil {
-			a.log("mcp", name, "interrupted")
+			a.log(ActionMCP, name, "interrupted")
 			return "", false, ctx.Err()
 		}
 		msg := r.err.Error()
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			msg = fmt.Sprintf("%s did not answer within %v, and the call was cancelled (its server may be busy or stuck; whether it had an effect is not known)", name, timeout)
 		}
-		a.log("mcp", name, "failed: "+msg)
+		a.log(ActionMCP, name, "failed: "+msg)
 		a.emit(Event{Kind: EventNotice, Tool: name, Text: msg})
 		return "error: " + msg, false, nil
 	}
-	a.log("mcp", name, fmt.Sprintf("ok, %d %s: %s", len(r.out), output.Plural(len(r.out), "byte"), clipText(strings.Join(strings.Fields(r.out), " "), 200)))
+	a.log(ActionMCP, name, fmt.Sprintf("ok, %d %s: %s", len(r.out), output.Plural(len(r.out), "byte"), clipText(strings.Join(strings.Fields(r.out), " "), 200)))
 	return r.out, true, nil
 }

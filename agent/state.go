@@ -109,11 +109,34 @@ type Pending struct {
 // Action is one entry of the action log: every tool call, decision,
 // execution and refusal of the session.
 type Action struct {
-	Time   time.Time `json:"time"`
-	Kind   string    `json:"kind"` // request, tool_call, tool_result, blocked, review, apply, commit, command, test, final, error
-	Tool   string    `json:"tool,omitempty"`
-	Detail string    `json:"detail"`
+	Time   time.Time  `json:"time"`
+	Kind   ActionKind `json:"kind"`
+	Tool   string     `json:"tool,omitempty"`
+	Detail string     `json:"detail"`
 }
+
+// ActionKind is what an entry of the action log records.
+type ActionKind string
+
+// The kinds of the action log, as its JSON writes them.
+const (
+	ActionRequest    ActionKind = "request"     // the person's request
+	ActionToolCall   ActionKind = "tool_call"   // a tool the model called
+	ActionToolResult ActionKind = "tool_result" // what the tool answered
+	ActionBlocked    ActionKind = "blocked"     // an action refused by the policy
+	ActionReview     ActionKind = "review"      // a review: decided or paused
+	ActionApply      ActionKind = "apply"       // approved hunks written
+	ActionCommit     ActionKind = "commit"      // the pair commit made
+	ActionCommand    ActionKind = "command"     // a command run
+	ActionTest       ActionKind = "test"        // the test command run
+	ActionMCP        ActionKind = "mcp"         // an MCP server's tool called
+	ActionNotice     ActionKind = "notice"      // something the person was told
+	ActionResume     ActionKind = "resume"      // a paused turn resumed
+	ActionRetry      ActionKind = "retry"       // a failed edit or test sent back
+	ActionTruncated  ActionKind = "truncated"   // the reply cut at the output limit
+	ActionFinal      ActionKind = "final"       // the model's final answer
+	ActionError      ActionKind = "error"       // the turn failed
+)
 
 // Blocked is a refused action: a path outside the sandbox, a secret, an
 // unknown tool, an edit or command in a read-only session.

@@ -42,7 +42,7 @@ func toolsRefused(err error) bool {
 // and the calls and results of the conversation so far become text.
 func (a *Agent) goTextOnly(err error) {
 	a.st.NoTools = true
-	a.log("notice", "", "the server refused tools ("+err.Error()+"): going on without tools for this session")
+	a.log(ActionNotice, "", "the server refused tools ("+err.Error()+"): going on without tools for this session")
 	a.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("the model %s has no tool support (%v); going on without tools: it reads files with READ lines and proposes edits as fenced diffs", a.st.Model, err)})
 	a.st.Messages = textMessages(a.st.Messages, systemPrompt(a.mode, true))
 }
@@ -120,7 +120,7 @@ func (a *Agent) answerReads(ctx context.Context, reqs []string) string {
 		name, args, err := parseTextRequest(r)
 		id := fmt.Sprintf("text_%d_%d", a.st.Turn.Steps, i+1)
 		a.st.Plan = append(a.st.Plan, PlanEntry{ID: id, Tool: name, Arguments: r, Risk: RiskRead})
-		a.log("tool_call", name, r)
+		a.log(ActionToolCall, name, r)
 		a.emit(Event{Kind: EventToolCall, Tool: name, Text: r})
 		var result string
 		ok := err == nil
@@ -132,7 +132,7 @@ func (a *Agent) answerReads(ctx context.Context, reqs []string) string {
 		}
 		result = clipText(result, maxToolResult)
 		a.st.Results = append(a.st.Results, ToolResult{ID: id, Tool: name, OK: ok, Result: result})
-		a.log("tool_result", name, result)
+		a.log(ActionToolResult, name, result)
 		a.emit(Event{Kind: EventToolResult, Tool: name, Text: result, Detail: map[bool]string{true: "ok", false: "error"}[ok]})
 		fmt.Fprintf(&b, "%s\n%s", r, result)
 		if !strings.HasSuffix(result, "\n") {

@@ -10,7 +10,7 @@ import (
 )
 
 // logged returns the details of the action log's entries of kind.
-func logged(st *agent.State, kind string) []string {
+func logged(st *agent.State, kind agent.ActionKind) []string {
 	var out []string
 	for _, e := range st.Log {
 		if e.Kind == kind {

@@ -119,7 +119,7 @@ func readNotes(t *testing.T, path string) []string {
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
-func logHas(st *agent.State, kind, tool, detail string) bool {
+func logHas(st *agent.State, kind agent.ActionKind, tool, detail string) bool {
 	for _, a := range st.Log {
 		if a.Kind == kind && a.Tool == tool && strings.Contains(a.Detail, detail) {
 			return true
