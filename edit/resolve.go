@@ -184,10 +184,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			start = fi
 		}
 		if last >= 0 && fi > last+1 {
-			skipped := make([]Line, 0, fi-last-1)
-			for k := last + 1; k < fi; k++ {
-				skipped = append(skipped, Line{Kind: Context, Text: pl.file[k]})
-			}
+			skipped := pl.contextLines(last+1, fi)
 			r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context", last+2, fi))
 			// Added lines and left-out file lines in one gap: their order is
 			// known only where the hunk has git's shape of three context
@@ -335,6 +332,15 @@ func (pl *placer) longestBlankRun() int {
 	return pl.blankRun
 }
 
+// contextLines returns file lines [from, to) as context lines of a hunk.
+func (pl *placer) contextLines(from, to int) []Line {
+	ls := make([]Line, 0, to-from)
+	for k := from; k < to; k++ {
+		ls = append(ls, Line{Kind: Context, Text: pl.file[k]})
+	}
+	return ls
+}
+
 // completeEdge reads a git hunk that only inserts lines, with no context
 // on one side and too little on the other, as an insertion at the end (or
 // the start) of the file, when the file lines between its context and
@@ -355,13 +361,6 @@ func (pl *placer) completeEdge(r *Resolved) {
 		}
 	}
 	end := r.Start + r.OldCount()
-	fileLines := func(from, to int) []Line {
-		ls := make([]Line, 0, to-from)
-		for k := from; k < to; k++ {
-			ls = append(ls, Line{Kind: Context, Text: pl.file[k]})
-		}
-		return ls
-	}
 	note := func(from, to int, edge string) {
 		r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context: git writes context wherever the file goes on, so the added lines %s the file", from+1, to, edge))
 		// Lines the patch lost make it a tolerant reading, whatever pass
@@ -370,11 +369,11 @@ func (pl *placer) completeEdge(r *Resolved) {
 	}
 	switch k := len(pl.file) - end; {
 	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == pl.context && r.Start > 0:
-		out := slices.Concat(r.Lines[:sh.firstChange], fileLines(end, len(pl.file)), r.Lines[sh.firstChange:])
+		out := slices.Concat(r.Lines[:sh.firstChange], pl.contextLines(end, len(pl.file)), r.Lines[sh.firstChange:])
 		note(end, len(pl.file), "end")
 		r.Lines = out
 	case sh.lead == 0 && sh.trail > 0 && r.Start > 0 && sh.trail+r.Start == pl.context && k > 0:
-		out := slices.Concat(r.Lines[:sh.lastChange+1], fileLines(0, r.Start), r.Lines[sh.lastChange+1:])
+		out := slices.Concat(r.Lines[:sh.lastChange+1], pl.contextLines(0, r.Start), r.Lines[sh.lastChange+1:])
 		note(0, r.Start, "start")
 		r.Lines, r.Start = out, 0
 	}

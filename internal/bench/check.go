@@ -104,7 +104,7 @@ func check(t *Task, live bool, dir string, code int, js map[string]any, sent [][
 			continue
 		}
 		if fc.Equals != nil && got != *fc.Equals {
-			failf("%s: content differs from the expected:\n%s", p, clipText(got, 600))
+			failf("%s: content differs from the expected:\n%s", p, output.Clip(got, 600))
 		}
 		for _, s := range fc.Contains {
 			if !strings.Contains(got, s) {
@@ -237,11 +237,4 @@ func compactJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
