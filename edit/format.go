@@ -87,7 +87,7 @@ func ParseEdits(text string) (*Edits, error) {
 	}
 	if p, err := parseLines(lines); err == nil {
 		e := &Edits{Form: FormUnified, Files: p.Files}
-		for _, b := range fencedBlocks(lines) {
+		for _, b := range diffFences(lines) {
 			if !looksLikeDiff(b.body) {
 				e.Ignored = append(e.Ignored, Ignored{Line: b.open + 1, Reason: "not a diff: taken as example code"})
 			}

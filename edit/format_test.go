@@ -394,3 +394,27 @@ func TestV4AUnifiedHeader(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A Markdown file's own fence, as a context or added line of a bare diff,
+// is a diff line, not a fenced block the reply left out; a column-0 fence
+// around example code still is.
+func TestParseEditsUnifiedMarkdownFence(t *testing.T) {
+	diff := "diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -3,3 +3,6 @@\n   }\n }\n ```\n+\n+```go\n+x := 1\n"
+	e, err := ParseEdits(diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Form != FormUnified || len(e.Files) != 1 || len(e.Files[0].Hunks) != 1 {
+		t.Fatalf("form %q, files %v", e.Form, e.Files)
+	}
+	if len(e.Ignored) != 0 {
+		t.Errorf("ignored %v, want none: every fence is a line of the diff", e.Ignored)
+	}
+	e, err = ParseEdits(diff + "\nRun it with:\n```sh\ngo test ./...\n```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Ignored) != 1 || e.Ignored[0].Line != 13 {
+		t.Errorf("ignored %v, want the sh block at line 13", e.Ignored)
+	}
+}

@@ -80,10 +80,28 @@ func splitPatchLines(text string) []string {
 
 // fencedDiffs returns the contents of the fenced code blocks that hold a
 // diff, joined, or nil when the text has no such block (and is then read
-// as a bare diff). Fences must start at column 0: diff lines never do.
+// as a bare diff).
 func fencedDiffs(lines []string) []string {
 	var out []string
 	found := false
+	for _, b := range diffFences(lines) {
+		if looksLikeDiff(b.body) {
+			found = true
+			out = append(out, b.body...)
+			out = append(out, "") // keep blocks apart
+		}
+	}
+	if !found {
+		return nil
+	}
+	return out
+}
+
+// diffFences returns the fenced blocks of a text as the unified form reads
+// them. Fences must start at column 0: diff lines never do, while a
+// context line " ```" (a Markdown file's own fence) is a diff line.
+func diffFences(lines []string) []fencedBlock {
+	var out []fencedBlock
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(lines[i], "```") {
 			continue
@@ -92,16 +110,8 @@ func fencedDiffs(lines []string) []string {
 		for end < len(lines) && strings.TrimRight(lines[end], " \t") != "```" {
 			end++
 		}
-		body := lines[i+1 : min(end, len(lines))]
-		if looksLikeDiff(body) {
-			found = true
-			out = append(out, body...)
-			out = append(out, "") // keep blocks apart
-		}
+		out = append(out, fencedBlock{open: i, end: end, info: strings.TrimSpace(strings.TrimLeft(lines[i], "`")), body: lines[i+1 : min(end, len(lines))]})
 		i = end
-	}
-	if !found {
-		return nil
 	}
 	return out
 }
