@@ -14,6 +14,15 @@ applies to it (see README.md written into the output directory).
 
   stress-corpus.py --out OUT_DIR --cache CACHE_DIR [--seed 20240611] [--max-bases 80]
   stress-corpus.py --cache CACHE_DIR --explore   # list the changed files per version pair
+  stress-corpus.py --out OUT_DIR --cache CACHE_DIR --sources SOURCES.json --ext .py,.go,.js
+
+--sources replaces the built-in list with a JSON list of
+[kind, name, old, new, repo, licence] rows.  kind is "go" (a module from the
+Go module proxy), "npm" (a package from the npm registry) or "local": then
+old and new are paths to two directories, or to two .whl/.zip archives, for
+example the pip wheels that different Python installations bundle.
+--ext replaces the list of file endings taken (default: .go .js .mjs .cjs
+.ts .mts .cts .md).
 
 Standard library only; needs `go` (go mod download), `npm` (npm pack) and
 `git` on PATH.  Downloads are cached under --cache; the output is a pure
@@ -54,7 +63,8 @@ SOURCES = [
 ]
 
 TEXT_EXT = ('.go', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.md')
-SKIP_DIRS = {'vendor', 'node_modules', 'third_party', 'dist', 'build', '.git'}
+SKIP_DIRS = {'vendor', 'node_modules', 'third_party', 'dist', 'build', '.git',
+             'site-packages', '__pycache__'}
 MAX_FILE = 200 * 1024
 MAX_HUNKS_FILE = 12
 MAX_HUNKS_BASE = 12
@@ -103,6 +113,17 @@ def log(*a):
 
 def fetch(kind, name, ver, cache):
     """Return the directory holding the source of name@ver."""
+    if kind == 'local':
+        if os.path.isdir(ver):
+            return ver
+        dest = os.path.join(cache, 'local', hashlib.sha1(os.path.abspath(ver).encode()).hexdigest()[:16])
+        if not os.path.isdir(dest):
+            tmp = dest + '.tmp'
+            shutil.rmtree(tmp, ignore_errors=True)
+            os.makedirs(tmp)
+            shutil.unpack_archive(ver, tmp, format='zip' if ver.endswith('.whl') else None)
+            os.rename(tmp, dest)
+        return dest
     if kind == 'go':
         env = dict(os.environ, GOFLAGS='-mod=mod', GO111MODULE='on')
         with tempfile.TemporaryDirectory() as td:
@@ -172,7 +193,7 @@ def load_text(fp):
 
 
 def eligible_path(p):
-    if not p.endswith(TEXT_EXT) or p.endswith('.min.js') or 'generated' in p.rsplit('/', 1)[-1]:
+    if not p.endswith(tuple(TEXT_EXT)) or p.endswith('.min.js') or 'generated' in p.rsplit('/', 1)[-1]:
         return False
     if not re.fullmatch(r'[A-Za-z0-9_./@+-]+', p):
         return False
@@ -744,7 +765,20 @@ def main():
     ap.add_argument('--seed', default='20240611')
     ap.add_argument('--max-bases', type=int, default=80)
     ap.add_argument('--explore', action='store_true')
+    ap.add_argument('--sources', help='a JSON file of [kind, name, old, new, repo, licence] rows '
+                    'to use instead of the built-in list')
+    ap.add_argument('--ext', help='comma-separated file endings to take instead of the built-in list')
     a = ap.parse_args()
+    global SOURCES, TEXT_EXT
+    if a.sources:
+        with open(a.sources) as f:
+            SOURCES = [tuple(row) for row in json.load(f)]
+        for row in SOURCES:
+            if len(row) != 6 or row[0] not in ('go', 'npm', 'local'):
+                ap.error('%s: each row must be [kind, name, old, new, repo, licence] with kind '
+                         'go, npm or local; got %r' % (a.sources, list(row)))
+    if a.ext:
+        TEXT_EXT = tuple(e.strip() for e in a.ext.split(',') if e.strip())
     if not a.explore and not a.out:
         ap.error('--out OUT_DIR is required (the directory to write the corpus to)')
 
