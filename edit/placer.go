@@ -858,7 +858,10 @@ func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
 // Equal means equal at the loosest level, unless indentation tells them
 // apart: the hunk line sits on a file line indented as it is, and the
 // left-out line is indented otherwise (the "}," closing an outer block
-// after a hunk's inner "},"). So is a gap inside a run of equal hunk
+// after a hunk's inner "},"). Nor is it refused when the hunk without
+// that line fits nowhere (see addedReading): then the line is no added
+// line in disguise (the blank line after a replaced line, like the blank
+// line lost before it). So is a gap inside a run of equal hunk
 // lines: the patch's run may just be longer than the file's by an added
 // line written as context.
 func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
@@ -876,6 +879,9 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 			}
 			in := indentOf(body[n].text)
 			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
+				continue
+			}
+			if !pl.addedReading(bk, fk, al, n) {
 				continue
 			}
 			return false
