@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -386,4 +387,54 @@ func TestStaleLineTwice(t *testing.T) {
 	t.Run("no numbers", func(t *testing.T) {
 		refused(t, old, text("--- a/f", "+++ b/f", "@@ ... @@", " If err != nil {", " ", " }", "+}"), "more than one place")
 	})
+}
+
+// TestGitEdgeChoosesEnd places a git hunk with full leading context and
+// none after its added lines, whose context the file has twice: git
+// writes context after added lines wherever the file goes on, so the
+// hunk ends the file. The same hunk without git's "index" line, or with
+// trailing context, is refused as before.
+func TestGitEdgeChoosesEnd(t *testing.T) {
+	block := []string{"```go", "func main() {", "  run()", "  }", "}", "```"}
+	old := text(slices.Concat([]string{"# Hooks", ""}, block, []string{"", "Or locally:", ""}, block)...)
+	body := []string{"   }", " }", " ```", "+", "+## More", "+Text."}
+	git := text(slices.Concat([]string{"diff --git a/README.md b/README.md", "index 1111111..2222222 100644", "--- a/README.md", "+++ b/README.md", "@@ @@"}, body)...)
+	rs := mustPlace(t, old, git)
+	if got, want := mustApply(t, old, rs), old+"\n## More\nText.\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(strings.Join(rs[0].Notes, "\n"), "end of the file") {
+		t.Errorf("notes %q do not say why the end was chosen", rs[0].Notes)
+	}
+
+	t.Run("no index line: not known to be git's", func(t *testing.T) {
+		refused(t, old, text(slices.Concat([]string{"--- a/README.md", "+++ b/README.md", "@@ @@"}, body)...), "more than one place")
+	})
+	t.Run("the start of the file, for a hunk with no leading context", func(t *testing.T) {
+		top := text(slices.Concat(block, []string{"", "Or locally:", ""}, block, []string{"", "The end."})...)
+		head := text("diff --git a/README.md b/README.md", "index 1111111..2222222 100644", "--- a/README.md", "+++ b/README.md", "@@ @@",
+			"+# Hooks", "+", " ```go", " func main() {", "   run()")
+		rs := mustPlace(t, top, head)
+		if got, want := mustApply(t, top, rs), "# Hooks\n\n"+top; got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+}
+
+// TestLostBlankBeforeDeletion places a hunk that lost the blank line
+// before the line it replaces, where a blank line also follows that line:
+// the hunk without its blank line fits nowhere, so that blank line is no
+// added line in disguise, and leaving out the file's blank line is safe.
+func TestLostBlankBeforeDeletion(t *testing.T) {
+	old := text("'use strict';", "", "import utils from './utils.js';", "import platform from './platform.js';", "",
+		"export default platform.isStandard ?", "", "// Browsers have full support of the APIs", "// needed to test the origin.",
+		"  (function standard() {", "    return true;", "  })();")
+	patch := text("--- a/o.js", "+++ b/o.js", "@@ -3,6 +3,6 @@",
+		" import utils from './utils.js';", " import platform from './platform.js';",
+		"-export default platform.isStandard ?", "+export default platform.hasStandard ?",
+		" ", " // Browsers have full support of the APIs", " // needed to test the origin.")
+	rs := mustPlace(t, old, patch)
+	if got, want := mustApply(t, old, rs), strings.Replace(old, "isStandard", "hasStandard", 1); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }

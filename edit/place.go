@@ -291,6 +291,9 @@ func choosePlaces(old string, fd *FileDiff, context int) *filePlaces {
 				cands = atEnd
 			}
 		}
+		if len(cands) > 1 {
+			cands = pl.atGitEdges(h, cands)
+		}
 		if len(cands) == 0 {
 			if pl.alreadyApplied(h) {
 				fail(i, ErrAlreadyApplied, "its added lines are already in the file", pl.nearest(h))
@@ -604,6 +607,40 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 		st.converted += converted
 	}
 	return st
+}
+
+// atGitEdges keeps, of several places a git hunk fits, those at the end
+// of the file its shape asks for: git writes as many context lines on
+// each side of a hunk as everywhere in its diff wherever the file goes
+// on, so a side with fewer puts the hunk at that end of the file (a
+// README's closing lines, repeated further up, then the lines it
+// appends). When no candidate, or every one, is at those ends, it returns
+// them all.
+func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
+	if pl.context == 0 {
+		return cs
+	}
+	sh := hunkShape(h.Lines)
+	if sh.lastChange < 0 || (sh.lead >= pl.context && sh.trail >= pl.context) {
+		return cs
+	}
+	var at []candidate
+	for _, c := range cs {
+		if (sh.lead >= pl.context || c.start == 0) && (sh.trail >= pl.context || c.end() == len(pl.file)) {
+			at = append(at, c)
+		}
+	}
+	if len(at) == 0 || len(at) == len(cs) {
+		return cs
+	}
+	edge := "end"
+	if sh.lead < pl.context {
+		edge = "start"
+	}
+	for i := range at {
+		at[i].notes = append(at[i].notes, fmt.Sprintf("%d places matched; chose the one at the %s of the file, where git's %d lines of context stop short", len(cs), edge, pl.context))
+	}
+	return at
 }
 
 // choose picks among the candidates of hunk i, first keeping those that
