@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -437,4 +438,54 @@ func TestLostBlankBeforeDeletion(t *testing.T) {
 	if got, want := mustApply(t, old, rs), strings.Replace(old, "isStandard", "hasStandard", 1); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestLostLinePinnedByNumber places a hunk that lost a context line in a
+// table whose rows repeat the same few lines: its one loose fit rests on
+// no rare line, but its header's line number names that fit's first line,
+// as the number of the diff's other hunk names the place it fits exactly.
+// Without that other hunk, or with its number wrong, nothing vouches for
+// the numbers and the hunk is refused as before.
+func TestLostLinePinnedByNumber(t *testing.T) {
+	lines := []string{"package p", "", "func TestX(t *testing.T) {", "\ttests := []struct{ a, b int }{{"}
+	for i, r := range [][2]int{{1, 2}, {1, 3}, {2, 2}, {2, 3}, {1, 2}, {2, 3}, {1, 3}, {2, 2}} {
+		if i > 0 {
+			lines = append(lines, "\t}, {")
+		}
+		lines = append(lines, fmt.Sprintf("\t\ta: %d,", r[0]), fmt.Sprintf("\t\tb: %d,", r[1]))
+	}
+	old := text(append(lines, "\t}}", "\trun(tests)", "}")...)
+	first := func(n int) string {
+		return text(fmt.Sprintf("@@ -%d,3 +%d,3 @@", n, n), "-package p", "+package q", " ", " func TestX(t *testing.T) {")
+	}
+	// Rows 3 to 5, the "}, {" after row 3 lost.
+	lost := text("@@ -11,8 +11,9 @@", " \t\ta: 2,", " \t\tb: 2,", " \t\ta: 2,", "+\t\tc: 4,", " \t\tb: 3,", " \t}, {", " \t\ta: 1,")
+	want := strings.Replace(strings.Replace(old, "package p", "package q", 1),
+		"\t\ta: 2,\n\t\tb: 2,\n\t}, {\n\t\ta: 2,\n", "\t\ta: 2,\n\t\tb: 2,\n\t}, {\n\t\ta: 2,\n\t\tc: 4,\n", 1)
+	rs := mustPlace(t, old, text("--- a/x_test.go", "+++ b/x_test.go")+first(1)+lost)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	if !strings.Contains(describe(rs), "names this place") {
+		t.Errorf("the notes do not say the number chose the place:\n%s", describe(rs))
+	}
+	t.Run("alone", func(t *testing.T) {
+		refused(t, old, text("--- a/x_test.go", "+++ b/x_test.go")+lost, "only on lines that are common")
+	})
+	t.Run("the other hunk's number is off", func(t *testing.T) {
+		refused(t, old, text("--- a/x_test.go", "+++ b/x_test.go")+first(3)+lost, "only on lines that are common")
+	})
+}
+
+// TestAddedLineNotLostLine refuses a hunk that fits only if the file lost
+// a line of the patch's context, when one of its context lines may as
+// well be an added line written as context (a missing "+"), the hunk
+// without it fitting exactly: the exact reading needs no guess, and the
+// loose one would leave that line out (FuzzDamaged/09e26123e41358e9).
+func TestAddedLineNotLostLine(t *testing.T) {
+	old := text("x := compute(1, 2, 4)", "return nil", "x := compute(1, 2, 3)", "x := compute(1, 2, 3)",
+		"x := compute(1, 2, 4)", "x := compute(1, 2, 3)", "x := compute(1, 2, 3)", "x := compute(1, 2, 3)")
+	patch := text("--- a/f.go", "+++ b/f.go", "@@ -5,4 +5,6 @@", " x := compute(1, 2, 4)", " x := compute(1, 2, 3)",
+		" x := compute(1, 2, 3)", " x := compute(1, 2, 4)", " x := compute(1, 2, 3)", "+}")
+	refused(t, old, patch, "taken as an added line written as context")
 }

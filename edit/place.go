@@ -324,11 +324,17 @@ func choosePlaces(old string, fd *FileDiff, context int) *filePlaces {
 		}
 		chosen[i] = c
 	}
+	numbersHold := numbersHold(chosen, fd.Hunks)
 	for i, c := range chosen {
-		if c != nil && c.pass == PassFuzzy && !c.distinct {
-			fail(i, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
-			chosen[i] = nil
+		if c == nil || c.pass != PassFuzzy || c.distinct {
+			continue
 		}
+		if h := fd.Hunks[i]; numbersHold && pinnedByNumber(h, c, choices[i]) {
+			c.notes = append(c.notes, fmt.Sprintf("its lines are common in the file, but the header's line number, %d, names this place, as the numbers of the file's other hunks name theirs", h.OldStart))
+			continue
+		}
+		fail(i, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
+		chosen[i] = nil
 	}
 	fp.chosen = chosen
 	fp.style = pl.fileStyle(fd.Hunks, chosen)
@@ -609,6 +615,45 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 	return st
 }
 
+// numbersHold reports whether the hunks' line numbers describe the file
+// as it is: some hunk was placed by a strict pass, and every hunk placed
+// so sits where its header says (a file changed since the diff was made,
+// or numbers a model made up, shift them). A loose fit that rests on
+// lines common in the file may then be pinned by its number.
+func numbersHold(chosen []*candidate, hunks []*Hunk) bool {
+	seen := false
+	for i, c := range chosen {
+		if c == nil || c.pass == PassFuzzy || c.pass == PassFused {
+			continue
+		}
+		if h := hunks[i]; !h.HasNumbers || h.OldStart-1 != c.start {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// pinnedByNumber reports whether the header's line number pins a loose
+// fit c of a hunk whose lines are common in the file (see distinctive):
+// it names the fit's first line, the fit is off by one line at most (one
+// context line lost or changed), and no other fit of the hunk (cs)
+// overlaps it. In text made of a few lines repeated ("}", "if err != nil
+// {"), the number may say where the hunk starts but not which of the like
+// lines inside it were lost: a fit that loses more, or that another fit
+// overlaps, is still refused.
+func pinnedByNumber(h *Hunk, c *candidate, cs []candidate) bool {
+	if !h.HasNumbers || h.OldStart-1 != c.first() || c.cost >= 2*unit {
+		return false
+	}
+	for _, o := range cs {
+		if o.start != c.start && o.start < c.end() && c.start < o.end() {
+			return false
+		}
+	}
+	return true
+}
+
 // atGitEdges keeps, of several places a git hunk fits, those at the end
 // of the file its shape asks for: git writes as many context lines on
 // each side of a hunk as everywhere in its diff wherever the file goes
@@ -676,8 +721,8 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 	}
 	hint := h.OldStart - 1
 	sorted := slices.Clone(cs)
-	slices.SortStableFunc(sorted, func(a, b candidate) int { return abs(a.start-hint) - abs(b.start-hint) })
-	d1, d2 := abs(sorted[0].start-hint), abs(sorted[1].start-hint)
+	slices.SortStableFunc(sorted, func(a, b candidate) int { return abs(a.first()-hint) - abs(b.first()-hint) })
+	d1, d2 := abs(sorted[0].first()-hint), abs(sorted[1].first()-hint)
 	if 2*d1 >= d2 {
 		return nil, fmt.Sprintf("it fits at %s and none is clearly nearest to line %d", where, h.OldStart)
 	}

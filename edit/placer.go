@@ -188,6 +188,17 @@ func (c candidate) end() int {
 	return e
 }
 
+// first is the file line where the hunk's first line would be: its
+// start, less the leading lines the patch has and the file does not.
+func (c candidate) first() int {
+	for j, a := range c.align {
+		if a >= 0 {
+			return a - j
+		}
+	}
+	return c.start
+}
+
 func newCandidate(align []int, pass Pass, lv level, cost int) candidate {
 	start := -1
 	for _, a := range align {
@@ -243,12 +254,55 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
 			return nil, errLoose
 		}
+		if err := pl.addedInstead(pre, cs); err != nil {
+			return nil, err
+		}
 		return cs, nil
 	}
 	if cs := pl.fused(h, pre); len(cs) > 0 {
 		return cs, nil
 	}
 	return pl.atEdge(h, pre), nil
+}
+
+// addedInstead refuses loose fits that leave out file lines when the
+// hunk has another reading as good: one of its context lines is an added
+// line the patch wrote as context, and without it the hunk fits exactly.
+// A lost line is a guess the fuzzy pass makes; the exact fit of the rest
+// needs none. Only lines inside the hunk are tried: a patch's added line
+// has context on both sides, but where the file begins or ends.
+func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
+	if !slices.ContainsFunc(cs, func(c candidate) bool { return gaps(c.align) }) {
+		return nil
+	}
+	pk := preKeys(pre, levelLookalike)
+	for k := 1; k+1 < len(pre); k++ {
+		p := pre[k]
+		if p.kind != Context {
+			continue
+		}
+		rest := slices.Concat(pk[:k], pk[k+1:])
+		if at := pl.exact(rest, levelLookalike); len(at) > 0 {
+			return fmt.Errorf("%w: it fits only if file lines are missing from the patch, while without its context line %q, taken as an added line written as context, it fits exactly at line %d", ErrAmbiguous, p.text, at[0]+k+1)
+		}
+	}
+	return nil
+}
+
+// gaps reports whether an alignment leaves out file lines between two of
+// its lines.
+func gaps(align []int) bool {
+	prev := -1
+	for _, a := range align {
+		if a < 0 {
+			continue
+		}
+		if prev >= 0 && a > prev+1 {
+			return true
+		}
+		prev = a
+	}
+	return false
 }
 
 // atEdge places a git hunk with no context on one side at that end of the
@@ -843,7 +897,12 @@ func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
 		}
 		return true
 	}
-	if shifted(jj+1, len(al), -1) || shifted(0, jj, 1) {
+	// In a git hunk, a last (first) line in disguise would leave no
+	// context after (before) the added lines where the file goes on, and
+	// git writes context wherever it does.
+	gitLast := pl.context > 0 && jj > 0 && jj == len(al)-1 && al[jj-1]+1 < len(fk)
+	gitFirst := pl.context > 0 && jj == 0 && len(al) > 1 && al[1] > 0
+	if (shifted(jj+1, len(al), -1) && !gitLast) || (shifted(0, jj, 1) && !gitFirst) {
 		return true
 	}
 	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
@@ -858,17 +917,20 @@ func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
 // Equal means equal at the loosest level, unless indentation tells them
 // apart: the hunk line sits on a file line indented as it is, and the
 // left-out line is indented otherwise (the "}," closing an outer block
-// after a hunk's inner "},"). Nor is it refused when the hunk without
-// that line fits nowhere (see addedReading): then the line is no added
-// line in disguise (the blank line after a replaced line, like the blank
-// line lost before it). So is a gap inside a run of equal hunk
-// lines: the patch's run may just be longer than the file's by an added
-// line written as context.
+// after a hunk's inner "},"). Nor is it refused when neither that line
+// nor the hunk lines on either side of the gap can be an added line in
+// disguise, the hunk without it fitting nowhere (see addedReading): the
+// blank line after a replaced line, like the blank line lost before it. A gap inside a run of equal hunk lines is
+// refused too: the patch's run may just be longer than the file's by an
+// added line written as context. Only between two blank lines, where the
+// hunk without one of them fits nowhere, is it taken (a changelog's lost
+// heading between the blank lines around it); in a run of like code
+// lines, which of them were lost is anyone's guess.
 func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
-	if j > 0 && j < len(bk) && bk[j-1] == bk[j] {
+	fk := pl.keysAt(levelLookalike)
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (bk[j] != "" || pl.disguised(body, bk, fk, al, j-1, j)) {
 		return false
 	}
-	fk := pl.keysAt(levelLookalike)
 	for i := al[j-1] + 1; i < al[j]; i++ {
 		if pl.inBlankRun(i, al[j-1], al[j]) {
 			continue
@@ -881,13 +943,24 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
 				continue
 			}
-			if !pl.addedReading(bk, fk, al, n) {
+			if !pl.disguised(body, bk, fk, al, j-1, j, n) {
 				continue
 			}
 			return false
 		}
 	}
 	return true
+}
+
+// disguised reports whether any of the context lines ks of the hunk could
+// be an added line written as context (see addedReading).
+func (pl *placer) disguised(body []preLine, bk, fk []string, al []int, ks ...int) bool {
+	for _, k := range ks {
+		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(bk, fk, al, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // inBlankRun reports whether blank file line i, left out between file
