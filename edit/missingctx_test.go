@@ -489,3 +489,22 @@ func TestAddedLineNotLostLine(t *testing.T) {
 		" x := compute(1, 2, 3)", " x := compute(1, 2, 4)", " x := compute(1, 2, 3)", "+}")
 	refused(t, old, patch, "taken as an added line written as context")
 }
+
+// TestLostLineBetweenTwoAdded places a git hunk that adds two imports
+// around one it lost: with git's three context lines on each side, the
+// lost line can be neither side's, so it parts the two added lines. With
+// three added lines, where it goes among them is unknown.
+func TestLostLineBetweenTwoAdded(t *testing.T) {
+	old := text("package quic", "", "import (", "\t\"bytes\"", "\t\"crypto/tls\"", "\t\"io\"", "\t\"log/slog\"", "\t\"net\"", ")")
+	hdr := text("diff --git a/e.go b/e.go", "index 1111111..2222222 100644", "--- a/e.go", "+++ b/e.go")
+	lead := []string{" ", " import (", " \t\"bytes\""}
+	trail := []string{" \t\"io\"", " \t\"log/slog\"", " \t\"net\""}
+	two := hdr + text(slices.Concat([]string{"@@ -2,6 +2,8 @@"}, lead, []string{"+\t\"context\"", "+\t\"errors\""}, trail)...)
+	rs := mustPlace(t, old, two)
+	want := strings.Replace(old, "\t\"bytes\"\n\t\"crypto/tls\"\n", "\t\"bytes\"\n\t\"context\"\n\t\"crypto/tls\"\n\t\"errors\"\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	three := hdr + text(slices.Concat([]string{"@@ -2,6 +2,9 @@"}, lead, []string{"+\t\"context\"", "+\t\"embed\"", "+\t\"errors\""}, trail)...)
+	refused(t, old, three, "order of the added lines")
+}

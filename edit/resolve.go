@@ -203,6 +203,14 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
+			case !changesBefore && !changesAfter && len(pending) == 2 && pl.context > 0 &&
+				shape.lead == pl.context && shape.trail == pl.context:
+				// Both sides have git's full context, so the lines left out
+				// are no side's: they part the hunk's only two added lines,
+				// two change groups (imports added before and after one).
+				out = append(out, pending[0])
+				out = append(out, skipped...)
+				out = append(out, pending[1])
 			case p.kind == Delete && pl.context > 0 && gitOrder(lines, idx):
 				// git writes a change group's deleted lines before its
 				// added ones: added lines right before a deleted line
