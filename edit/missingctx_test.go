@@ -508,3 +508,22 @@ func TestLostLineBetweenTwoAdded(t *testing.T) {
 	three := hdr + text(slices.Concat([]string{"@@ -2,6 +2,9 @@"}, lead, []string{"+\t\"context\"", "+\t\"embed\"", "+\t\"errors\""}, trail)...)
 	refused(t, old, three, "order of the added lines")
 }
+
+// TestFusedOtherSplitTwice places two hunks run together where another
+// split's second part fits twice but its first part nowhere: that split
+// is no reading at all, and once it made the whole hunk refused.
+func TestFusedOtherSplitTwice(t *testing.T) {
+	old := text("package p", "", "var x = []t{", "\t{a: 1},", "\t{a: 2},", "\t{a: 3},", "}", "",
+		"func B() {", "\ty := 1", "\tlog(y)", "\tcheck(y)", "\tdone()", "}", "",
+		"func C() {", "\tz := 2", "\tlog(y)", "\tcheck(y)", "\tdone()", "}")
+	patch := text("--- a/p.go", "+++ b/p.go", "@@ -4,9 +4,10 @@", " \t{a: 1},", "+\t{a: 15},", " \t{a: 2},", " \t{a: 3},",
+		" \ty := 1", " \tlog(y)", "-\tcheck(y)", "+\tcheck2(y)", " \tdone()", " }")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "\t{a: 1},\n", "\t{a: 1},\n\t{a: 15},\n", 1), "\ty := 1\n\tlog(y)\n\tcheck(y)", "\ty := 1\n\tlog(y)\n\tcheck2(y)", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	if rs[0].Pass != edit.PassFused {
+		t.Errorf("pass: got %v, want fused", rs[0].Pass)
+	}
+}

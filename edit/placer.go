@@ -1061,6 +1061,9 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 	var found []candidate
 	for n, k := range splits {
 		as, bs := heads[n].starts, tails[n].starts
+		if len(as) == 0 || len(bs) == 0 {
+			continue // no reading splits here
+		}
 		if len(as) > 1 || len(bs) > 1 {
 			// Each part must fit one place on its own: a part that fits
 			// two is not pinned by the other part's place.
