@@ -527,3 +527,21 @@ func TestFusedOtherSplitTwice(t *testing.T) {
 		t.Errorf("pass: got %v, want fused", rs[0].Pass)
 	}
 }
+
+// TestFusedGapEndsBlank places two hunks run together with two file lines
+// between them, the second blank like the line the first part ends on:
+// only a run of such lines next to a part is no gap between hunks, and
+// once any blank line between them was taken for one.
+func TestFusedGapEndsBlank(t *testing.T) {
+	old := text("func TestBlocks(t *testing.T) {", "", "\tvar svc = new(Impl)", "", "\tsvc.On(\"call\").After(2 * time.Millisecond)", "",
+		"\tch := make(chan Arguments)", "", "\tgo call(svc, ch)", "", "\tselect {", "\tcase <-ch:", "\t\tt.Fatal(\"should have waited\")",
+		"\tcase <-time.After(1 * time.Millisecond):", "\t}", "", "\treturn <-ch", "}")
+	patch := text("--- a/b_test.go", "+++ b/b_test.go", "@@ -2,14 +2,14 @@", " ", " \tvar svc = new(Impl)", " ",
+		"-\tsvc.On(\"call\").After(2 * time.Millisecond)", "+\tsvc.On(\"call\").After(20 * time.Millisecond)", " ", " \tch := make(chan Arguments)", " ",
+		" \tselect {", " \tcase <-ch:", " \t\tt.Fatal(\"should have waited\")", "-\tcase <-time.After(1 * time.Millisecond):", "+\tcase <-time.After(10 * time.Millisecond):", " \t}", " ", " \treturn <-ch")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "(2 * time", "(20 * time", 1), "(1 * time", "(10 * time", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

@@ -1141,16 +1141,20 @@ func (pl *placer) fitsWithoutOne(pre []preLine, c candidate) bool {
 	return lessOne(pre[k:], pk[k:], sa+k) || lessOne(pre[:k], pk[:k], sb-k+1)
 }
 
-// otherLines counts the file lines strictly between lines a and b that
-// differ from both.
+// otherLines counts the file lines strictly between lines a and b, less
+// the run of lines equal to line a right after it and the run of lines
+// equal to line b right before it: a run of equal lines (blank lines
+// between Python functions) may be one line longer in the file than in
+// the patch, and its extra line is no gap between hunks.
 func (pl *placer) otherLines(a, b int) int {
-	n := 0
-	for i := a + 1; i < b; i++ {
-		if pl.file[i] != pl.file[a] && pl.file[i] != pl.file[b] {
-			n++
-		}
+	lo, hi := a+1, b-1
+	for lo <= hi && pl.file[lo] == pl.file[a] {
+		lo++
 	}
-	return n
+	for hi >= lo && pl.file[hi] == pl.file[b] {
+		hi--
+	}
+	return max(0, hi-lo+1)
 }
 
 // fusedMinPart is the fewest pre-image lines each part of a fused hunk
