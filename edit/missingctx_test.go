@@ -545,3 +545,31 @@ func TestFusedGapEndsBlank(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestLostTrailingLineAtEnd places a git hunk with three leading context
+// lines that lost a trailing one next to its added lines, at the end of
+// the file: there the trailing side may be short, but the lost line on the
+// leading side would make four, more than git writes, so it is trailing.
+func TestLostTrailingLineAtEnd(t *testing.T) {
+	old := text("def register():", "    pass", "", "", "register()", "", "# Clean up namespace", "", "del(register)")
+	patch := text("diff --git a/d.py b/d.py", "index 1111111..2222222 100644", "--- a/d.py", "+++ b/d.py", "@@ -4,5 +4,8 @@",
+		" ", " register()", " ", "+def shared(enable):", "+    return enable", "+", " ", " del(register)")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "register()\n\n#", "register()\n\ndef shared(enable):\n    return enable\n\n#", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}
+
+// TestLostLeadingLineAtStart is TestLostTrailingLineAtEnd at the start of
+// a file: three trailing context lines, so the lost line is leading.
+func TestLostLeadingLineAtStart(t *testing.T) {
+	old := text("#!/usr/bin/env python3", "# coding: utf-8", "\"\"\"Tool.\"\"\"", "import os", "import re", "import sys", "", "def main():", "    pass")
+	patch := text("diff --git a/t.py b/t.py", "index 1111111..2222222 100644", "--- a/t.py", "+++ b/t.py", "@@ -1,5 +1,6 @@",
+		" #!/usr/bin/env python3", " # coding: utf-8", "+import json", " import os", " import re", " import sys")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\"\"\"Tool.\"\"\"\n", "\"\"\"Tool.\"\"\"\nimport json\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

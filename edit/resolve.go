@@ -203,6 +203,15 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
+			case !changesBefore && !changesAfter && pl.context > 0 && shape.lead+k > pl.context && shape.trail+k <= pl.context:
+				// The lines left out would make the leading side longer
+				// than git writes it: they are trailing context, though the
+				// hunk ends the file.
+				out = append(out, pending...)
+				out = append(out, skipped...)
+			case !changesBefore && !changesAfter && pl.context > 0 && shape.trail+k > pl.context && shape.lead+k <= pl.context:
+				out = append(out, skipped...)
+				out = append(out, pending...)
 			case !changesBefore && !changesAfter && len(pending) == 2 && pl.context > 0 &&
 				shape.lead == pl.context && shape.trail == pl.context:
 				// Both sides have git's full context, so the lines left out
