@@ -573,3 +573,25 @@ func TestLostLeadingLineAtStart(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestLostLineBetweenBlanksGitShape places a git hunk that lost the line
+// between two blank lines of its trailing context: either blank line, as
+// an added line written as context, would leave the hunk fewer trailing
+// context lines than git writes where the file goes on, so neither is one,
+// and the gap between them is the lost line.
+func TestLostLineBetweenBlanksGitShape(t *testing.T) {
+	old := text("def encode(argument):", "    if not isinstance(argument, str):", "        argument = str(argument)", "",
+		"    if _quote.search(argument):", "        quote = '\"'", "    else:", "        quote = \"\"", "",
+		"    encoded = quote + argument + quote", "", "    return encoded", "", "", "def encode_list(items):", "    return items")
+	patch := text("diff --git a/c.py b/c.py", "index 1111111..2222222 100644", "--- a/c.py", "+++ b/c.py", "@@ -2,9 +2,6 @@",
+		"     if not isinstance(argument, str):", "         argument = str(argument)", " ",
+		"-    if _quote.search(argument):", "-        quote = '\"'", "-    else:", "-        quote = \"\"", "+    quote = '\"' if _quote.search(argument) else \"\"", " ", " ")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "    if _quote.search(argument):\n        quote = '\"'\n    else:\n        quote = \"\"\n", "    quote = '\"' if _quote.search(argument) else \"\"\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	t.Run("not git's", func(t *testing.T) {
+		refused(t, old, strings.Replace(patch, "index 1111111..2222222 100644\n", "", 1), "more than one")
+	})
+}

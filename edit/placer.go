@@ -53,6 +53,9 @@ type placer struct {
 	work int
 	// pres holds the pre-images made by preOf.
 	pres map[preKey][]preLine
+	// lines are the lines of the hunk being placed, for the shape of its
+	// other readings (see gitShaped).
+	lines []Line
 }
 
 // scanBudget is how many line comparisons the exact searches of one file
@@ -219,6 +222,7 @@ var errLoose = fmt.Errorf("%w (it fits only loosely, and in more than one way)",
 // candidates returns every place h fits at the strictest pass that finds
 // any, all equally good.
 func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
+	pl.lines = h.Lines
 	pre := pl.preOf(h.Lines)
 	if len(pre) == 0 {
 		if len(pl.file) == 0 {
@@ -269,8 +273,9 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 // hunk has another reading as good: one of its context lines is an added
 // line the patch wrote as context, and without it the hunk fits exactly.
 // A lost line is a guess the fuzzy pass makes; the exact fit of the rest
-// needs none. Only lines inside the hunk are tried: a patch's added line
-// has context on both sides, but where the file begins or ends.
+// needs none. Only lines inside the hunk are tried, and only readings of
+// git's shape in a diff git made: a patch's added line has context on
+// both sides, but where the file begins or ends.
 func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 	if !slices.ContainsFunc(cs, func(c candidate) bool { return gaps(c.align) }) {
 		return nil
@@ -282,8 +287,10 @@ func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 			continue
 		}
 		rest := slices.Concat(pk[:k], pk[k+1:])
-		if at := pl.exact(rest, levelLookalike); len(at) > 0 {
-			return fmt.Errorf("%w: it fits only if file lines are missing from the patch, while without its context line %q, taken as an added line written as context, it fits exactly at line %d", ErrAmbiguous, p.text, at[0]+k+1)
+		for _, at := range pl.exact(rest, levelLookalike) {
+			if pl.gitShaped(p.at, at, at+len(rest)) {
+				return fmt.Errorf("%w: it fits only if file lines are missing from the patch, while without its context line %q, taken as an added line written as context, it fits exactly at line %d", ErrAmbiguous, p.text, at+k+1)
+			}
 		}
 	}
 	return nil
@@ -876,7 +883,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		// the patch's may be one longer than the file's by an added line
 		// written as context (if the hunk without it fits too).
 		if ((jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text))) &&
-			pl.addedReading(bk, fk, al, jj) {
+			pl.addedReading(body, bk, fk, al, jj) {
 			suspect = true
 		}
 	}
@@ -888,7 +895,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 // as context: the hunk without it fits the file here (the lines after it
 // one line earlier, or those before it one line later), or fits exactly
 // somewhere.
-func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
+func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int) bool {
 	shifted := func(from, to, by int) bool {
 		for k := from; k < to; k++ {
 			if i := al[k] + by; i < 0 || i >= len(fk) || fk[i] != bk[k] {
@@ -897,16 +904,55 @@ func (pl *placer) addedReading(bk, fk []string, al []int, jj int) bool {
 		}
 		return true
 	}
-	// In a git hunk, a last (first) line in disguise would leave no
-	// context after (before) the added lines where the file goes on, and
-	// git writes context wherever it does.
-	gitLast := pl.context > 0 && jj > 0 && jj == len(al)-1 && al[jj-1]+1 < len(fk)
-	gitFirst := pl.context > 0 && jj == 0 && len(al) > 1 && al[1] > 0
-	if (shifted(jj+1, len(al), -1) && !gitLast) || (shifted(0, jj, 1) && !gitFirst) {
-		return true
+	last := len(al) - 1
+	// The hunk's other lines after jj one line earlier, or those before it
+	// one line later: [start, end) is where they lie.
+	if shifted(jj+1, len(al), -1) {
+		start, end := al[0], al[last]
+		if jj == 0 {
+			start = al[1] - 1
+		}
+		if jj == last {
+			end = al[jj-1] + 1
+		}
+		if pl.gitShaped(body[jj].at, start, end) {
+			return true
+		}
+	}
+	if shifted(0, jj, 1) {
+		start, end := al[0]+1, al[last]+1
+		if jj == 0 {
+			start = al[1]
+		}
+		if jj == last {
+			end = al[jj-1] + 2
+		}
+		if pl.gitShaped(body[jj].at, start, end) {
+			return true
+		}
 	}
 	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
-	return len(pl.exact(rest, levelLookalike)) > 0
+	for _, at := range pl.exact(rest, levelLookalike) {
+		if pl.gitShaped(body[jj].at, at, at+len(rest)) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitShaped reports whether the current hunk, with its line at taken as
+// an added line and its other old lines on file lines [start, end), has
+// the shape git gives hunks: as many context lines on each side as git
+// wrote elsewhere in the diff, unless the file ends there. A hunk of a
+// diff git did not make has any shape.
+func (pl *placer) gitShaped(at, start, end int) bool {
+	if pl.context == 0 || pl.lines == nil {
+		return true
+	}
+	sh := hunkShape(pl.lines)
+	lead := min(sh.firstChange, at)
+	trail := len(pl.lines) - 1 - max(sh.lastChange, at)
+	return (lead >= pl.context || start <= 0) && (trail >= pl.context || end >= len(pl.file))
 }
 
 // skippable reports whether file lines left out between hunk lines j-1
@@ -956,7 +1002,7 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 // be an added line written as context (see addedReading).
 func (pl *placer) disguised(body []preLine, bk, fk []string, al []int, ks ...int) bool {
 	for _, k := range ks {
-		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(bk, fk, al, k) {
+		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(body, bk, fk, al, k) {
 			return true
 		}
 	}
