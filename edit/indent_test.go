@@ -195,3 +195,22 @@ func TestReindentOffStyleWitnesses(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestReindentDeletedAtColumnZero re-indents the added lines of a hunk
+// written with spaces against a file indented with tabs, where the only
+// deleted line is at column 0: a line with no indentation says nothing
+// about the patch's, and the context lines, which all agree, do.
+func TestReindentDeletedAtColumnZero(t *testing.T) {
+	old := text("package viper", "", "import (", "\t\"os\"", ")", "", "// Search all paths.", "func (v *Viper) findConfigFile() (string, error) {",
+		"\tv.logger.Info(\"searching\")", "", "\tfor _, cp := range v.configPaths {", "\t\tuse(cp)", "\t}", "\treturn \"\", nil", "}")
+	patch := text("--- a/file.go", "+++ b/file.go", "@@ -6,7 +6,11 @@", " ", " // Search all paths.",
+		"-func (v *Viper) findConfigFile() (string, error) {", "+func (v *Viper) findConfigFileOld() (string, error) {",
+		"+    if v.finder != nil {", "+        return v.find()", "+    }", "+",
+		"     v.logger.Info(\"searching\")", " ", "     for _, cp := range v.configPaths {", "         use(cp)")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "func (v *Viper) findConfigFile() (string, error) {\n",
+		"func (v *Viper) findConfigFileOld() (string, error) {\n\tif v.finder != nil {\n\t\treturn v.find()\n\t}\n\n", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

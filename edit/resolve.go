@@ -544,8 +544,12 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	if !ev.differs {
 		return reindent{}, true
 	}
+	// Deleted lines are the best witnesses, but only indented ones say
+	// anything: a deleted "func f() {" at column 0 leaves the context
+	// lines to tell how the patch indents.
 	wit := ev.del
-	if len(wit) == 0 {
+	delIndented := slices.ContainsFunc(ev.del, func(p [2]string) bool { return p[0] != "" || p[1] != "" })
+	if !delIndented {
 		wit = ev.ctx
 	}
 	m = learnReindent(wit)
@@ -564,7 +568,7 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 			}
 		}
 	}
-	strong := len(ev.del) > 0 || indented >= 3 ||
+	strong := delIndented || indented >= 3 ||
 		(m.style.kind != 0 && m.style == confirm && m.add == "" && m.remove == "")
 	switch {
 	case explained == len(wit) && strong:
