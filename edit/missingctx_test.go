@@ -595,3 +595,20 @@ func TestLostLineBetweenBlanksGitShape(t *testing.T) {
 		refused(t, old, strings.Replace(patch, "index 1111111..2222222 100644\n", "", 1), "more than one")
 	})
 }
+
+// TestChosenByFailedNeighbour refuses a hunk that fits two places and was
+// chosen between its neighbours, when the neighbour that chose cannot be
+// placed after all: its place then says nothing
+// (FuzzDamaged/cd3d6eb7a8ffdc86).
+func TestChosenByFailedNeighbour(t *testing.T) {
+	old := text("}", "}", "}", "}", "}", "}", "}", "    return nil", "}", "\treturn nil", "}")
+	patch := text("--- a/f", "+++ b/f", "@@ -2,6 +2,7 @@", " }", " }", " }", "+\treturn nil", " }", " }", " }",
+		"@@ -9,3 +10,5 @@", " }", " \treturn nil", " }", "+}", "     return nil")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(rs) != 0 || len(errs) != 2 {
+		t.Fatalf("placed %d hunks, %d errors, want none placed and two errors: %v\n%s", len(rs), len(errs), errs, describe(rs))
+	}
+	if !strings.Contains(errs[0].Error(), "whose place chose among them") {
+		t.Errorf("hunk 1: %v", errs[0])
+	}
+}

@@ -360,6 +360,27 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		}
 		out = append(out, rs...)
 	}
+	// A hunk chosen among several places by its neighbours' places stands
+	// or falls with them.
+	failed := map[int]bool{}
+	for _, e := range fp.errs {
+		failed[e.Hunk] = true
+	}
+	for again := true; again; {
+		again = false
+		for i, c := range fp.chosen {
+			if c == nil || failed[i] {
+				continue
+			}
+			for _, j := range c.boundBy {
+				if failed[j] && !failed[i] {
+					failed[i], again = true, true
+					fail(i, ErrAmbiguous, fmt.Sprintf("it fits more than one place, and hunk %d, whose place chose among them, could not be placed", j+1), pl.nearest(fd.Hunks[i]))
+				}
+			}
+		}
+	}
+	out = slices.DeleteFunc(out, func(r Resolved) bool { return failed[r.Hunk] })
 	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
 	// Two hunks may share context lines, but not change the same lines,
 	// and one may not delete a line the other keeps as context: they
@@ -694,7 +715,7 @@ func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
 // when the choice would be a guess.
 func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candidate, string) {
 	h := hunks[i]
-	lo, hi, ordered := orderBounds(i, chosen, hunks)
+	lo, hi, by, ordered := orderBounds(i, chosen, hunks)
 	if ordered {
 		var in []candidate
 		for _, c := range cs {
@@ -705,6 +726,7 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 		if len(in) == 1 {
 			c := in[0]
 			c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one between the neighbouring hunks", len(cs)))
+			c.boundBy = by
 			return &c, ""
 		}
 		if len(in) > 1 {
@@ -736,14 +758,14 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 // hunk before it and before the nearest placed hunk after it. ordered is
 // false when the patch is not in file order: the placed hunks, or the
 // line numbers of the hunk headers, go backwards.
-func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, ordered bool) {
+func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, by []int, ordered bool) {
 	// Evidence of order: two header line numbers, or two placed hunks,
 	// in increasing order, and none going backwards.
 	last, seen := -1, 0
 	for _, h := range hunks {
 		if h.HasNumbers && h.OldStart > 0 {
 			if h.OldStart < last {
-				return 0, 0, false
+				return 0, 0, nil, false
 			}
 			last = h.OldStart
 			seen++
@@ -756,26 +778,28 @@ func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, ordered
 			continue
 		}
 		if c.start < last {
-			return 0, 0, false
+			return 0, 0, nil, false
 		}
 		last = c.start
 		seen++
 	}
 	if !numbered && seen < 2 {
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
 	lo, hi = 0, 1<<62
 	for j := i - 1; j >= 0; j-- {
 		if chosen[j] != nil {
 			lo = chosen[j].end()
+			by = append(by, j)
 			break
 		}
 	}
 	for j := i + 1; j < len(chosen); j++ {
 		if chosen[j] != nil {
 			hi = chosen[j].start
+			by = append(by, j)
 			break
 		}
 	}
-	return lo, hi, true
+	return lo, hi, by, true
 }

@@ -178,6 +178,10 @@ type candidate struct {
 	// keepIndent resolves the hunk with its added lines as written, for
 	// the other reading the syntax guard may try.
 	keepIndent bool
+	// boundBy lists the hunks whose places chose this one among several
+	// (see choose): if one of them cannot be placed after all, neither
+	// can this.
+	boundBy []int
 	notes      []string
 }
 
