@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/mcp/internal/schema"
@@ -440,10 +441,17 @@ func (t *tail) String() string {
 	return string(t.b)
 }
 
+// oneLine folds s onto one line and keeps its last n bytes or fewer (the
+// end of a server's output says why it stopped), never cutting a UTF-8
+// character in two.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		s = "…" + s[len(s)-n:]
+		i := len(s) - n
+		for i < len(s) && !utf8.RuneStart(s[i]) {
+			i++
+		}
+		s = "…" + s[i:]
 	}
 	return s
 }
