@@ -214,3 +214,24 @@ func TestReindentDeletedAtColumnZero(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestKeepIndentDeletedAtColumnZero keeps the added lines of a hunk whose
+// deleted lines are at column 0, like them, and whose one indented context
+// line is off by two spaces: one context line is no strong witness, and
+// the deleted lines show no change.
+func TestKeepIndentDeletedAtColumnZero(t *testing.T) {
+	old := text("var isDataView = tagTester('DataView');", "", "// In IE 10 - Edge 13, we need a different heuristic", "// to determine whether an object is a `DataView`.",
+		"function ie10IsDataView(obj) {", "  return obj != null && isFunction(obj.getInt8);", "}", "",
+		"var isDataView$1 = (hasStringTagBug ? ie10IsDataView : isDataView);", "", "// Is a given value an array?", "var isArray = nativeIsArray;")
+	patch := text("--- a/u.js", "+++ b/u.js", "@@ -2,10 +2,11 @@", " ", " // In IE 10 - Edge 13, we need a different heuristic", " // to determine whether an object is a `DataView`.",
+		"-function ie10IsDataView(obj) {", "+// Also when the native `DataView` is overridden.", "+function alternateIsDataView(obj) {",
+		"     return obj != null && isFunction(obj.getInt8);", " }", " ",
+		"-var isDataView$1 = (hasStringTagBug ? ie10IsDataView : isDataView);", "+var isDataView$1 = (hasDataViewBug ? alternateIsDataView : isDataView);",
+		" ", " // Is a given value an array?")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "function ie10IsDataView(obj) {", "// Also when the native `DataView` is overridden.\nfunction alternateIsDataView(obj) {", 1),
+		"(hasStringTagBug ? ie10IsDataView", "(hasDataViewBug ? alternateIsDataView", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

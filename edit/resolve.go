@@ -545,13 +545,24 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 		return reindent{}, true
 	}
 	// Deleted lines are the best witnesses, but only indented ones say
-	// anything: a deleted "func f() {" at column 0 leaves the context
-	// lines to tell how the patch indents.
-	wit := ev.del
-	delIndented := slices.ContainsFunc(ev.del, func(p [2]string) bool { return p[0] != "" || p[1] != "" })
-	if !delIndented {
-		wit = ev.ctx
+	// how the patch indents: beside deleted lines all at column 0 (a
+	// renamed "func f() {"), the context lines tell it if they are strong
+	// witnesses; else the added lines are kept as they are.
+	if len(ev.del) > 0 && !slices.ContainsFunc(ev.del, func(p [2]string) bool { return p[0] != "" || p[1] != "" }) {
+		m, _ := judge(ev.ctx, false, confirm) // no mapping when not ok
+		return m, true
 	}
+	if len(ev.del) > 0 {
+		return judge(ev.del, true, confirm)
+	}
+	return judge(ev.ctx, false, confirm)
+}
+
+// judge learns a re-indentation from witness pairs (patch, file) and says
+// whether to trust it: every pair explained, and the witnesses strong (deleted
+// lines, three indented lines, or a change of style the file's other
+// hunks confirm). Witnesses mostly equal keep the added lines as they are.
+func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok bool) {
 	m = learnReindent(wit)
 	if m.identity() {
 		return m, true
@@ -568,7 +579,7 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 			}
 		}
 	}
-	strong := delIndented || indented >= 3 ||
+	strong := deleted || indented >= 3 ||
 		(m.style.kind != 0 && m.style == confirm && m.add == "" && m.remove == "")
 	switch {
 	case explained == len(wit) && strong:
