@@ -528,56 +528,78 @@ func FuzzDamaged(f *testing.F) {
 	f.Add([]byte{8, 9, 7, 4, 3, 1, 2, 8}, []byte{8, 9, 7, 5, 3, 1, 2, 8}, uint8(0), uint8(1), uint8(lossDropContext))
 	f.Add([]byte{9, 7, 8, 4, 3, 1, 2, 9}, []byte{9, 7, 8, 5, 3, 1, 2, 9}, uint8(0), uint8(2), uint8(lossStaleContext))
 	f.Fuzz(func(t *testing.T, ab, bb []byte, hi, li, loss uint8) {
-		a, b := fuzzText(ab, true), fuzzText(bb, true)
-		hs := hunksOf(lcsDiff(a, b), 3)
-		if len(hs) == 0 {
-			return
-		}
-		dh := int(hi) % len(hs)
-		patch, ok := damagedDiff(a, b, hs, dh, int(li), int(loss)%numLosses)
-		if !ok {
-			return
-		}
-		old := joinFuzz(a, "\n")
-		fd := onlyFile(t, patch)
-		rs, _ := edit.Place(old, fd)
-		if _, err := edit.Apply(old, rs); err != nil {
-			t.Fatalf("Apply of Place's own hunks: got error %v\n%s", err, describe(rs))
-		}
-		groups := map[int][]edit.Resolved{}
-		for _, r := range rs {
-			checkFileText(t, old, r)
-			groups[r.Hunk] = append(groups[r.Hunk], r)
-		}
-		// Where the damaged hunk went decides what can be asked of the
-		// others: a wrong but exact placement of it may mislead the
-		// choice of its neighbours by hunk order.
-		damagedOK := true
-		if g, placed := groups[dh]; placed {
-			got, _ := edit.Apply(old, g)
-			if want := applyOne(a, b, hs[dh], "\n"); got != want {
-				damagedOK = false
-				tolerant := false
-				for _, r := range g {
-					tolerant = tolerant || r.Pass >= edit.PassFuzzy
-				}
-				if tolerant {
-					t.Fatalf("damaged hunk %d placed by a tolerant pass with a wrong result:\ngot  %q\nwant %q\nold  %q\npatch:\n%s\nresolved:\n%s",
-						dh, got, want, old, patch, describe(g))
-				}
-			}
-		}
-		if !damagedOK {
-			return
-		}
-		for k, g := range groups {
-			if k == dh {
-				continue
-			}
-			got, _ := edit.Apply(old, g)
-			if want := applyOne(a, b, hs[k], "\n"); got != want {
-				t.Fatalf("undamaged hunk %d: got %q, want %q\nold  %q\npatch:\n%s\nresolved:\n%s", k, got, want, old, patch, describe(g))
-			}
-		}
+		checkDamaged(t, ab, bb, hi, li, loss, false)
 	})
+}
+
+// FuzzDamagedGit is FuzzDamaged with the diff's "diff --git" and "index"
+// lines, as git writes them: the engine then knows git wrote three lines
+// of context around every hunk and reads the damaged hunk by that shape.
+// Its seeds are FuzzDamaged's, copied.
+func FuzzDamagedGit(f *testing.F) {
+	f.Add([]byte{8, 9, 7, 4, 3, 3, 0, 8}, []byte{8, 9, 7, 4, 6, 3, 3, 0, 8}, uint8(0), uint8(1), uint8(lossMissingPlus))
+	f.Add([]byte{8, 9, 7, 4, 3, 1, 2, 8}, []byte{8, 9, 7, 5, 3, 1, 2, 8}, uint8(0), uint8(1), uint8(lossDropContext))
+	f.Fuzz(func(t *testing.T, ab, bb []byte, hi, li, loss uint8) {
+		checkDamaged(t, ab, bb, hi, li, loss, true)
+	})
+}
+
+// checkDamaged places a diff of fuzzText(ab) to fuzzText(bb), one hunk of
+// it damaged by loss, and fails on a wrong placement that a tolerant pass
+// made, or on an undamaged hunk placed wrong.
+func checkDamaged(t *testing.T, ab, bb []byte, hi, li, loss uint8, git bool) {
+	a, b := fuzzText(ab, true), fuzzText(bb, true)
+	hs := hunksOf(lcsDiff(a, b), 3)
+	if len(hs) == 0 {
+		return
+	}
+	dh := int(hi) % len(hs)
+	patch, ok := damagedDiff(a, b, hs, dh, int(li), int(loss)%numLosses)
+	if !ok {
+		return
+	}
+	if git {
+		patch = "diff --git a/f b/f\nindex 1111111..2222222 100644\n" + patch
+	}
+	old := joinFuzz(a, "\n")
+	fd := onlyFile(t, patch)
+	rs, _ := edit.Place(old, fd)
+	if _, err := edit.Apply(old, rs); err != nil {
+		t.Fatalf("Apply of Place's own hunks: got error %v\n%s", err, describe(rs))
+	}
+	groups := map[int][]edit.Resolved{}
+	for _, r := range rs {
+		checkFileText(t, old, r)
+		groups[r.Hunk] = append(groups[r.Hunk], r)
+	}
+	// Where the damaged hunk went decides what can be asked of the
+	// others: a wrong but exact placement of it may mislead the
+	// choice of its neighbours by hunk order.
+	damagedOK := true
+	if g, placed := groups[dh]; placed {
+		got, _ := edit.Apply(old, g)
+		if want := applyOne(a, b, hs[dh], "\n"); got != want {
+			damagedOK = false
+			tolerant := false
+			for _, r := range g {
+				tolerant = tolerant || r.Pass >= edit.PassFuzzy
+			}
+			if tolerant {
+				t.Fatalf("damaged hunk %d placed by a tolerant pass with a wrong result:\ngot  %q\nwant %q\nold  %q\npatch:\n%s\nresolved:\n%s",
+					dh, got, want, old, patch, describe(g))
+			}
+		}
+	}
+	if !damagedOK {
+		return
+	}
+	for k, g := range groups {
+		if k == dh {
+			continue
+		}
+		got, _ := edit.Apply(old, g)
+		if want := applyOne(a, b, hs[k], "\n"); got != want {
+			t.Fatalf("undamaged hunk %d: got %q, want %q\nold  %q\npatch:\n%s\nresolved:\n%s", k, got, want, old, patch, describe(g))
+		}
+	}
 }

@@ -612,3 +612,21 @@ func TestChosenByFailedNeighbour(t *testing.T) {
 		t.Errorf("hunk 1: %v", errs[0])
 	}
 }
+
+// TestMisshapenFitLooserFit places a git hunk that appends at the end of
+// a file and lost a leading context line, whose two lines fit exactly
+// (but for indentation) further up: that fit breaks git's shape, two
+// context lines before added lines where the file goes on, so the place
+// where the lost line completes the shape, the end of the file, is taken.
+func TestMisshapenFitLooserFit(t *testing.T) {
+	old := text("package m", "", "import \"testing\"", "", "// A tests a.", "func TestA(t *testing.T) {", "\tassertEqual(t, 11, w.N())", "}", "",
+		"func TestB(t *testing.T) {", "\tt.Run(\"x\", func(t *testing.T) {", "\t\tassertEqual(t, 11, w.N())", "\t})", "}")
+	patch := text("diff --git a/m_test.go b/m_test.go", "index 1111111..2222222 100644", "--- a/m_test.go", "+++ b/m_test.go",
+		"@@ -2,7 +2,7 @@", " ", " import \"testing\"", " ", "-// A tests a.", "+// TestA tests a.", " func TestA(t *testing.T) {", " \tassertEqual(t, 11, w.N())", " }",
+		"@@ -12,2 +12,6 @@", " \t\tassertEqual(t, 11, w.N())", " }", "+", "+func TestC(t *testing.T) {", "+\tt.Skip()", "+}")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "// A tests", "// TestA tests", 1) + "\nfunc TestC(t *testing.T) {\n\tt.Skip()\n}\n"
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}

@@ -235,30 +235,53 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 	return e
 }
 
-// gitContext is the number of context lines git wrote around the hunks
-// of the files it made (those with an "index" line): the most any of their
-// hunks has on one side, since git writes the same number everywhere in
-// one diff but where a file begins or ends. It is 0 when git made none.
-func gitContext(fds []*FileDiff) int {
-	n := 0
+// gitCtx is the number of context lines git wrote around the hunks of
+// the files it made (those with an "index" line); n is 0 when git made
+// none. It is git's default, 3, unless a larger number is seen on two
+// sides of hunks or more (git diff -U5). Sides are no surer guide: a side
+// is shorter where a file begins or ends or where the patch lost a line,
+// and longer by an added line written as context. shown is set when some
+// side has n lines: only then do readings rest on the number (see
+// placer.gitLines); a diff whose every side is short may have been made
+// with less.
+type gitCtx struct {
+	n     int
+	shown bool
+}
+
+func gitContext(fds []*FileDiff) gitCtx {
+	seen := map[int]int{}
+	indexed, most := false, 0
 	for _, fd := range fds {
 		if !fd.Indexed {
 			continue
 		}
+		indexed = true
 		for _, h := range fd.Hunks {
 			sh := hunkShape(h.Lines)
-			n = max(n, sh.lead, sh.trail)
+			seen[sh.lead]++
+			seen[sh.trail]++
+			most = max(most, sh.lead, sh.trail)
 		}
 	}
-	return n
+	if !indexed {
+		return gitCtx{}
+	}
+	n := 3
+	for v, k := range seen {
+		if k >= 2 && v > n {
+			n = v
+		}
+	}
+	return gitCtx{n: n, shown: most >= n}
 }
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
 // context is gitContext of the whole diff, used for files git made.
-func choosePlaces(old string, fd *FileDiff, context int) *filePlaces {
+func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	pl := newPlacer(old)
 	if fd.Indexed {
-		pl.context = context
+		pl.context, pl.contextShown = context.n, context.shown
 	}
 	fp := &filePlaces{old: old, pl: pl, fd: fd}
 	fail := fp.fail
@@ -683,16 +706,17 @@ func pinnedByNumber(h *Hunk, c *candidate, cs []candidate) bool {
 // appends). When no candidate, or every one, is at those ends, it returns
 // them all.
 func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
-	if pl.context == 0 {
+	n := pl.gitLines()
+	if n == 0 {
 		return cs
 	}
 	sh := hunkShape(h.Lines)
-	if sh.lastChange < 0 || (sh.lead >= pl.context && sh.trail >= pl.context) {
+	if sh.lastChange < 0 || (sh.lead >= n && sh.trail >= n) {
 		return cs
 	}
 	var at []candidate
 	for _, c := range cs {
-		if (sh.lead >= pl.context || c.start == 0) && (sh.trail >= pl.context || c.end() == len(pl.file)) {
+		if (sh.lead >= n || c.start == 0) && (sh.trail >= n || c.end() == len(pl.file)) {
 			at = append(at, c)
 		}
 	}
@@ -700,11 +724,11 @@ func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
 		return cs
 	}
 	edge := "end"
-	if sh.lead < pl.context {
+	if sh.lead < n {
 		edge = "start"
 	}
 	for i := range at {
-		at[i].notes = append(at[i].notes, fmt.Sprintf("%d places matched; chose the one at the %s of the file, where git's %d lines of context stop short", len(cs), edge, pl.context))
+		at[i].notes = append(at[i].notes, fmt.Sprintf("%d places matched; chose the one at the %s of the file, where git's %d lines of context stop short", len(cs), edge, n))
 	}
 	return at
 }

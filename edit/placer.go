@@ -33,8 +33,10 @@ type placer struct {
 	keys         [numLevels][]string
 	index        [numLevels]map[string][]int
 	// context is the number of context lines git put on each side of the
-	// hunks, when the diff was made by git (FileDiff.Indexed), else 0.
-	context int
+	// hunks, when the diff was made by git (FileDiff.Indexed), else 0;
+	// contextShown is set when some hunk shows that many (see gitCtx).
+	context      int
+	contextShown bool
 	// style is the change of indentation style (tabs and spaces) that the
 	// file's other hunks show, for hunks that show none themselves.
 	style indentStyle
@@ -182,7 +184,7 @@ type candidate struct {
 	// (see choose): if one of them cannot be placed after all, neither
 	// can this.
 	boundBy []int
-	notes      []string
+	notes   []string
 }
 
 func (c candidate) end() int {
@@ -234,7 +236,12 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		}
 		return nil, ErrNoContext
 	}
-	for lv := levelExact; lv < numLevels; lv++ {
+	// Places that break git's shape (see checkShape) are kept aside: a
+	// looser pass may find the place where lines the patch lost make the
+	// shape whole. If none does, they are the candidates, and the shape
+	// check refuses them with its reason.
+	var misshapen []candidate
+	for lv := levelExact; lv < numLevels && misshapen == nil; lv++ {
 		starts := pl.exact(preKeys(pre, lv), lv)
 		if len(starts) == 0 {
 			continue
@@ -247,30 +254,41 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			}
 			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
 		}
-		return cs, nil
+		if pl.context == 0 || slices.ContainsFunc(cs, func(c candidate) bool {
+			return pl.checkShape(Resolved{Start: c.start, Lines: h.Lines}) == nil
+		}) {
+			return cs, nil
+		}
+		misshapen = cs
+	}
+	orElse := func(cs []candidate, err error) ([]candidate, error) {
+		if len(cs) == 0 && misshapen != nil {
+			return misshapen, nil
+		}
+		return cs, err
 	}
 	// A hunk whose result is in the file while its pre-image is not was
 	// applied before: tolerant passes must not apply it a second time.
-	if pl.alreadyApplied(h) {
+	if misshapen == nil && pl.alreadyApplied(h) {
 		return nil, ErrAlreadyApplied
 	}
 	fz, err := pl.fuzzy(pre)
 	if err != nil {
-		return nil, err
+		return orElse(nil, err)
 	}
 	if cs := pl.sameEffect(h.Lines, fz); len(cs) > 0 {
 		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
-			return nil, errLoose
+			return orElse(nil, errLoose)
 		}
 		if err := pl.addedInstead(pre, cs); err != nil {
-			return nil, err
+			return orElse(nil, err)
 		}
 		return cs, nil
 	}
 	if cs := pl.fused(h, pre); len(cs) > 0 {
 		return cs, nil
 	}
-	return pl.atEdge(h, pre), nil
+	return orElse(pl.atEdge(h, pre), nil)
 }
 
 // addedInstead refuses loose fits that leave out file lines when the
@@ -950,13 +968,25 @@ func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int
 // wrote elsewhere in the diff, unless the file ends there. A hunk of a
 // diff git did not make has any shape.
 func (pl *placer) gitShaped(at, start, end int) bool {
-	if pl.context == 0 || pl.lines == nil {
+	n := pl.gitLines()
+	if n == 0 || pl.lines == nil {
 		return true
 	}
 	sh := hunkShape(pl.lines)
 	lead := min(sh.firstChange, at)
 	trail := len(pl.lines) - 1 - max(sh.lastChange, at)
-	return (lead >= pl.context || start <= 0) && (trail >= pl.context || end >= len(pl.file))
+	return (lead >= n || start <= 0) && (trail >= n || end >= len(pl.file))
+}
+
+// gitLines is the number of context lines git wrote on each side of the
+// hunks, for the readings that rest on it: 0 unless git made the diff
+// and some hunk shows that many (see gitCtx). Refusals (see checkShape)
+// use the number as it is.
+func (pl *placer) gitLines() int {
+	if !pl.contextShown {
+		return 0
+	}
+	return pl.context
 }
 
 // skippable reports whether file lines left out between hunk lines j-1

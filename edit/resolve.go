@@ -190,6 +190,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// known only where the hunk has git's shape of three context
 			// lines a side and the left-out lines complete the short side.
 			k := len(skipped)
+			n := pl.gitLines()
 			changesBefore := shape.firstChange < idx-len(pending)
 			changesAfter := shape.lastChange >= idx
 			fullLead := shape.lead >= 3 || firstAligned == 0
@@ -203,17 +204,17 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
 				out = append(out, skipped...)
 				out = append(out, pending...)
-			case !changesBefore && !changesAfter && pl.context > 0 && shape.lead+k > pl.context && shape.trail+k <= pl.context:
+			case !changesBefore && !changesAfter && n > 0 && shape.lead+k > n && shape.trail+k <= n:
 				// The lines left out would make the leading side longer
 				// than git writes it: they are trailing context, though the
 				// hunk ends the file.
 				out = append(out, pending...)
 				out = append(out, skipped...)
-			case !changesBefore && !changesAfter && pl.context > 0 && shape.trail+k > pl.context && shape.lead+k <= pl.context:
+			case !changesBefore && !changesAfter && n > 0 && shape.trail+k > n && shape.lead+k <= n:
 				out = append(out, skipped...)
 				out = append(out, pending...)
-			case !changesBefore && !changesAfter && len(pending) == 2 && pl.context > 0 &&
-				shape.lead == pl.context && shape.trail == pl.context:
+			case !changesBefore && !changesAfter && len(pending) == 2 && n > 0 &&
+				shape.lead == n && shape.trail == n:
 				// Both sides have git's full context, so the lines left out
 				// are no side's: they part the hunk's only two added lines,
 				// two change groups (imports added before and after one).
@@ -369,7 +370,8 @@ func (pl *placer) contextLines(from, to int) []Line {
 // too short a side (the hunk does not start the file): more was lost.
 func (pl *placer) completeEdge(r *Resolved) {
 	sh := hunkShape(r.Lines)
-	if pl.context == 0 || sh.lastChange < 0 {
+	n := pl.gitLines()
+	if n == 0 || sh.lastChange < 0 {
 		return
 	}
 	for _, l := range r.Lines[sh.firstChange : sh.lastChange+1] {
@@ -385,11 +387,11 @@ func (pl *placer) completeEdge(r *Resolved) {
 		r.Pass = max(r.Pass, PassFuzzy)
 	}
 	switch k := len(pl.file) - end; {
-	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == pl.context && r.Start > 0:
+	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == n && r.Start > 0:
 		out := slices.Concat(r.Lines[:sh.firstChange], pl.contextLines(end, len(pl.file)), r.Lines[sh.firstChange:])
 		note(end, len(pl.file), "end")
 		r.Lines = out
-	case sh.lead == 0 && sh.trail > 0 && r.Start > 0 && sh.trail+r.Start == pl.context && k > 0:
+	case sh.lead == 0 && sh.trail > 0 && r.Start > 0 && sh.trail+r.Start == n && k > 0:
 		out := slices.Concat(r.Lines[:sh.lastChange+1], pl.contextLines(0, r.Start), r.Lines[sh.lastChange+1:])
 		note(0, r.Start, "start")
 		r.Lines, r.Start = out, 0
