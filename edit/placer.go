@@ -288,24 +288,28 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 	if cs := pl.fused(h, pre); len(cs) > 0 {
 		return cs, nil
 	}
-	return orElse(pl.atEdge(h, pre), nil)
+	edge := pl.atEdge(h, pre)
+	if err := pl.addedInstead(pre, edge); err != nil {
+		return orElse(nil, err)
+	}
+	return orElse(edge, nil)
 }
 
 // addedInstead refuses loose fits that leave out file lines when the
 // hunk has another reading as good: one of its context lines is an added
 // line the patch wrote as context, and without it the hunk fits exactly.
 // A lost line is a guess the fuzzy pass makes; the exact fit of the rest
-// needs none. Only lines inside the hunk are tried, and only readings of
-// git's shape in a diff git made: a patch's added line has context on
-// both sides, but where the file begins or ends.
+// needs none. A patch's added line has context on both sides, but where
+// the file begins or ends: the hunk's first and last lines are tried only
+// in a diff git made, whose shape says where the file ends, and every
+// reading must keep git's shape there (see gitShaped).
 func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 	if !slices.ContainsFunc(cs, func(c candidate) bool { return gaps(c.align) }) {
 		return nil
 	}
 	pk := preKeys(pre, levelLookalike)
-	for k := 1; k+1 < len(pre); k++ {
-		p := pre[k]
-		if p.kind != Context {
+	for k, p := range pre {
+		if p.kind != Context || ((k == 0 || k == len(pre)-1) && pl.gitLines() == 0) {
 			continue
 		}
 		rest := slices.Concat(pk[:k], pk[k+1:])
