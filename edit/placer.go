@@ -241,6 +241,7 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 	// shape whole. If none does, they are the candidates, and the shape
 	// check refuses them with its reason.
 	var misshapen []candidate
+	deficit := 0 // the fewest lines lost that would give them git's shape
 	for lv := levelExact; lv < numLevels && misshapen == nil; lv++ {
 		starts := pl.exact(preKeys(pre, lv), lv)
 		if len(starts) == 0 {
@@ -254,18 +255,26 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			}
 			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
 		}
-		if pl.context == 0 || slices.ContainsFunc(cs, func(c candidate) bool {
-			return pl.checkShape(Resolved{Start: c.start, Lines: h.Lines}) == nil
-		}) {
+		deficit = inf
+		for _, c := range cs {
+			deficit = min(deficit, pl.shapeDeficit(Resolved{Start: c.start, Lines: h.Lines}))
+		}
+		if deficit == 0 {
 			return cs, nil
 		}
 		misshapen = cs
 	}
+	// A looser reading replaces misshapen places only if it needs fewer
+	// lines lost than they do: else either may be right.
 	orElse := func(cs []candidate, err error) ([]candidate, error) {
-		if len(cs) == 0 && misshapen != nil {
+		if misshapen == nil {
+			return cs, err
+		}
+		cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
+		if len(cs) == 0 {
 			return misshapen, nil
 		}
-		return cs, err
+		return cs, nil
 	}
 	// A hunk whose result is in the file while its pre-image is not was
 	// applied before: tolerant passes must not apply it a second time.
@@ -283,10 +292,13 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		if err := pl.addedInstead(pre, cs); err != nil {
 			return orElse(nil, err)
 		}
-		return cs, nil
+		return orElse(cs, nil)
 	}
-	if cs := pl.fused(h, pre); len(cs) > 0 {
-		return cs, nil
+	// Two hunks run together are no likelier than misshapen places.
+	if misshapen == nil {
+		if cs := pl.fused(h, pre); len(cs) > 0 {
+			return cs, nil
+		}
 	}
 	edge := pl.atEdge(h, pre)
 	if err := pl.addedInstead(pre, edge); err != nil {
@@ -320,6 +332,24 @@ func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 		}
 	}
 	return nil
+}
+
+// lostLines counts the file lines an alignment leaves out between its
+// lines, and the hunk lines it places nowhere.
+func lostLines(align []int) int {
+	n, prev := 0, -1
+	for _, a := range align {
+		switch {
+		case a < 0:
+			n++
+		case prev >= 0:
+			n += a - prev - 1
+			prev = a
+		default:
+			prev = a
+		}
+	}
+	return n
 }
 
 // gaps reports whether an alignment leaves out file lines between two of
