@@ -547,18 +547,22 @@ func TestFusedGapEndsBlank(t *testing.T) {
 }
 
 // TestLostTrailingLineAtEnd places a git hunk with three leading context
-// lines that lost a trailing one next to its added lines, at the end of
+// lines that lost a trailing one next to its added line, at the end of
 // the file: there the trailing side may be short, but the lost line on the
 // leading side would make four, more than git writes, so it is trailing.
+// With more than one added line, it may as well be a context line between
+// two of them, two groups of added lines: that is refused.
 func TestLostTrailingLineAtEnd(t *testing.T) {
 	old := text("def register():", "    pass", "", "", "register()", "", "# Clean up namespace", "", "del(register)")
-	patch := text("diff --git a/d.py b/d.py", "index 1111111..2222222 100644", "--- a/d.py", "+++ b/d.py", "@@ -4,5 +4,8 @@",
-		" ", " register()", " ", "+def shared(enable):", "+    return enable", "+", " ", " del(register)")
-	rs := mustPlace(t, old, patch)
-	want := strings.Replace(old, "register()\n\n#", "register()\n\ndef shared(enable):\n    return enable\n\n#", 1)
+	hdr := text("diff --git a/d.py b/d.py", "index 1111111..2222222 100644", "--- a/d.py", "+++ b/d.py")
+	one := hdr + text("@@ -4,5 +4,6 @@", " ", " register()", " ", "+shared = register", " ", " del(register)")
+	rs := mustPlace(t, old, one)
+	want := strings.Replace(old, "register()\n\n#", "register()\n\nshared = register\n#", 1)
 	if got := mustApply(t, old, rs); got != want {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
+	three := hdr + text("@@ -4,5 +4,8 @@", " ", " register()", " ", "+def shared(enable):", "+    return enable", "+", " ", " del(register)")
+	refused(t, old, three, "order of the added lines")
 }
 
 // TestLostLeadingLineAtStart is TestLostTrailingLineAtEnd at the start of

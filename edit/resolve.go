@@ -187,36 +187,52 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			skipped := pl.contextLines(last+1, fi)
 			r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context", last+2, fi))
 			// Added lines and left-out file lines in one gap: their order is
-			// known only where the hunk has git's shape of three context
-			// lines a side and the left-out lines complete the short side.
+			// known where the hunk's shape allows one reading only. git
+			// writes the same number of context lines on each side (C),
+			// fewer only where the file begins or ends. The left-out lines
+			// go before the added lines (the leading side's, or context
+			// between change groups), after them (the trailing side's, or
+			// between groups), or between two of them (a context line
+			// between two groups of added lines).
 			k := len(skipped)
-			n := pl.gitLines()
+			C := pl.gitLines()
+			if C == 0 {
+				C = 3 // git's default, for a hunk that shows git's shape
+			}
 			changesBefore := shape.firstChange < idx-len(pending)
 			changesAfter := shape.lastChange >= idx
-			fullLead := shape.lead >= 3 || firstAligned == 0
-			fullTrail := shape.trail >= 3 || lastAligned == len(pl.file)-1
+			atStart, atEnd := firstAligned == 0, lastAligned == len(pl.file)-1
+			leadFull := shape.lead >= C || atStart
+			trailFull := shape.trail >= C || atEnd
+			before := leadFull && trailFull
+			if !changesBefore {
+				before = (shape.lead+k == C || (shape.lead+k < C && atStart)) && trailFull
+			}
+			after := leadFull && trailFull
+			if !changesAfter {
+				after = (shape.trail+k == C || (shape.trail+k < C && atEnd)) && leadFull
+			}
+			splits := 0
+			if len(pending) >= 2 && leadFull && trailFull {
+				splits = len(pending) - 1
+			}
+			readings := splits
+			for _, ok := range []bool{before, after} {
+				if ok {
+					readings++
+				}
+			}
 			switch {
 			case len(pending) == 0:
 				out = append(out, skipped...)
-			case !changesAfter && shape.trail+k <= 3 && fullLead && !fullTrail:
-				out = append(out, pending...)
-				out = append(out, skipped...)
-			case !changesBefore && shape.lead+k <= 3 && fullTrail && !fullLead:
+			case readings == 1 && before:
 				out = append(out, skipped...)
 				out = append(out, pending...)
-			case !changesBefore && !changesAfter && n > 0 && shape.lead+k > n && shape.trail+k <= n:
-				// The lines left out would make the leading side longer
-				// than git writes it: they are trailing context, though the
-				// hunk ends the file.
+			case readings == 1 && after:
 				out = append(out, pending...)
 				out = append(out, skipped...)
-			case !changesBefore && !changesAfter && n > 0 && shape.trail+k > n && shape.lead+k <= n:
-				out = append(out, skipped...)
-				out = append(out, pending...)
-			case !changesBefore && !changesAfter && len(pending) == 2 && n > 0 &&
-				shape.lead == n && shape.trail == n:
-				// Both sides have git's full context, so the lines left out
-				// are no side's: they part the hunk's only two added lines,
+			case readings == 1:
+				// A context line between the hunk's only two added lines,
 				// two change groups (imports added before and after one).
 				out = append(out, pending[0])
 				out = append(out, skipped...)
