@@ -999,8 +999,8 @@ func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int
 // gitShaped reports whether the current hunk, with its line at taken as
 // an added line and its other old lines on file lines [start, end), has
 // the shape git gives hunks: as many context lines on each side as git
-// wrote elsewhere in the diff, unless the file ends there. A hunk of a
-// diff git did not make has any shape.
+// wrote elsewhere in the diff, unless the file begins or ends there. A
+// hunk of a diff git did not make has any shape.
 func (pl *placer) gitShaped(at, start, end int) bool {
 	n := pl.gitLines()
 	if n == 0 || pl.lines == nil {
@@ -1034,12 +1034,13 @@ func (pl *placer) gitLines() int {
 // after a hunk's inner "},"). Nor is it refused when neither that line
 // nor the hunk lines on either side of the gap can be an added line in
 // disguise, the hunk without it fitting nowhere (see addedReading): the
-// blank line after a replaced line, like the blank line lost before it. A gap inside a run of equal hunk lines is
-// refused too: the patch's run may just be longer than the file's by an
-// added line written as context. Only between two blank lines, where the
-// hunk without one of them fits nowhere, is it taken (a changelog's lost
-// heading between the blank lines around it); in a run of like code
-// lines, which of them were lost is anyone's guess.
+// blank line after a replaced line, like the blank line lost before it.
+//
+// A gap inside a run of equal hunk lines is refused too: the patch's run
+// may just be longer than the file's by an added line written as context.
+// Only between two blank lines, where neither can be such a line, is it
+// taken (a changelog's lost heading between the blank lines around it);
+// in a run of like code lines, which of them were lost is anyone's guess.
 func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 	fk := pl.keysAt(levelLookalike)
 	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (bk[j] != "" || pl.disguised(body, bk, fk, al, j-1, j)) {
