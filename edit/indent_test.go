@@ -235,3 +235,26 @@ func TestKeepIndentDeletedAtColumnZero(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestIndentGuessUncertain offers, as uncertain only, a hunk that shows no
+// indentation of its own and adds lines indented with spaces to a file of
+// tabs, where the patch's other hunks both convert spaces to the file's
+// tabs and match lines indented with spaces letter for letter (a usage
+// text in a raw string): which the added lines want is a guess.
+func TestIndentGuessUncertain(t *testing.T) {
+	old := text("package p", "", "func a() {", "\tx := 1", "\ty := 2", "\tz := 3", "\treturn", "}", "",
+		"const usage = `", "Usage:", "    p [flags]", "    p help", "`", "",
+		"func (e errA) Error() string { return \"a\" }", "func (e errA) Usage() string { return usage }", "func (e errB) Usage() string { return usage }")
+	patch := text("--- a/p.go", "+++ b/p.go",
+		"@@ -3,5 +3,6 @@", " func a() {", "     x := 1", "     y := 2", "+    w := 4", "     z := 3", "     return",
+		"@@ -11,3 +12,4 @@", " Usage:", "     p [flags]", "     p help", "+    p version",
+		"@@ -16,3 +18,5 @@", " func (e errA) Error() string { return \"a\" }", "+func (e errC) Error() string {", "+    return \"c\"", "+}",
+		" func (e errA) Usage() string { return usage }", " func (e errB) Usage() string { return usage }")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) != 1 || errs[0].Hunk != 2 || !strings.Contains(errs[0].Error(), "is a guess") || errs[0].Interpreted == nil {
+		t.Fatalf("errors %v, want hunk 3 refused with an uncertain reading\n%s", errs, describe(rs))
+	}
+	if got := showLines(errs[0].Interpreted.Lines); !strings.Contains(got, "+\treturn \"c\"") {
+		t.Errorf("the uncertain reading does not convert the added line:\n%s", got)
+	}
+}

@@ -156,7 +156,7 @@ func (e *PlacementError) Unwrap() error { return e.Err }
 // a hunk that fits two places equally well is refused.
 func Place(old string, fd *FileDiff) ([]Resolved, []*PlacementError) {
 	fp := choosePlaces(old, fd, gitContext([]*FileDiff{fd}))
-	fp.pl.style = fp.style.usable()
+	fp.pl.style, fp.pl.fallback = fp.style.usable(), fp.style.fallback()
 	return fp.finish()
 }
 
@@ -181,15 +181,20 @@ func PlaceFiles(olds []string, fds []*FileDiff) ([][]Resolved, [][]*PlacementErr
 			}
 			patch.style, patch.seen = st.style, true
 			patch.converted += st.converted
+			patch.addConv(st.conv, st.convN)
+			patch.convConflict = patch.convConflict || st.convConflict
 		}
 	}
 	rs := make([][]Resolved, len(fds))
 	errs := make([][]*PlacementError, len(fds))
 	eachFile(len(fds), func(i int) {
 		fp := fps[i]
-		fp.pl.style = fp.style.usable()
+		fp.pl.style, fp.pl.fallback = fp.style.usable(), fp.style.fallback()
 		if !fp.style.seen {
 			fp.pl.style = patch.usable()
+		}
+		if fp.style.conv.kind == 0 && !fp.style.convConflict {
+			fp.pl.fallback = patch.fallback()
 		}
 		rs[i], errs[i] = fp.finish()
 	})
@@ -605,6 +610,36 @@ type styleSeen struct {
 	// converted counts the lines whose indentation the style converts:
 	// the evidence for applying it to hunks that show none.
 	converted int
+	// conv is the one converting style some hunks show, with the lines
+	// they convert (convN), even where other hunks match letter for
+	// letter (raw strings indented with spaces in a file of tabs, say);
+	// convConflict is set when hunks show two.
+	conv         indentStyle
+	convN        int
+	convConflict bool
+}
+
+// addConv records a converting style shown on n lines.
+func (st *styleSeen) addConv(s indentStyle, n int) {
+	if s.kind == 0 {
+		return
+	}
+	if st.conv.kind != 0 && st.conv != s {
+		st.convConflict = true
+	}
+	st.conv = s
+	st.convN += n
+}
+
+// fallback returns the converting style to lend a hunk that shows no
+// indentation of its own, whose added lines are indented as the file
+// never indents and as the style makes them: the one converting style
+// the hunks show, with enough evidence, though other hunks disagree.
+func (st styleSeen) fallback() indentStyle {
+	if st.convConflict || st.convN < styleEvidence {
+		return indentStyle{}
+	}
+	return st.conv
 }
 
 // styleEvidence is how many converted lines a style needs before it
@@ -650,11 +685,15 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 		if !ok {
 			continue // too little to tell: neither evidence nor conflict
 		}
+		st.addConv(m.style, converted)
 		if st.seen && st.style != m.style {
-			return styleSeen{seen: true, conflict: true}
+			st.conflict = true
 		}
 		st.style, st.seen = m.style, true
 		st.converted += converted
+	}
+	if st.conflict {
+		st.style, st.converted = indentStyle{}, 0
 	}
 	return st
 }

@@ -38,8 +38,10 @@ type placer struct {
 	context      int
 	contextShown bool
 	// style is the change of indentation style (tabs and spaces) that the
-	// file's other hunks show, for hunks that show none themselves.
-	style indentStyle
+	// file's other hunks show, for hunks that show none themselves;
+	// fallback is the one converting style they show where others
+	// disagree (see styleSeen.fallback).
+	style, fallback indentStyle
 	// scans counts the line comparisons of the exact searches made
 	// without an index; past scanBudget, indexing the file costs less than
 	// scanning it again for every hunk.

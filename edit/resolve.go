@@ -142,6 +142,24 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		re = reindent{}
 		r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents its context lines otherwise")
 	}
+	indentDoubt := ""
+	if re.identity() && !c.keepIndent && pl.style.kind == 0 && pl.fallback.kind != 0 && indentedAdds(lines) {
+		// The hunk shows no indentation, its added lines are indented as
+		// the file never indents, and the patch's other hunks convert
+		// such indentation to the file's, while others match it letter
+		// for letter (text indented with spaces in a file of tabs): the
+		// likely reading converts, but that is a guess.
+		if c.level == levelExact {
+			ev = pl.evidence(pre, align)
+		}
+		if fb := (reindent{style: pl.fallback}); !ev.indented && !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, fb) {
+			re = fb
+			if r.Pass < PassIndent {
+				r.Pass = PassIndent
+			}
+			indentDoubt = "the added lines are indented as the file never indents its lines; the patch's other hunks convert such indentation to the file's, but others match it as written, so which these lines want is a guess"
+		}
+	}
 	if c.keepIndent {
 		re = reindent{}
 	}
@@ -154,8 +172,8 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	fix := func(s string) string { return foldSome(re.line(s), folded) }
 
 	out := make([]Line, 0, len(lines))
-	var pending []Line // added lines waiting for the next line of the file
-	doubt := ""        // why the reading is only likely (see blanksFit)
+	var pending []Line   // added lines waiting for the next line of the file
+	doubt := indentDoubt // why the reading is only likely (see blanksFit)
 	j, last := 0, -1
 	start := -1
 	shape := hunkShape(lines)
