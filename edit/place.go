@@ -726,7 +726,10 @@ func numbersHold(chosen []*candidate, hunks []*Hunk) bool {
 // lines inside it were lost: a fit that loses more, or that another fit
 // overlaps, is still refused.
 func pinnedByNumber(h *Hunk, c *candidate, cs []candidate) bool {
-	if !h.HasNumbers || h.OldStart-1 != c.first() || c.cost >= 2*unit {
+	// A leading line the fit leaves out as absent from the file would sit
+	// where the number says the hunk starts: the number contradicts it
+	// (and the line may be an added one in disguise).
+	if !h.HasNumbers || h.OldStart-1 != c.first() || c.cost >= 2*unit || slices.Contains(c.align, -1) {
 		return false
 	}
 	for _, o := range cs {
