@@ -634,3 +634,24 @@ func TestMisshapenFitLooserFit(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
 	}
 }
+
+// TestStaleOnlyRareLine places a hunk whose only rare context line is the
+// one the patch got slightly wrong (a typo in a changelog's long line),
+// the others blank: no place has votes enough to be examined, but the
+// place the header names is examined anyway, and the fit there rests on
+// the look-alike of that rare line.
+func TestStaleOnlyRareLine(t *testing.T) {
+	old := text("# Changelog", "", "All notable changes to this project are documented in this file. See standard-version.", "",
+		"### [21.0.1] (2022-02-27)", "", "", "### Bug Fixes", "", "* fix a bug", "")
+	patch := text("--- a/CHANGELOG.md", "+++ b/CHANGELOG.md", "@@ -2,4 +2,7 @@", " ",
+		" All notable changes to this project are documented in this file. See standard-verion.", " ",
+		"+### [21.1.1] (2022-08-04)", "+", "+", " ### [21.0.1] (2022-02-27)")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\n### [21.0.1]", "\n### [21.1.1] (2022-08-04)\n\n\n### [21.0.1]", 1)
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+	t.Run("no number", func(t *testing.T) {
+		refused(t, old, strings.Replace(patch, "@@ -2,4 +2,7 @@", "@@ @@", 1), "does not match")
+	})
+}

@@ -283,7 +283,11 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 	if misshapen == nil && pl.alreadyApplied(h) {
 		return nil, ErrAlreadyApplied
 	}
-	fz, err := pl.fuzzy(pre)
+	hint := -1
+	if h.HasNumbers && h.OldStart > 0 {
+		hint = h.OldStart - 1
+	}
+	fz, err := pl.fuzzy(pre, hint)
 	if err != nil {
 		return orElse(nil, err)
 	}
@@ -551,7 +555,7 @@ func used(align []int) int {
 // patch, changed slightly, or (at the hunk's outer ends) absent from the
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
-func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
+func (pl *placer) fuzzy(pre []preLine, hint int) ([]candidate, error) {
 	if len(pre) < fuzzyMinLines {
 		return nil, nil
 	}
@@ -592,6 +596,12 @@ func (pl *placer) fuzzy(pre []preLine) ([]candidate, error) {
 		// The hunk's lines are too common to be placed loosely: the best
 		// place could be any of many, and some would go unexamined.
 		return nil, errLoose
+	}
+	// The place the header names is examined too, voted for or not: a
+	// hunk whose one rare line is the one the patch got wrong (a typo in
+	// a changelog's only long line) has too few votes anywhere.
+	if hint >= 0 && hint < len(pl.file) && !slices.ContainsFunc(regions, func(r int) bool { return abs(r-hint) <= fuzzySlack }) {
+		regions = append(regions, hint)
 	}
 	starts = regions
 	pk := preKeys(pre, levelLookalike)
