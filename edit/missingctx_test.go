@@ -655,3 +655,24 @@ func TestStaleOnlyRareLine(t *testing.T) {
 		refused(t, old, strings.Replace(patch, "@@ -2,4 +2,7 @@", "@@ @@", 1), "does not match")
 	})
 }
+
+// TestGitEdgesNotForLooseFits refuses a hunk that lost a line in a run of
+// like lines next to its added line: its loose fits put the lost line
+// before or after the added one, and the start of the file, where git's
+// context stops short, says nothing of a loose fit, whose sides the lost
+// line may lengthen (FuzzDamagedGit/0fddd3fae1d4a344).
+func TestGitEdgesNotForLooseFits(t *testing.T) {
+	old := text("x := compute(1, 2, 3)", "x := compute(1, 2, 4)", "x := compute(1, 2, 4)", "x := compute(1, 2, 4)", "}", "}", "}", "}", "}")
+	patch := text("diff --git a/f b/f", "index 1111111..2222222 100644", "--- a/f", "+++ b/f",
+		"@@ -1,5 +1,6 @@", " x := compute(1, 2, 3)", "+}", " x := compute(1, 2, 4)", " x := compute(1, 2, 4)", " }",
+		"@@ -7,3 +8,4 @@", " }", " }", " }", "+}")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	for _, r := range rs {
+		if r.Hunk == 0 {
+			t.Fatalf("hunk 1 placed:\n%s", describe(rs))
+		}
+	}
+	if len(errs) == 0 || errs[0].Hunk != 0 {
+		t.Errorf("errors %v, want hunk 1 refused", errs)
+	}
+}

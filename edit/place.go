@@ -749,7 +749,9 @@ func pinnedByNumber(h *Hunk, c *candidate, cs []candidate) bool {
 // them all.
 func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
 	n := pl.gitLines()
-	if n == 0 {
+	// A loose fit's sides are not the hunk's as written: lines the patch
+	// lost may lie on them.
+	if n == 0 || slices.ContainsFunc(cs, func(c candidate) bool { return c.pass >= PassFuzzy }) {
 		return cs
 	}
 	sh := hunkShape(h.Lines)
