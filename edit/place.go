@@ -388,27 +388,7 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		}
 		out = append(out, rs...)
 	}
-	// A hunk chosen among several places by its neighbours' places stands
-	// or falls with them.
-	failed := map[int]bool{}
-	for _, e := range fp.errs {
-		failed[e.Hunk] = true
-	}
-	for again := true; again; {
-		again = false
-		for i, c := range fp.chosen {
-			if c == nil || failed[i] {
-				continue
-			}
-			for _, j := range c.boundBy {
-				if failed[j] && !failed[i] {
-					failed[i], again = true, true
-					fail(i, ErrAmbiguous, fmt.Sprintf("it fits more than one place, and hunk %d, whose place chose among them, could not be placed", j+1), pl.nearest(fd.Hunks[i]))
-				}
-			}
-		}
-	}
-	out = slices.DeleteFunc(out, func(r Resolved) bool { return failed[r.Hunk] })
+	out = fp.dropBound(out)
 	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
 	// Two hunks may share context lines, but not change the same lines,
 	// and one may not delete a line the other keeps as context: they
@@ -444,9 +424,34 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		}
 		kept = append(kept, r)
 	}
-	kept = fp.guard(kept)
+	kept = fp.dropBound(fp.guard(fp.dropBound(kept)))
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
 	return kept, fp.errs
+}
+
+// dropBound refuses the hunks chosen among several places by the places
+// of neighbours that have been refused since (see choose), and removes
+// every refused hunk from rs: such a hunk stands or falls with them.
+func (fp *filePlaces) dropBound(rs []Resolved) []Resolved {
+	failed := map[int]bool{}
+	for _, e := range fp.errs {
+		failed[e.Hunk] = true
+	}
+	for again := true; again; {
+		again = false
+		for i, c := range fp.chosen {
+			if c == nil || failed[i] {
+				continue
+			}
+			for _, j := range c.boundBy {
+				if failed[j] && !failed[i] {
+					failed[i], again = true, true
+					fp.fail(i, ErrAmbiguous, fmt.Sprintf("it fits more than one place, and hunk %d, whose place chose among them, could not be placed", j+1), fp.pl.nearest(fp.fd.Hunks[i]))
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(rs, func(r Resolved) bool { return failed[r.Hunk] })
 }
 
 // ErrSyntax means that a hunk placed by a tolerant pass would leave a file
