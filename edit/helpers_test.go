@@ -79,6 +79,15 @@ func mustApply(t testing.TB, old string, rs []edit.Resolved) string {
 	return got
 }
 
+// wantApplied applies resolved hunks to old and fails the test unless
+// the result is want.
+func wantApplied(t testing.TB, old string, rs []edit.Resolved, want string) {
+	t.Helper()
+	if got := mustApply(t, old, rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
+	}
+}
+
 // describe prints resolved hunks for failure messages.
 func describe(rs []edit.Resolved) string {
 	var b strings.Builder

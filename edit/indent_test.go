@@ -173,9 +173,7 @@ func TestReindentOutdentedSpacesInTabs(t *testing.T) {
 	patch = strings.ReplaceAll(patch, "\n\nIts", "\n \n Its")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "just that command.\n", "just that command,\n    which must have been named.\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestReindentOffStyleWitnesses places a hunk whose context lines
@@ -191,9 +189,7 @@ func TestReindentOffStyleWitnesses(t *testing.T) {
 		"     def convert(self, value):", "       \"\"\"Convert value.\"\"\"", "       if type(value) is str:")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "\n\n    def convert", "\n\n    def validate(self, status):\n        if len(status) < 4:\n            raise AssertionError(status)\n\n    def convert", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestReindentDeletedAtColumnZero re-indents the added lines of a hunk
@@ -210,9 +206,7 @@ func TestReindentDeletedAtColumnZero(t *testing.T) {
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "func (v *Viper) findConfigFile() (string, error) {\n",
 		"func (v *Viper) findConfigFileOld() (string, error) {\n\tif v.finder != nil {\n\t\treturn v.find()\n\t}\n\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestKeepIndentDeletedAtColumnZero keeps the added lines of a hunk whose
@@ -231,9 +225,7 @@ func TestKeepIndentDeletedAtColumnZero(t *testing.T) {
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(strings.Replace(old, "function ie10IsDataView(obj) {", "// Also when the native `DataView` is overridden.\nfunction alternateIsDataView(obj) {", 1),
 		"(hasStringTagBug ? ie10IsDataView", "(hasDataViewBug ? alternateIsDataView", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestIndentGuessUncertain offers, as uncertain only, a hunk that shows no

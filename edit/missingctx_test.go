@@ -69,9 +69,7 @@ func TestFusedSplitAtEqualLine(t *testing.T) {
 		"+\t\t\tPosition: Position{Line: 1, Col: 1},", " \t\t\tLine:     1,", " \t\t}")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(strings.Replace(old, "\t\t//lint:ignore S1017\n", "", 1), "{Line: 1}", "{Line: 1, Col: 1}", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	if rs[0].Pass != edit.PassFused {
 		t.Errorf("pass: got %v, want fused", rs[0].Pass)
 	}
@@ -89,9 +87,7 @@ func TestStaleLineInRun(t *testing.T) {
 		" \t\"golang.org/x/Tools/go/analysis/passes/inline\"", " \t\"golang.org/x/tools/go/analysis/passes/printf\"", "+\t\"golang.org/x/tools/go/analysis/passes/sdf\"", " \t\"golang.org/x/tools/go/analysis/passes/shadow\"", " )")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "printf\"\n", "printf\"\n\t\"golang.org/x/tools/go/analysis/passes/sdf\"\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestStaleLeadLineGitShape places a git hunk whose first context line is
@@ -111,9 +107,7 @@ func TestStaleLeadLineGitShape(t *testing.T) {
 		" func mapKeys(m map[string]int) []string {", " \tkeys := make([]string, 0, len(m))", " \treturn keys")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "\nfunc mapKeys", "\nfunc fmtVal(v any) string { return fmt.Sprint(v) }\n\nfunc mapKeys", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestMissingLineShortHunk places a short git hunk that lost a context
@@ -125,9 +119,7 @@ func TestMissingLineShortHunk(t *testing.T) {
 		" ", "-# Taken from Lib/ctypes/test/test_keeprefs.py.", "+# Taken from Lib/test/test_ctypes/test_keeprefs.py.", " ", " import gc")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "Lib/ctypes/test/", "Lib/test/test_ctypes/", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestLostLineBeforeEnd places a git hunk that appends to a file and lost
@@ -279,9 +271,7 @@ func TestFusedAtBlankRun(t *testing.T) {
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(strings.Replace(old, "def record(path):\n    return path\n", "def record(path, lib):\n    return os.path.join(lib, path)\n", 1),
 		"rehash(record(new))", "rehash(record(new, lib))", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestShortStaleLine places hunks with a context line too short to call
@@ -295,9 +285,7 @@ func TestShortStaleLine(t *testing.T) {
 			" \t\"example.com/toml/internal\"")
 		rs := mustPlace(t, old, patch)
 		want := strings.Replace(old, "\t\"math\"\n", "\t\"math\"\n\t\"strconv\"\n", 1)
-		if got := mustApply(t, old, rs); got != want {
-			t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-		}
+		wantApplied(t, old, rs, want)
 	})
 	t.Run("next to a left-out line", func(t *testing.T) {
 		patch := text("--- a/add.go", "+++ b/add.go", "@@ -3,6 +3,7 @@", " import (", " \t\"ft\"", "+\t\"strconv\"", " \t\"time\"", " ",
@@ -348,9 +336,7 @@ func TestLostLineBeforeDeletion(t *testing.T) {
 		"\tif err != nil || strings.TrimSpace(string(data)) != expected {", "\t\tt.FailNow()", "\t}", "}")
 	t.Run("git diff", func(t *testing.T) {
 		rs := mustPlace(t, old, text("diff --git a/f_test.go b/f_test.go", "index 1111111..2222222 100644", "--- a/f_test.go", "+++ b/f_test.go")+hunk)
-		if got := mustApply(t, old, rs); got != want {
-			t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-		}
+		wantApplied(t, old, rs, want)
 	})
 	t.Run("not git's", func(t *testing.T) {
 		refused(t, old, text("--- a/f_test.go", "+++ b/f_test.go")+hunk, "order of the added lines")
@@ -463,9 +449,7 @@ func TestLostLinePinnedByNumber(t *testing.T) {
 	want := strings.Replace(strings.Replace(old, "package p", "package q", 1),
 		"\t\ta: 2,\n\t\tb: 2,\n\t}, {\n\t\ta: 2,\n", "\t\ta: 2,\n\t\tb: 2,\n\t}, {\n\t\ta: 2,\n\t\tc: 4,\n", 1)
 	rs := mustPlace(t, old, text("--- a/x_test.go", "+++ b/x_test.go")+first(1)+lost)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	if !strings.Contains(describe(rs), "names this place") {
 		t.Errorf("the notes do not say the number chose the place:\n%s", describe(rs))
 	}
@@ -502,9 +486,7 @@ func TestLostLineBetweenTwoAdded(t *testing.T) {
 	two := hdr + text(slices.Concat([]string{"@@ -2,6 +2,8 @@"}, lead, []string{"+\t\"context\"", "+\t\"errors\""}, trail)...)
 	rs := mustPlace(t, old, two)
 	want := strings.Replace(old, "\t\"bytes\"\n\t\"crypto/tls\"\n", "\t\"bytes\"\n\t\"context\"\n\t\"crypto/tls\"\n\t\"errors\"\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	three := hdr + text(slices.Concat([]string{"@@ -2,6 +2,9 @@"}, lead, []string{"+\t\"context\"", "+\t\"embed\"", "+\t\"errors\""}, trail)...)
 	refused(t, old, three, "order of the added lines")
 }
@@ -520,9 +502,7 @@ func TestFusedOtherSplitTwice(t *testing.T) {
 		" \ty := 1", " \tlog(y)", "-\tcheck(y)", "+\tcheck2(y)", " \tdone()", " }")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(strings.Replace(old, "\t{a: 1},\n", "\t{a: 1},\n\t{a: 15},\n", 1), "\ty := 1\n\tlog(y)\n\tcheck(y)", "\ty := 1\n\tlog(y)\n\tcheck2(y)", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	if rs[0].Pass != edit.PassFused {
 		t.Errorf("pass: got %v, want fused", rs[0].Pass)
 	}
@@ -541,9 +521,7 @@ func TestFusedGapEndsBlank(t *testing.T) {
 		" \tselect {", " \tcase <-ch:", " \t\tt.Fatal(\"should have waited\")", "-\tcase <-time.After(1 * time.Millisecond):", "+\tcase <-time.After(10 * time.Millisecond):", " \t}", " ", " \treturn <-ch")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(strings.Replace(old, "(2 * time", "(20 * time", 1), "(1 * time", "(10 * time", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestLostTrailingLineAtEnd places a git hunk with three leading context
@@ -558,9 +536,7 @@ func TestLostTrailingLineAtEnd(t *testing.T) {
 	one := hdr + text("@@ -4,5 +4,6 @@", " ", " register()", " ", "+shared = register", " ", " del(register)")
 	rs := mustPlace(t, old, one)
 	want := strings.Replace(old, "register()\n\n#", "register()\n\nshared = register\n#", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	three := hdr + text("@@ -4,5 +4,8 @@", " ", " register()", " ", "+def shared(enable):", "+    return enable", "+", " ", " del(register)")
 	refused(t, old, three, "order of the added lines")
 }
@@ -573,9 +549,7 @@ func TestLostLeadingLineAtStart(t *testing.T) {
 		" #!/usr/bin/env python3", " # coding: utf-8", "+import json", " import os", " import re", " import sys")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "\"\"\"Tool.\"\"\"\n", "\"\"\"Tool.\"\"\"\nimport json\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestLostLineBetweenBlanksGitShape places a git hunk that lost the line
@@ -592,9 +566,7 @@ func TestLostLineBetweenBlanksGitShape(t *testing.T) {
 		"-    if _quote.search(argument):", "-        quote = '\"'", "-    else:", "-        quote = \"\"", "+    quote = '\"' if _quote.search(argument) else \"\"", " ", " ")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "    if _quote.search(argument):\n        quote = '\"'\n    else:\n        quote = \"\"\n", "    quote = '\"' if _quote.search(argument) else \"\"\n", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	t.Run("not git's", func(t *testing.T) {
 		refused(t, old, strings.Replace(patch, "index 1111111..2222222 100644\n", "", 1), "more than one")
 	})
@@ -630,9 +602,7 @@ func TestMisshapenFitLooserFit(t *testing.T) {
 		"@@ -12,2 +12,6 @@", " \t\tassertEqual(t, 11, w.N())", " }", "+", "+func TestC(t *testing.T) {", "+\tt.Skip()", "+}")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "// A tests", "// TestA tests", 1) + "\nfunc TestC(t *testing.T) {\n\tt.Skip()\n}\n"
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 }
 
 // TestStaleOnlyRareLine places a hunk whose only rare context line is the
@@ -648,9 +618,7 @@ func TestStaleOnlyRareLine(t *testing.T) {
 		"+### [21.1.1] (2022-08-04)", "+", "+", " ### [21.0.1] (2022-02-27)")
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "\n### [21.0.1]", "\n### [21.1.1] (2022-08-04)\n\n\n### [21.0.1]", 1)
-	if got := mustApply(t, old, rs); got != want {
-		t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-	}
+	wantApplied(t, old, rs, want)
 	t.Run("no number", func(t *testing.T) {
 		refused(t, old, strings.Replace(patch, "@@ -2,4 +2,7 @@", "@@ @@", 1), "does not match")
 	})

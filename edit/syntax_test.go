@@ -56,9 +56,7 @@ func TestSyntaxGuard(t *testing.T) {
 		patch := text("--- a/m.py", "+++ b/m.py", "@@ ... @@", "     if a:", "-    old()", "+        new()", "         other()")
 		rs := mustPlace(t, old, patch)
 		want := strings.Replace(old, "old()", "new()", 1)
-		if got := mustApply(t, old, rs); got != want {
-			t.Errorf("got\n%s\nwant\n%s\n%s", got, want, describe(rs))
-		}
+		wantApplied(t, old, rs, want)
 		if !slices.ContainsFunc(rs[0].Notes, func(n string) bool { return strings.Contains(n, "Python indentation") }) {
 			t.Errorf("notes: got %q, want the check named", rs[0].Notes)
 		}
