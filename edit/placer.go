@@ -519,24 +519,31 @@ func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
 	}
 	var out []candidate
 	var sigs []string
+	var sound []bool // out[i] resolves without a refusal
 	for _, c := range cs {
 		sig := fmt.Sprint(c.align)
 		// A reading refused only by the checks of its shape (see
 		// checkShape) still says what it would change.
-		if r, err := pl.resolveLines(lines, c.align, &c); err == nil || r.Lines != nil {
+		r, err := pl.resolveLines(lines, c.align, &c)
+		if err == nil || r.Lines != nil {
 			sig = fmt.Sprint(r.edits())
 		}
 		if i := slices.Index(sigs, sig); i >= 0 {
-			// One trustworthy reading of the same change is enough.
+			// One trustworthy reading of the same change is enough, and
+			// one that keeps git's shape is enough to trust the change:
+			// a context line taken as changed, where the file has it
+			// whole after a lost line, needs a second line lost for the
+			// hunk's shape, the lost-line reading none.
 			suspect := c.suspect && out[i].suspect
-			if used(c.align) > used(out[i].align) {
-				out[i] = c
+			if (err == nil && !sound[i]) || (err == nil) == sound[i] && used(c.align) > used(out[i].align) {
+				out[i], sound[i] = c, err == nil
 			}
 			out[i].suspect = suspect
 			continue
 		}
 		sigs = append(sigs, sig)
 		out = append(out, c)
+		sound = append(sound, err == nil)
 	}
 	return out
 }
