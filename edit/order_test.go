@@ -10,6 +10,50 @@ func gitHeader(path string) string {
 	return text("diff --git a/"+path+" b/"+path, "index 1111111..2222222 100644", "--- a/"+path, "+++ b/"+path)
 }
 
+// TestSyntaxChoosesOrderGo places a hunk that lost the closing ")" of a
+// var block between its added lines and more changes: before the added
+// lines, between two of them or after them, git's shape allows each, and
+// only after them does the file still parse. The same hunk in a file
+// with no syntax check, or where the lost line is a comment that parses
+// anywhere, is refused.
+func TestSyntaxChoosesOrderGo(t *testing.T) {
+	old := text("package p", "", "import \"errors\"", "", "var (", "\tErrA = errors.New(\"a\")", "\tErrB = errors.New(\"b\")", ")", "",
+		"func f() {}", "", "func h() {}", "", "func k() {}")
+	hunk := text("@@ -3,10 +3,11 @@", " import \"errors\"", " ", " var (", "-\tErrA = errors.New(\"a\")", "-\tErrB = errors.New(\"b\")",
+		"+\tErrA = errors.New(\"p: a\")", "+\tErrB = errors.New(\"p: b\")", "+\tErrC = errors.New(\"p: c\")", " ",
+		"-func f() {}", "+func g() {}", " ", " func h() {}", " ")
+	rs := mustPlace(t, old, gitHeader("e.go")+hunk)
+	want := text("package p", "", "import \"errors\"", "", "var (", "\tErrA = errors.New(\"p: a\")", "\tErrB = errors.New(\"p: b\")",
+		"\tErrC = errors.New(\"p: c\")", ")", "", "func g() {}", "", "func h() {}", "", "func k() {}")
+	wantApplied(t, old, rs, want)
+	if notes := strings.Join(rs[0].Notes, "\n"); !strings.Contains(notes, "file line 8, which the patch leaves out next to its added lines, goes after the added lines: every other order fails the syntax check (go/parser)") {
+		t.Errorf("notes %q do not say why the order was chosen", notes)
+	}
+	t.Run("no check", func(t *testing.T) {
+		refused(t, old, gitHeader("e.txt")+hunk, "order of the added lines")
+	})
+	t.Run("comment", func(t *testing.T) {
+		commented := strings.Replace(old, ")\n\nfunc f", "\t// More may follow.\n)\n\nfunc f", 1)
+		lost := strings.Replace(hunk, "\n \n-func f", "\n )\n \n-func f", 1)
+		refused(t, commented, gitHeader("e.go")+lost, "order of the added lines")
+	})
+}
+
+// TestSyntaxChoosesOrderPython places a hunk that lost the "def" line
+// between the decorators it adds and the docstring: before or between
+// them, a decorator would stand over an indented line, which Python's
+// indentation does not allow.
+func TestSyntaxChoosesOrderPython(t *testing.T) {
+	old := text("import abc", "", "", "class Cipher(metaclass=abc.ABCMeta):", "    @abc.abstractproperty", "    def name(self) -> str:",
+		"        \"\"\"A name.\"\"\"", "", "    @abc.abstractproperty", "    def size(self) -> int:", "        \"\"\"A size.\"\"\"", "", "", "def other():", "    pass")
+	patch := gitHeader("c.py") + text("@@ -2,10 +2,12 @@", " ", " ", " class Cipher(metaclass=abc.ABCMeta):",
+		"-    @abc.abstractproperty", "+    @property", "+    @abc.abstractmethod", "         \"\"\"A name.\"\"\"", " ",
+		"-    @abc.abstractproperty", "+    @property", "+    @abc.abstractmethod", "     def size(self) -> int:", "         \"\"\"A size.\"\"\"", " ", " ")
+	rs := mustPlace(t, old, patch)
+	want := strings.ReplaceAll(old, "    @abc.abstractproperty\n", "    @property\n    @abc.abstractmethod\n")
+	wantApplied(t, old, rs, want)
+}
+
 // TestLostLeadLineNotStale places a git hunk that lost the middle line of
 // its leading context, where that line's neighbour looks like it: read as
 // a changed copy of the lost line, the neighbour leaves the hunk a line

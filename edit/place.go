@@ -374,16 +374,18 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 	pl, fd, fail := fp.pl, fp.fd, fp.fail
 	var out []Resolved
+	var open []openOrder // hunks whose order the syntax check may choose
 	for i, c := range fp.chosen {
 		if c == nil {
 			continue
 		}
 		rs, err := pl.resolve(i, fd.Hunks[i], c)
 		if err != nil {
-			e := fail(i, err.err, err.detail, pl.nearest(fd.Hunks[i]))
-			if err.doubted != nil && e.Interpreted == nil {
-				e.Interpreted = uncertain(*err.doubted, err.detail)
+			if err.order != nil && c.split == 0 {
+				open = append(open, openOrder{hunk: i, err: err})
+				continue
 			}
+			fp.refuse(i, err)
 			continue
 		}
 		out = append(out, rs...)
@@ -425,8 +427,17 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		kept = append(kept, r)
 	}
 	kept = fp.dropBound(fp.guard(fp.dropBound(kept)))
+	kept = fp.dropBound(fp.chooseOrders(kept, open))
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
 	return kept, fp.errs
+}
+
+// refuse records the refusal of hunk i that resolving it gave.
+func (fp *filePlaces) refuse(i int, err *resolveErr) {
+	e := fp.fail(i, err.err, err.detail, fp.pl.nearest(fp.fd.Hunks[i]))
+	if err.doubted != nil && e.Interpreted == nil {
+		e.Interpreted = uncertain(*err.doubted, err.detail)
+	}
 }
 
 // dropBound refuses the hunks chosen among several places by the places

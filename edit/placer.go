@@ -182,6 +182,9 @@ type candidate struct {
 	// keepIndent resolves the hunk with its added lines as written, for
 	// the other reading the syntax guard may try.
 	keepIndent bool
+	// order, when set, resolves the hunk with one order of its added lines
+	// and the file lines the patch left out beside them (see chooseOrder).
+	order *gapOrder
 	// boundBy lists the hunks whose places chose this one among several
 	// (see choose): if one of them cannot be placed after all, neither
 	// can this.

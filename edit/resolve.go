@@ -23,6 +23,10 @@ type resolveErr struct {
 	// doubted is the hunk as it would be placed, when the refusal is a
 	// doubt about a place found (see checkLostTrail): an uncertain reading.
 	doubted *Resolved
+	// order is set when the refusal is the unknown order of added lines
+	// and file lines the patch left out beside them: the readings the
+	// syntax check may choose among (see chooseOrder).
+	order *gapOrder
 }
 
 // resolve turns a chosen candidate into the resolved hunk(s) it describes.
@@ -272,9 +276,14 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 				out = append(out, pending...)
 				out = append(out, skipped...)
 				doubt = fmt.Sprintf("the patch leaves out blank file line %d next to where it adds lines; read as going after them, since before them it would make a longer run of blank lines than the file has anywhere, but that is a guess", last+2)
+			case c.order != nil && c.order.gap == last+1:
+				// One order, tried by the syntax check (see chooseOrder).
+				at := min(c.order.at, len(pending))
+				out = slices.Concat(out, pending[:at], skipped, pending[at:])
 			default:
 				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
-					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2)}
+					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2),
+					order: &gapOrder{gap: last + 1, n: len(pending) + 1}}
 			}
 			pending = pending[:0]
 		} else {
