@@ -70,3 +70,23 @@ func TestLostLeadLineNotStale(t *testing.T) {
 	want := strings.Replace(old, "'unknown';\n", "'unknown';\nexports.FLAG_MUST_SCAN_SUBDIRS = 1;\n", 1)
 	wantApplied(t, old, rs, want)
 }
+
+// TestLostOutermostLine places a git hunk one trailing context line short,
+// a changelog's new entry before the old one's heading and one of the two
+// blank lines after it: nowhere does the file have the hunk's lines with
+// one more line among that side's, so the lost line is the outermost and
+// the added lines go where the hunk says. Where another place has them
+// with one more line, the added lines may belong there, and the hunk is
+// refused.
+func TestLostOutermostLine(t *testing.T) {
+	old := text("# Changelog", "", "## [1.5.0] (2023-12-12)", "", "", "### Features", "", "* add a thing")
+	patch := gitHeader("CHANGELOG.md") + text("@@ -1,4 +1,6 @@", " # Changelog", " ", "+## [1.6.0] (2024-01-16)", "+",
+		" ## [1.5.0] (2023-12-12)", " ")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "\n## [1.5.0]", "\n## [1.6.0] (2024-01-16)\n\n## [1.5.0]", 1)
+	wantApplied(t, old, rs, want)
+	t.Run("another place", func(t *testing.T) {
+		other := old + text("", "# Changelog", "", "Older entries.", "## [1.5.0] (2023-12-12)", "", "* the rest")
+		refused(t, other, patch, "more than one place")
+	})
+}

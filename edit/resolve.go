@@ -306,7 +306,11 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	r.Start, r.Lines = start, out
 	pl.completeEdge(&r)
 	if err := pl.checkShape(r); err != nil {
-		return r, err
+		if !pl.lostAtEdge(pre, align, r) {
+			return r, err
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
+		r.Pass = max(r.Pass, PassFuzzy)
 	}
 	if err := pl.checkLostTrail(r); err != nil {
 		doubted := r
@@ -510,6 +514,66 @@ func (pl *placer) checkShape(r Resolved) *resolveErr {
 			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
 	}
 	return nil
+}
+
+// lostAtEdge reports, for a hunk placed as r one context line short of
+// git's shape on one side, on lines it has letter for letter in a row,
+// that the line it lost can only be the outermost of that side: nowhere
+// in the file do its lines fit with one more line among the context of
+// that side, or between it and the added lines, that would put the added
+// lines elsewhere. A changelog's new entry before an old one's heading
+// and one blank line, where git wrote two blank lines, is the case.
+func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
+	if pl.shapeDeficit(r) != 1 || len(align) == 0 {
+		return false
+	}
+	for j, a := range align {
+		if a != align[0]+j {
+			return false // lines lost or changed inside already
+		}
+	}
+	sh := hunkShape(r.Lines)
+	for _, l := range r.Lines[sh.firstChange : sh.lastChange+1] {
+		if l.Kind != Add {
+			return false // one group of added lines only
+		}
+	}
+	pk := preKeys(pre, levelLookalike)
+	if len(pl.exact(pk, levelLookalike)) != 1 {
+		return false
+	}
+	fk := pl.keysAt(levelLookalike)
+	lead := sh.lead // the pre-image index the added lines go before
+	at := align[0] + lead
+	// Where a line lost before pre[k] puts the added lines, at a place
+	// where pre[:k], one more line and pre[k:] are the file's.
+	var ks []int
+	if after := len(pl.file) - (r.Start + r.OldCount()); sh.trail < min(pl.context, after) {
+		for k := lead; k < len(pk); k++ {
+			ks = append(ks, k)
+		}
+	} else {
+		for k := 1; k <= lead; k++ {
+			ks = append(ks, k)
+		}
+	}
+	for _, k := range ks {
+		for _, s := range pl.exact(pk[:k], levelLookalike) {
+			if s+len(pk)+1 > len(fk) || !slices.Equal(fk[s+k+1:s+len(pk)+1], pk[k:]) {
+				continue
+			}
+			// The added lines go before pre[lead], the lost line before
+			// pre[k]: both orders where the two meet.
+			alt := s + lead
+			if k <= lead {
+				alt++
+			}
+			if alt != at || k == lead {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // shapeDeficit counts the context lines a hunk placed as r lacks beside
