@@ -90,3 +90,19 @@ func TestLostOutermostLine(t *testing.T) {
 		refused(t, other, patch, "more than one place")
 	})
 }
+
+// TestLostLineBetweenCommentBlanks places a git hunk that lost a doc
+// comment's paragraph between the two "//" lines around it: like a lost
+// line between two blank lines, neither "//" can be an added line written
+// as context, and the gap between them is the lost line.
+func TestLostLineBetweenCommentBlanks(t *testing.T) {
+	old := text("package mux", "", "// Subrouter ---", "", "// Subrouter creates a subrouter for the route.", "//",
+		"// It tests the inner routes only if the parent route matched.", "//", "//     r := mux.NewRouter()",
+		"//     s := r.Host(\"www.example.com\").Subrouter()", "//", "// Here, the routes are not tested.", "func Subrouter() {}")
+	patch := gitHeader("route.go") + text("@@ -6,7 +6,7 @@", " //", " //", "-//     r := mux.NewRouter()",
+		"-//     s := r.Host(\"www.example.com\").Subrouter()", "+//\tr := mux.NewRouter().NewRoute()", "+//\ts := r.Host(\"www.example.com\").Subrouter()",
+		" //", " // Here, the routes are not tested.", " func Subrouter() {}")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "//     r := mux.NewRouter()\n//     s :=", "//\tr := mux.NewRouter().NewRoute()\n//\ts :=", 1)
+	wantApplied(t, old, rs, want)
+}

@@ -1061,11 +1061,12 @@ func (pl *placer) gitLines() int {
 // A gap inside a run of equal hunk lines is refused too: the patch's run
 // may just be longer than the file's by an added line written as context.
 // Only between two blank lines, where neither can be such a line, is it
-// taken (a changelog's lost heading between the blank lines around it);
-// in a run of like code lines, which of them were lost is anyone's guess.
+// taken (a changelog's lost heading between the blank lines around it,
+// or a doc comment's lost paragraph between two "//" lines); in a run of
+// like code lines, which of them were lost is anyone's guess.
 func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 	fk := pl.keysAt(levelLookalike)
-	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (bk[j] != "" || pl.disguised(body, bk, fk, al, j-1, j)) {
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (!blankish(bk[j]) || pl.disguised(body, bk, fk, al, j-1, j)) {
 		return false
 	}
 	for i := al[j-1] + 1; i < al[j]; i++ {
@@ -1087,6 +1088,17 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 		}
 	}
 	return true
+}
+
+// blankish reports whether a line is blank, or a comment's blank line: a
+// comment marker alone ("//", "#", "*"), which separates a comment's
+// paragraphs as a blank line separates code's.
+func blankish(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "//", "#", "*":
+		return true
+	}
+	return false
 }
 
 // disguised reports whether any of the context lines ks of the hunk could
