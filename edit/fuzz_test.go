@@ -548,7 +548,12 @@ func FuzzDamagedGit(f *testing.F) {
 // it damaged by loss, and fails on a wrong placement that a tolerant pass
 // made, or on an undamaged hunk placed wrong.
 func checkDamaged(t *testing.T, ab, bb []byte, hi, li, loss uint8, git bool) {
-	a, b := fuzzText(ab, true), fuzzText(bb, true)
+	checkDamagedLines(t, "f", fuzzText(ab, true), fuzzText(bb, true), hi, li, loss, git)
+}
+
+// checkDamagedLines is checkDamaged of texts a and b, in a file named path
+// (whose name chooses the syntax check).
+func checkDamagedLines(t *testing.T, path string, a, b []fline, hi, li, loss uint8, git bool) {
 	hs := hunksOf(lcsDiff(a, b), 3)
 	if len(hs) == 0 {
 		return
@@ -558,8 +563,9 @@ func checkDamaged(t *testing.T, ab, bb []byte, hi, li, loss uint8, git bool) {
 	if !ok {
 		return
 	}
+	patch = strings.Replace(patch, "--- a/f\n+++ b/f\n", "--- a/"+path+"\n+++ b/"+path+"\n", 1)
 	if git {
-		patch = "diff --git a/f b/f\nindex 1111111..2222222 100644\n" + patch
+		patch = "diff --git a/" + path + " b/" + path + "\nindex 1111111..2222222 100644\n" + patch
 	}
 	old := joinFuzz(a, "\n")
 	fd := onlyFile(t, patch)

@@ -165,3 +165,121 @@ func FuzzPythonIndent(f *testing.F) {
 		}
 	})
 }
+
+// pyRichFile returns the lines of a Python module drawn from g, with more
+// kinds of line than pyFile: decorators, comments (with their "#" blank
+// lines), docstrings, and calls whose arguments span lines.
+func pyRichFile(g *pyGen) []string {
+	lines := []string{"import abc", "", "import pytest"}
+	for b := range 2 + g.n(4) {
+		lines = append(lines, "", "")
+		if g.n(3) == 0 {
+			lines = append(lines, fmt.Sprintf("# Tests of group %d.", b), "#", fmt.Sprintf("# They run in order %d.", b))
+		}
+		stmts := func(ind string, name string) {
+			for s := range 1 + g.n(4) {
+				switch g.n(5) {
+				case 0:
+					lines = append(lines, fmt.Sprintf("%sresult = runner.invoke(%s, [%q])", ind, name, fmt.Sprint(s)))
+				case 1:
+					lines = append(lines, fmt.Sprintf("%sassert result.exit_code == %d", ind, s))
+				case 2:
+					lines = append(lines, fmt.Sprintf("%sresult = runner.invoke(", ind), ind+"    "+name+",", fmt.Sprintf("%s    [%q],", ind, fmt.Sprint(s)), ind+")")
+				case 3:
+					lines = append(lines, fmt.Sprintf("%sif %s_%d:", ind, name, s), ind+"    assert not result.exception")
+				default:
+					lines = append(lines, ind+"# "+name+" again", fmt.Sprintf("%sassert result.output == %q", ind, name))
+				}
+			}
+		}
+		if g.n(2) == 0 {
+			lines = append(lines, fmt.Sprintf("class Group%d(metaclass=abc.ABCMeta):", b))
+			for m := range 1 + g.n(3) {
+				if m > 0 {
+					lines = append(lines, "")
+				}
+				if g.n(2) == 0 {
+					lines = append(lines, "    @abc.abstractproperty")
+				}
+				lines = append(lines, fmt.Sprintf("    def name_%d_%d(self) -> str:", b, m), fmt.Sprintf("        \"\"\"The name %d.\"\"\"", m))
+				stmts("        ", fmt.Sprintf("cmd%d_%d", b, m))
+			}
+		} else {
+			if g.n(2) == 0 {
+				lines = append(lines, fmt.Sprintf("@pytest.mark.parametrize(\"n\", [%d])", b))
+			}
+			lines = append(lines, fmt.Sprintf("def test_case_%d(n):", b))
+			stmts("    ", fmt.Sprintf("cmd%d", b))
+		}
+	}
+	return lines
+}
+
+// pyChange returns a new version of a module drawn from g: lines edited,
+// statements and decorators added, lines deleted, a function appended
+// after a block. It reports false when the result does not pass the
+// Python check, as a real commit's file would.
+func pyChange(g *pyGen, file []string) ([]string, bool) {
+	out := slices.Clone(file)
+	for range 1 + g.n(4) {
+		i := g.n(len(out))
+		l := out[i]
+		ind := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		switch g.n(6) {
+		case 0:
+			if strings.TrimSpace(l) != "" && !strings.HasSuffix(l, ":") && !strings.HasSuffix(l, "(") {
+				out[i] = strings.Replace(l, "result", "outcome", 1) + "  # changed"
+			}
+		case 1:
+			if strings.HasSuffix(l, ":") {
+				ind += "    "
+			}
+			out = slices.Insert(out, i+1, ind+"assert check()", ind+"assert again()")
+		case 2:
+			out = slices.Delete(out, i, i+1)
+		case 3:
+			if strings.HasPrefix(strings.TrimSpace(l), "def ") || strings.HasPrefix(strings.TrimSpace(l), "@abc") {
+				out = slices.Insert(out, i, ind+"@property", ind+"@abc.abstractmethod")
+				if strings.HasPrefix(strings.TrimSpace(l), "@abc") {
+					out = slices.Delete(out, i+2, i+3)
+				}
+			}
+		case 4:
+			if ind == "" && strings.TrimSpace(l) == "" {
+				out = slices.Insert(out, i, "", "", "def test_added():", "    result = runner.invoke(cli, [\"new\"])")
+			}
+		default:
+			out = slices.Insert(out, i, ind+"# a comment", ind+"#")
+		}
+	}
+	if _, problem, _ := edit.CheckSyntax("m.py", strings.Join(out, "\n")+"\n"); problem != "" {
+		return nil, false
+	}
+	return out, true
+}
+
+// FuzzDamagedPython is FuzzDamagedGit on Python modules, in a file whose
+// name gives it Python's check: the check may choose among the readings
+// of a damaged hunk (see chooseOrders), and every hunk it places must
+// still give the real result.
+func FuzzDamagedPython(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, uint8(0), uint8(1), uint8(lossDropContext))
+	f.Add([]byte{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 1, 2, 0, 1, 2, 3, 3, 3}, uint8(0), uint8(2), uint8(lossDropContext))
+	f.Add([]byte{4, 3, 1, 0, 2, 1, 0, 1, 2, 3, 0, 2, 1, 1, 0, 2, 2, 0, 1, 5, 3}, uint8(1), uint8(0), uint8(lossMissingPlus))
+	f.Fuzz(func(t *testing.T, b []byte, hi, li, loss uint8) {
+		g := &pyGen{b: b}
+		file := pyRichFile(g)
+		changed, ok := pyChange(g, file)
+		if !ok {
+			return
+		}
+		lines := func(ls []string) []fline {
+			out := make([]fline, len(ls))
+			for i, l := range ls {
+				out[i] = fline{text: l, eol: true}
+			}
+			return out
+		}
+		checkDamagedLines(t, "m.py", lines(file), lines(changed), hi, li, loss, true)
+	})
+}
