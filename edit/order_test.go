@@ -106,3 +106,14 @@ func TestLostLineBetweenCommentBlanks(t *testing.T) {
 	want := strings.Replace(old, "//     r := mux.NewRouter()\n//     s :=", "//\tr := mux.NewRouter().NewRoute()\n//\ts :=", 1)
 	wantApplied(t, old, rs, want)
 }
+
+// TestOneStartManyWays refuses a hunk that fits at one line in two ways
+// that change the file differently (which of two blank lines the patch
+// lost, and so where its added lines go), and says so: no line number
+// could choose among them.
+func TestOneStartManyWays(t *testing.T) {
+	old := text("import a", "import b", "", "", "VERSION = 1")
+	patch := gitHeader("v.py") + text("@@ -1,4 +1,5 @@", "-import a", "-import b", "+from __future__ import annotations", "+", "+import c", " ",
+		"-VERSION = 1", "+VERSION = 2")
+	refused(t, old, patch, "it fits at line 1 in 2 ways that change the file differently")
+}

@@ -817,11 +817,12 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 			cs = in
 		}
 	}
-	lines := make([]string, 0, len(cs))
-	for _, c := range cs {
-		lines = append(lines, fmt.Sprint(c.start+1))
+	where := fitsAt(cs)
+	if !slices.ContainsFunc(cs, func(c candidate) bool { return c.start != cs[0].start }) {
+		// One place, read in ways that change the file differently: no
+		// line number chooses among them.
+		return nil, "it fits at " + where
 	}
-	where := "lines " + strings.Join(lines, ", ")
 	if !h.HasNumbers || h.OldStart == 0 {
 		return nil, "it fits at " + where + " and the header has no line number to choose by"
 	}
@@ -835,6 +836,31 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 	c := sorted[0]
 	c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one nearest line %d", len(cs), h.OldStart))
 	return &c, ""
+}
+
+// fitsAt names the lines where candidates start, with how many ways each
+// reads the hunk there when more than one does: "lines 12, 40", "line 3
+// in 2 ways that change the file differently".
+func fitsAt(cs []candidate) string {
+	var starts []int
+	ways := map[int]int{}
+	for _, c := range cs {
+		if ways[c.start] == 0 {
+			starts = append(starts, c.start)
+		}
+		ways[c.start]++
+	}
+	parts := make([]string, len(starts))
+	for i, s := range starts {
+		parts[i] = fmt.Sprint(s + 1)
+		if ways[s] > 1 {
+			parts[i] += fmt.Sprintf(" (in %d ways)", ways[s])
+		}
+	}
+	if len(starts) == 1 {
+		return fmt.Sprintf("line %d in %d ways that change the file differently", starts[0]+1, ways[starts[0]])
+	}
+	return "lines " + strings.Join(parts, ", ")
 }
 
 // orderBounds returns the interval of old lines that hunk i must fall in
