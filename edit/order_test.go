@@ -3,6 +3,8 @@ package edit_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/edit"
 )
 
 // gitHeader is the header git writes for a change to path.
@@ -116,4 +118,19 @@ func TestOneStartManyWays(t *testing.T) {
 	patch := gitHeader("v.py") + text("@@ -1,4 +1,5 @@", "-import a", "-import b", "+from __future__ import annotations", "+", "+import c", " ",
 		"-VERSION = 1", "+VERSION = 2")
 	refused(t, old, patch, "it fits at line 1 in 2 ways that change the file differently")
+}
+
+// TestLostLineAfterAddedAtEnd refuses a git hunk that ends with added
+// lines, no context after them, where the file goes on for one line: that
+// line, lost, is next to the added lines, and whether they go before it,
+// after it or around it is unknown. Its outermost line is no answer
+// (FuzzDamagedPython/3e05fda646774547).
+func TestLostLineAfterAddedAtEnd(t *testing.T) {
+	old := text("import pytest", "", "", "def test_a(n):", "    assert n", "", "", "def test_b(n):", "    result = run(n)")
+	patch := gitHeader("t.py") + text("@@ -1,4 +1,4 @@", "-import pytest", "+import pytest  # changed", " ", " ", " def test_a(n):",
+		"@@ -6,3 +6,7 @@", " ", " ", " def test_b(n):", "+    assert check()", "+    assert again()", "+    assert check()", "+    assert again()")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) != 1 || errs[0].Hunk != 1 || len(rs) != 1 {
+		t.Errorf("errors %v, want hunk 2 refused and hunk 1 placed:\n%s", errs, describe(rs))
+	}
 }

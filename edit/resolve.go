@@ -547,12 +547,20 @@ func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
 	at := align[0] + lead
 	// Where a line lost before pre[k] puts the added lines, at a place
 	// where pre[:k], one more line and pre[k:] are the file's.
+	// The short side must keep a line: else its outermost line is next
+	// to the added lines, and their order unknown.
 	var ks []int
 	if after := len(pl.file) - (r.Start + r.OldCount()); sh.trail < min(pl.context, after) {
+		if sh.trail == 0 {
+			return false
+		}
 		for k := lead; k < len(pk); k++ {
 			ks = append(ks, k)
 		}
 	} else {
+		if lead == 0 {
+			return false
+		}
 		for k := 1; k <= lead; k++ {
 			ks = append(ks, k)
 		}
