@@ -250,3 +250,21 @@ func TestIndentGuessUncertain(t *testing.T) {
 		t.Errorf("the uncertain reading does not convert the added line:\n%s", got)
 	}
 }
+
+// TestReindentTwoContextWitnesses re-indents the added lines of a hunk
+// whose deleted lines are comments at column 0 and whose two context
+// lines are indented with four spaces where the file has tabs: two lines
+// are too few to trust alone, but they agree, and the added lines as
+// written, with spaces, are indented as the file never indents
+// (hashicorp/go-multierror on a stand-in: a wrong result before).
+func TestReindentTwoContextWitnesses(t *testing.T) {
+	old := text("package multierror", "", "func (e *Error) GoString() string {", "\treturn fmt.Sprintf(\"*%#v\", *e)", "}", "",
+		"// WrappedErrors returns the errors this Error wraps.", "func (e *Error) WrappedErrors() []error {", "\treturn e.Errors", "}")
+	patch := text("--- a/multierror.go", "+++ b/multierror.go", "@@ -4,6 +4,9 @@", "     return fmt.Sprintf(\"*%#v\", *e)", " }", " ",
+		"-// WrappedErrors returns the errors this Error wraps.", "+// WrappedErrors returns the errors this Error wraps, nil for a nil Error.",
+		" func (e *Error) WrappedErrors() []error {", "+    if e == nil {", "+        return nil", "+    }", "     return e.Errors", " }")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, "wraps.\n", "wraps, nil for a nil Error.\n", 1),
+		"[]error {\n", "[]error {\n\tif e == nil {\n\t\treturn nil\n\t}\n", 1)
+	wantApplied(t, old, rs, want)
+}

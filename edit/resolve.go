@@ -130,6 +130,16 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// the context lines are what is off.
 			re = reindent{}
 			r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents some context lines as the file never does")
+		case pl.unanimousFit(lines, ev):
+			// Too few witnesses to trust on their own, but they agree,
+			// and the added lines as written are indented as the file
+			// never indents, by it as the file does (two context lines
+			// indented with spaces in a file of tabs).
+			re = learnReindent(ev.ctx)
+		case ev.deletedAtZero():
+			// The deleted lines show no change, and the context lines too
+			// little to move the added lines: they stay as written.
+			re = reindent{}
 		default:
 			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
@@ -677,14 +687,19 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	// how the patch indents: beside deleted lines all at column 0 (a
 	// renamed "func f() {"), the context lines tell it if they are strong
 	// witnesses; else the added lines are kept as they are.
-	if len(ev.del) > 0 && !slices.ContainsFunc(ev.del, func(p [2]string) bool { return p[0] != "" || p[1] != "" }) {
-		m, _ := judge(ev.ctx, false, confirm) // no mapping when not ok
-		return m, true
+	if ev.deletedAtZero() {
+		return judge(ev.ctx, false, confirm)
 	}
 	if len(ev.del) > 0 {
 		return judge(ev.del, true, confirm)
 	}
 	return judge(ev.ctx, false, confirm)
+}
+
+// deletedAtZero reports whether the hunk deletes lines, all at column 0
+// on both sides: they say nothing of how the patch indents.
+func (ev evidence) deletedAtZero() bool {
+	return len(ev.del) > 0 && !slices.ContainsFunc(ev.del, func(p [2]string) bool { return p[0] != "" || p[1] != "" })
 }
 
 // judge learns a re-indentation from witness pairs (patch, file) and says
@@ -717,6 +732,20 @@ func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok b
 		return reindent{}, true // a few context lines re-indented: keep the added lines
 	}
 	return reindent{}, false
+}
+
+// unanimousFit reports whether the mapping the context lines show, where
+// no deleted line shows one, explains each of them, and takes the added
+// lines from an indentation the file never uses to one it does.
+func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
+	if len(ev.del) > 0 && !ev.deletedAtZero() {
+		return false
+	}
+	m := learnReindent(ev.ctx)
+	if m.identity() || slices.ContainsFunc(ev.ctx, func(p [2]string) bool { return !m.explains(p) }) {
+		return false
+	}
+	return !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, m)
 }
 
 // indentsFit reports whether every non-blank added line of lines, once
