@@ -256,7 +256,9 @@ func TestIndentGuessUncertain(t *testing.T) {
 // lines are indented with four spaces where the file has tabs: two lines
 // are too few to trust alone, but they agree, and the added lines as
 // written, with spaces, are indented as the file never indents
-// (hashicorp/go-multierror on a stand-in: a wrong result before).
+// (hashicorp/go-multierror on a stand-in: a wrong result before). Not
+// where another hunk keeps added lines with spaces (fsnotify's
+// windows.go: a wrong result on the first try of this rule).
 func TestReindentTwoContextWitnesses(t *testing.T) {
 	old := text("package multierror", "", "func (e *Error) GoString() string {", "\treturn fmt.Sprintf(\"*%#v\", *e)", "}", "",
 		"// WrappedErrors returns the errors this Error wraps.", "func (e *Error) WrappedErrors() []error {", "\treturn e.Errors", "}")
@@ -267,4 +269,11 @@ func TestReindentTwoContextWitnesses(t *testing.T) {
 	want := strings.Replace(strings.Replace(old, "wraps.\n", "wraps, nil for a nil Error.\n", 1),
 		"[]error {\n", "[]error {\n\tif e == nil {\n\t\treturn nil\n\t}\n", 1)
 	wantApplied(t, old, rs, want)
+	t.Run("another hunk keeps spaces", func(t *testing.T) {
+		// A hunk that shows no indentation adds lines with spaces: it
+		// keeps them as written, and the first may not convert its own,
+		// or the file would end in two styles. It is refused as before.
+		two := patch + text("@@ -10,1 +13,5 @@", " }", "+", "+func (e *Error) Len() int {", "+    return len(e.Errors)", "+}")
+		refused(t, old, two, "does not say how to indent")
+	})
 }

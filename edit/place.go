@@ -290,6 +290,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	}
 	fp := &filePlaces{old: old, pl: pl, fd: fd}
 	fail := fp.fail
+	pl.strayAdds = pl.strayAddsIn(fd.Hunks)
 
 	// Phase 1: the candidates of every hunk at its best pass.
 	choices := make([][]candidate, len(fd.Hunks))
@@ -712,6 +713,20 @@ func (pl *placer) fileStyle(hunks []*Hunk, chosen []*candidate) styleSeen {
 		st.style, st.converted = indentStyle{}, 0
 	}
 	return st
+}
+
+// strayAddsIn reports whether some hunk shows no indentation in its
+// context and deleted lines, and adds lines indented as the file never
+// indents (with spaces in a file of tabs).
+func (pl *placer) strayAddsIn(hunks []*Hunk) bool {
+	for _, h := range hunks {
+		lines := h.Lines
+		shows := slices.ContainsFunc(lines, func(l Line) bool { return l.Kind != Add && strings.TrimSpace(l.Text) != "" && indentOf(l.Text) != "" })
+		if !shows && !pl.indentsFit(lines, reindent{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // numbersHold reports whether the hunks' line numbers describe the file

@@ -42,6 +42,11 @@ type placer struct {
 	// fallback is the one converting style they show where others
 	// disagree (see styleSeen.fallback).
 	style, fallback indentStyle
+	// strayAdds is set when a hunk of the file that shows no indentation
+	// adds lines indented as the file never indents: a hunk whose few
+	// witnesses agree may then not re-indent its own (see unanimousFit),
+	// or the file would end in two styles.
+	strayAdds bool
 	// scans counts the line comparisons of the exact searches made
 	// without an index; past scanBudget, indexing the file costs less than
 	// scanning it again for every hunk.

@@ -136,9 +136,10 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// never indents, by it as the file does (two context lines
 			// indented with spaces in a file of tabs).
 			re = learnReindent(ev.ctx)
-		case ev.deletedAtZero():
+		case ev.deletedAtZero() && pl.indentsFit(lines, reindent{}):
 			// The deleted lines show no change, and the context lines too
-			// little to move the added lines: they stay as written.
+			// little to move the added lines, which the file could hold as
+			// written: they stay so.
 			re = reindent{}
 		default:
 			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
@@ -736,9 +737,11 @@ func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok b
 
 // unanimousFit reports whether the mapping the context lines show, where
 // no deleted line shows one, explains each of them, and takes the added
-// lines from an indentation the file never uses to one it does.
+// lines from an indentation the file never uses to one it does, while no
+// other hunk of the file, showing no indentation, keeps added lines so
+// indented (see strayAdds).
 func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
-	if len(ev.del) > 0 && !ev.deletedAtZero() {
+	if pl.strayAdds || (len(ev.del) > 0 && !ev.deletedAtZero()) {
 		return false
 	}
 	m := learnReindent(ev.ctx)
