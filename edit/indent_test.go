@@ -277,3 +277,22 @@ func TestReindentTwoContextWitnesses(t *testing.T) {
 		refused(t, old, two, "does not say how to indent")
 	})
 }
+
+// TestKeepIndentBlockComment keeps the added lines of a hunk whose deleted
+// line is at column 0 and whose context lines of a doc comment the patch
+// indents by two spaces more: the added comment lines, one space in like
+// every "*" of a block comment, are lines the file could hold as written
+// (mocha's utils.js on a stand-in).
+func TestKeepIndentBlockComment(t *testing.T) {
+	old := text("exports.constants = Object.freeze({", "  MOCHA_ID_PROP_NAME", "});", "", "/**", " * Creates a new unique identifier",
+		" * @returns {string} Unique identifier", " */", "exports.uniqueID = () => nanoid();", "", "exports.assignNewMochaID = obj => {",
+		"  const id = exports.uniqueID();", "  return obj;", "};")
+	patch := text("--- a/lib/utils.js", "+++ b/lib/utils.js", "@@ -2,11 +2,13 @@", "   MOCHA_ID_PROP_NAME", " });", " ", " /**",
+		"    * Creates a new unique identifier", "+ * Does not create cryptographically safe ids.", "    * @returns {string} Unique identifier", "  */",
+		"-exports.uniqueID = () => nanoid();", "+exports.uniqueID = () => {", "+  return String(Math.random());", "+};", " ",
+		" exports.assignNewMochaID = obj => {", "     const id = exports.uniqueID();")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(strings.Replace(old, " * Creates a new unique identifier\n", " * Creates a new unique identifier\n * Does not create cryptographically safe ids.\n", 1),
+		"exports.uniqueID = () => nanoid();\n", "exports.uniqueID = () => {\n  return String(Math.random());\n};\n", 1)
+	wantApplied(t, old, rs, want)
+}

@@ -754,7 +754,8 @@ func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
 // indentsFit reports whether every non-blank added line of lines, once
 // re-indented by re, is indented in the file's style: with tabs only in a
 // file indented with tabs, with a multiple of its indentation step in a
-// file indented with spaces.
+// file indented with spaces; a line of a block comment that starts with
+// its "*" may have one space more.
 func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 	if pl.indentStep == 0 {
 		pl.indentStep = fileIndentStep(pl.file)
@@ -764,6 +765,9 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 			continue
 		}
 		ind := indentOf(re.line(l.Text))
+		if strings.HasPrefix(strings.TrimSpace(l.Text), "*") {
+			ind = strings.TrimSuffix(ind, " ") // a block comment's star, one space in
+		}
 		switch pl.indentStep {
 		case -1: // tabs
 			if strings.Trim(ind, "\t") != "" {
