@@ -134,3 +134,16 @@ func TestLostLineAfterAddedAtEnd(t *testing.T) {
 		t.Errorf("errors %v, want hunk 2 refused and hunk 1 placed:\n%s", errs, describe(rs))
 	}
 }
+
+// TestLostOutermostAfterInsertAtStart places a git hunk that inserts at
+// the start of a file, with no leading context, and lost the third of
+// its trailing lines: the lost line is the outermost, since nowhere else
+// do the hunk's lines fit with one more among them. Looking for a line
+// lost before the first trailing line, with no leading lines to search
+// by, panicked (FuzzDamagedGit/7ccc32d0c64ff0c9).
+func TestLostOutermostAfterInsertAtStart(t *testing.T) {
+	old := text("alpha", "beta", "gamma", "delta", "epsilon")
+	patch := gitHeader("f.txt") + text("@@ -1,2 +1,3 @@", "+zeta", " alpha", " beta")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, "zeta\n"+old)
+}

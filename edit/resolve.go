@@ -577,7 +577,18 @@ func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
 		}
 	}
 	for _, k := range ks {
-		for _, s := range pl.exact(pk[:k], levelLookalike) {
+		var starts []int
+		if k > 0 {
+			starts = pl.exact(pk[:k], levelLookalike)
+		} else {
+			// The lost line first: any line before the hunk's lines.
+			for _, e := range pl.exact(pk, levelLookalike) {
+				if e > 0 {
+					starts = append(starts, e-1)
+				}
+			}
+		}
+		for _, s := range starts {
 			if s+len(pk)+1 > len(fk) || !slices.Equal(fk[s+k+1:s+len(pk)+1], pk[k:]) {
 				continue
 			}
