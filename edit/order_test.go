@@ -147,3 +147,18 @@ func TestLostOutermostAfterInsertAtStart(t *testing.T) {
 	rs := mustPlace(t, old, patch)
 	wantApplied(t, old, rs, "zeta\n"+old)
 }
+
+// TestLostOutermostOnlyLetterForLetter refuses a git hunk one leading
+// context line short whose lines fit, in a row, only with a tab read as
+// four spaces: where the file has them letter for letter, with the lost
+// line among them, the added line goes to the same place but keeps its
+// tab. A lost outermost line is read only on lines the patch has letter
+// for letter (FuzzDamagedGit/33e1ef72c820e221).
+func TestLostOutermostOnlyLetterForLetter(t *testing.T) {
+	old := text("}", "    return nil", "\treturn nil", "    return nil", "")
+	patch := gitHeader("f") + text("@@ -3,3 +3,4 @@", " \treturn nil", " ", "+\treturn nil")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) == 0 {
+		wantApplied(t, old, rs, old+"\treturn nil\n")
+	}
+}

@@ -528,7 +528,8 @@ func (pl *placer) checkShape(r Resolved) *resolveErr {
 }
 
 // lostAtEdge reports, for a hunk placed as r one context line short of
-// git's shape on one side, on lines it has letter for letter in a row,
+// git's shape on one side, on lines the file has letter for letter in a
+// row (no other reading may re-indent its added lines),
 // that the line it lost can only be the outermost of that side: nowhere
 // in the file do its lines fit with one more line among the context of
 // that side, or between it and the added lines, that would put the added
@@ -539,7 +540,7 @@ func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
 		return false
 	}
 	for j, a := range align {
-		if a != align[0]+j {
+		if a < 0 || a != align[0]+j || pre[j].text != pl.file[a] {
 			return false // lines lost or changed inside already
 		}
 	}
@@ -600,6 +601,14 @@ func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
 			}
 			if alt != at || k == lead {
 				return false
+			}
+			// The same place for the added lines, but a reading that
+			// re-indents them otherwise, unless its lines are the
+			// patch's letter for letter too.
+			for j := range pre {
+				if i := s + j + min(1, max(0, j-k+1)); pre[j].text != pl.file[i] {
+					return false
+				}
 			}
 		}
 	}
