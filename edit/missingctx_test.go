@@ -644,3 +644,22 @@ func TestGitEdgesNotForLooseFits(t *testing.T) {
 		t.Errorf("errors %v, want hunk 1 refused", errs)
 	}
 }
+
+// TestStaleLineUniqueDeletion places a short hunk without line numbers
+// whose one context line with text is stale: only its deleted line, found
+// once in the file, votes for the place, and a deleted line must match,
+// so it counts twice: the place is examined, and the hunk fits there with
+// the stale line taken as changed (cenkalti/backoff's README on a
+// stand-in, combo_hard).
+func TestStaleLineUniqueDeletion(t *testing.T) {
+	old := text("# Exponential Backoff [![GoDoc][godoc image]][godoc] [![Build Status][travis image]][travis]", "",
+		"This is a Go port of the exponential backoff algorithm from Google's HTTP Client Library for Java.", "",
+		"[Exponential backoff][exponential backoff wiki]", "is an algorithm that uses feedback.")
+	patch := text("--- README.md", "+++ README.md", "@@ ... @@",
+		"-# Exponential Backoff [![GoDoc][godoc image]][godoc] [![Build Status][travis image]][travis]",
+		"+# Exponential Backoff [![GoDoc][godoc image]][godoc]", " ",
+		" This is a Go port of the exponential backoff algorithm from Google's HTTP Client Library for Javas.", " ")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, " [![Build Status][travis image]][travis]", "", 1)
+	wantApplied(t, old, rs, want)
+}

@@ -501,7 +501,9 @@ func (pl *placer) scan(pk []string) []int {
 }
 
 // votes counts, for each possible start of pre in the file, how many of
-// its lines would then sit on an equal line (at the loosest level).
+// its lines would then sit on an equal line (at the loosest level). A
+// deleted line found once in the file counts twice: it must match, and
+// it names one place (a short hunk whose one other line is stale).
 func (pl *placer) votes(pre []preLine) map[int]int {
 	idx := pl.indexAt(levelLookalike)
 	v := map[int]int{}
@@ -510,8 +512,12 @@ func (pl *placer) votes(pre []preLine) map[int]int {
 		if k == "" || len(occ) > voterMaxOcc {
 			continue
 		}
+		w := 1
+		if pre[j].kind == Delete && len(occ) == 1 {
+			w = 2 // a deleted line, which must match, found once
+		}
 		for _, i := range occ {
-			v[i-j]++
+			v[i-j] += w
 		}
 	}
 	return v
