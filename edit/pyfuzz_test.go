@@ -31,18 +31,7 @@ func pyFile(g *pyGen) []string {
 		lines = append(lines, "")
 		body := func(ind string, name string) {
 			for s := range 1 + g.n(4) {
-				switch g.n(4) {
-				case 0:
-					lines = append(lines, fmt.Sprintf("%sresult = runner.invoke(%s, [%q])", ind, name, fmt.Sprint(s)))
-				case 1:
-					lines = append(lines, fmt.Sprintf("%sassert result.exit_code == %d", ind, s))
-				case 2:
-					lines = append(lines, fmt.Sprintf("%swith open(%q) as f%d:", ind, name, s))
-					lines = append(lines, fmt.Sprintf("%s    data%d = f%d.read()", ind, s, s))
-				default:
-					lines = append(lines, fmt.Sprintf("%sif %s_%d:", ind, name, s))
-					lines = append(lines, fmt.Sprintf("%s    assert not result.exception", ind))
-				}
+				lines = append(lines, pyStatement(g.n(4), ind, name, s)...)
 			}
 		}
 		if g.n(3) == 0 {
@@ -61,6 +50,26 @@ func pyFile(g *pyGen) []string {
 		lines = append(lines, "")
 	}
 	return lines[:len(lines)-1]
+}
+
+// pyStatement returns statement s of a test body, of the given kind,
+// indented by ind: an invocation, an assertion, a with block, an if
+// block, an invocation whose arguments span lines, or a comment and an
+// assertion.
+func pyStatement(kind int, ind, name string, s int) []string {
+	switch kind {
+	case 0:
+		return []string{fmt.Sprintf("%sresult = runner.invoke(%s, [%q])", ind, name, fmt.Sprint(s))}
+	case 1:
+		return []string{fmt.Sprintf("%sassert result.exit_code == %d", ind, s)}
+	case 2:
+		return []string{fmt.Sprintf("%swith open(%q) as f%d:", ind, name, s), fmt.Sprintf("%s    data%d = f%d.read()", ind, s, s)}
+	case 3:
+		return []string{fmt.Sprintf("%sif %s_%d:", ind, name, s), ind + "    assert not result.exception"}
+	case 4:
+		return []string{ind + "result = runner.invoke(", ind + "    " + name + ",", fmt.Sprintf("%s    [%q],", ind, fmt.Sprint(s)), ind + ")"}
+	}
+	return []string{ind + "# " + name + " again", fmt.Sprintf("%sassert result.output == %q", ind, name)}
 }
 
 // pyHunk returns a patch that adds a new top-level test function after the
@@ -178,18 +187,7 @@ func pyRichFile(g *pyGen) []string {
 		}
 		stmts := func(ind string, name string) {
 			for s := range 1 + g.n(4) {
-				switch g.n(5) {
-				case 0:
-					lines = append(lines, fmt.Sprintf("%sresult = runner.invoke(%s, [%q])", ind, name, fmt.Sprint(s)))
-				case 1:
-					lines = append(lines, fmt.Sprintf("%sassert result.exit_code == %d", ind, s))
-				case 2:
-					lines = append(lines, fmt.Sprintf("%sresult = runner.invoke(", ind), ind+"    "+name+",", fmt.Sprintf("%s    [%q],", ind, fmt.Sprint(s)), ind+")")
-				case 3:
-					lines = append(lines, fmt.Sprintf("%sif %s_%d:", ind, name, s), ind+"    assert not result.exception")
-				default:
-					lines = append(lines, ind+"# "+name+" again", fmt.Sprintf("%sassert result.output == %q", ind, name))
-				}
+				lines = append(lines, pyStatement([]int{0, 1, 4, 3, 5}[g.n(5)], ind, name, s)...)
 			}
 		}
 		if g.n(2) == 0 {
