@@ -296,3 +296,36 @@ func TestKeepIndentBlockComment(t *testing.T) {
 		"exports.uniqueID = () => nanoid();\n", "exports.uniqueID = () => {\n  return String(Math.random());\n};\n", 1)
 	wantApplied(t, old, rs, want)
 }
+
+// TestIndentWitnessesTie refuses a hunk whose indented context lines
+// disagree one to one: a line of a raw string, indented with spaces in
+// the file as in the patch, and a line of code the patch indents with
+// spaces where the file has a tab. The identity and the tab style each
+// explain one; the tie once chose the identity, and the added lines kept
+// their spaces in a file of tabs (kr/pretty's formatter_test.go on a
+// stand-in, a wrong result).
+func TestIndentWitnessesTie(t *testing.T) {
+	old := text("package p", "", "var gosyntax = []test{", "\t{", "\t\tin: `", "    },", "}`,", "\t},", "}", "", "func f() {}")
+	patch := text("--- a/p_test.go", "+++ b/p_test.go", "@@ -6,4 +6,5 @@", "     },", " }`,", "     },", "+    {nil, \"nil\"},", " }")
+	refused(t, old, patch, "does not say how to indent")
+}
+
+// TestIndentIdentityMajority keeps the added lines of a Markdown hunk
+// whose context lines mostly match the file as written, while two
+// continuation lines lost their two spaces: the identity explains more
+// witnesses than adding two spaces does, so it is no tie (fastify's
+// Ecosystem.md in the stress corpus, refused by the first tie rule).
+func TestIndentIdentityMajority(t *testing.T) {
+	old := text("- [`fastify-grant`](https://example.com/grant) Authentication for", "  Providers.",
+		"- [`fastify-guard`](https://example.com/guard) A Fastify plugin", "  that protects endpoints by checking roles.",
+		"- [`fastify-hashids`](https://example.com/hashids) A Fastify", "  plugin to encode/decode IDs.",
+		"- [`fastify-hasura`](https://example.com/hasura) A Fastify", "  plugin for Hasura.")
+	patch := text("--- a/Ecosystem.md", "+++ b/Ecosystem.md", "@@ -2,6 +2,8 @@", "   Providers.",
+		" - [`fastify-guard`](https://example.com/guard) A Fastify plugin", " that protects endpoints by checking roles.",
+		"+- [`fastify-hana`](https://example.com/hana) connects your", "+  application to SAP HANA.",
+		" - [`fastify-hashids`](https://example.com/hashids) A Fastify", " plugin to encode/decode IDs.",
+		" - [`fastify-hasura`](https://example.com/hasura) A Fastify")
+	rs := mustPlace(t, old, patch)
+	want := strings.Replace(old, "checking roles.\n", "checking roles.\n- [`fastify-hana`](https://example.com/hana) connects your\n  application to SAP HANA.\n", 1)
+	wantApplied(t, old, rs, want)
+}

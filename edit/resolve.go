@@ -717,6 +717,17 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	return judge(ev.ctx, false, confirm)
 }
 
+// explainedBy counts the witnesses m explains.
+func explainedBy(m reindent, wit [][2]string) int {
+	n := 0
+	for _, p := range wit {
+		if m.explains(p) {
+			n++
+		}
+	}
+	return n
+}
+
 // deletedAtZero reports whether the hunk deletes lines, all at column 0
 // on both sides: they say nothing of how the patch indents.
 func (ev evidence) deletedAtZero() bool {
@@ -726,10 +737,23 @@ func (ev evidence) deletedAtZero() bool {
 // judge learns a re-indentation from witness pairs (patch, file) and says
 // whether to trust it: every pair explained, and the witnesses strong (deleted
 // lines, three indented lines, or a change of style the file's other
-// hunks confirm). Witnesses mostly equal keep the added lines as they are.
+// hunks confirm). Witnesses mostly equal keep the added lines as they are;
+// a change that explains as many as the identity does is no decision.
 func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok bool) {
 	m = learnReindent(wit)
 	if m.identity() {
+		// The identity wins, but not by a tie with a change that
+		// explains as many witnesses (a raw string's line kept, a code
+		// line converted): that is no decision.
+		var differ [][2]string
+		for _, p := range wit {
+			if p[0] != p[1] {
+				differ = append(differ, p)
+			}
+		}
+		if len(differ) > 0 && explainedBy(learnReindent(differ), wit) >= explainedBy(m, wit) {
+			return reindent{}, false
+		}
 		return m, true
 	}
 	explained, same, indented := 0, 0, 0
