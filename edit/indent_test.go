@@ -297,16 +297,29 @@ func TestKeepIndentBlockComment(t *testing.T) {
 	wantApplied(t, old, rs, want)
 }
 
-// TestIndentWitnessesTie refuses a hunk whose indented context lines
-// disagree one to one: a line of a raw string, indented with spaces in
+// TestIndentRawStringWitness converts the added line of a hunk whose
+// indented context lines are a raw string's line, indented with spaces in
 // the file as in the patch, and a line of code the patch indents with
-// spaces where the file has a tab. The identity and the tab style each
-// explain one; the tie once chose the identity, and the added lines kept
-// their spaces in a file of tabs (kr/pretty's formatter_test.go on a
-// stand-in, a wrong result).
-func TestIndentWitnessesTie(t *testing.T) {
+// spaces where the file has a tab: in a file of tabs, a line indented
+// with spaces is as the patch has it whether or not the patch wrote tabs
+// as spaces, so it witnesses nothing, and the code line's tab decides.
+// The raw string's line once outvoted it, or tied with it, and the added
+// line kept its spaces (kr/pretty's formatter_test.go on a stand-in, a
+// wrong result).
+func TestIndentRawStringWitness(t *testing.T) {
 	old := text("package p", "", "var gosyntax = []test{", "\t{", "\t\tin: `", "    },", "}`,", "\t},", "}", "", "func f() {}")
 	patch := text("--- a/p_test.go", "+++ b/p_test.go", "@@ -6,4 +6,5 @@", "     },", " }`,", "     },", "+    {nil, \"nil\"},", " }")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, strings.Replace(old, "\t},\n}\n", "\t},\n\t{nil, \"nil\"},\n}\n", 1))
+}
+
+// TestIndentWitnessesTie refuses a hunk whose indented context lines
+// disagree one to one in a file indented by four spaces: one as in the
+// file, one at two spaces. The identity and doubling each explain one;
+// the tie once chose the identity, and the added line kept two spaces.
+func TestIndentWitnessesTie(t *testing.T) {
+	old := text("function f() {", "    const x = 1;", "    let y = 2;", "    return x + y;", "}")
+	patch := text("--- a/f.js", "+++ b/f.js", "@@ -2,2 +2,3 @@", "     const x = 1;", "   let y = 2;", "+  let z = 3;")
 	refused(t, old, patch, "does not say how to indent")
 }
 
@@ -328,4 +341,26 @@ func TestIndentIdentityMajority(t *testing.T) {
 	rs := mustPlace(t, old, patch)
 	want := strings.Replace(old, "checking roles.\n", "checking roles.\n- [`fastify-hana`](https://example.com/hana) connects your\n  application to SAP HANA.\n", 1)
 	wantApplied(t, old, rs, want)
+}
+
+// TestGoFileIndentsWithTabs converts the added lines of a Go hunk whose
+// context the patch wrote with four spaces for tabs, in a file that has
+// more lines of a raw string indented with spaces than lines of code
+// indented with tabs: counted, the file looked indented by four spaces,
+// and the added lines were kept "as the file indents" (FuzzIndentGo). A
+// Go file with any line indented by a tab is a file of tabs.
+func TestGoFileIndentsWithTabs(t *testing.T) {
+	old := text("package p", "", "func F(x int) int {", "\tif x > 0 {", "\t\treturn x + 0", "\t}", "\treturn x", "}", "",
+		"var usage = `", "Usage:", "    p [flags]", "    p help", "    p more", "    p most", "    p all", "    p none", "`")
+	patch := text("--- a/p.go", "+++ b/p.go", "@@ -5,4 +5,6 @@", "         return x + 0", "     }", "     return x",
+		"+    x++", "+    fmt.Println(x)", " }")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, strings.Replace(old, "\treturn x\n}", "\treturn x\n\tx++\n\tfmt.Println(x)\n}", 1))
+	t.Run("not Go", func(t *testing.T) {
+		patch := strings.ReplaceAll(patch, "p.go", "p.txt")
+		rs, errs := edit.Place(old, onlyFile(t, patch))
+		if len(errs) == 0 && strings.Contains(mustApply(t, old, rs), "\tx++") {
+			t.Errorf("a file that is not Go, counted as indented by spaces, took tabs:\n%s", describe(rs))
+		}
+	})
 }

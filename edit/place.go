@@ -3,6 +3,7 @@ package edit
 import (
 	"errors"
 	"fmt"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -285,6 +286,7 @@ func gitContext(fds []*FileDiff) gitCtx {
 // context is gitContext of the whole diff, used for files git made.
 func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	pl := newPlacer(old)
+	pl.goFile = strings.EqualFold(path.Ext(fd.Path()), ".go")
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown
 	}

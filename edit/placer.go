@@ -52,8 +52,9 @@ type placer struct {
 	// scanning it again for every hunk.
 	scans int
 	// indentStep is the file's indentation style, once needed (see
-	// indentsFit).
+	// step); goFile is set for a file of Go, which gofmt indents with tabs.
 	indentStep int
+	goFile     bool
 	// blankRun is the file's longest run of blank lines, once needed
 	// (see longestBlankRun); -1 before.
 	blankRun int

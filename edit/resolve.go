@@ -682,6 +682,14 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 			continue
 		}
 		pair := [2]string{indentOf(p.text), indentOf(pl.file[fi])}
+		if pl.step() == -1 && pair[0] == pair[1] && strings.Trim(pair[1], " ") == "" && pair[1] != "" {
+			// A line a file of tabs indents with spaces (a raw string's,
+			// a comment's) is as the patch has it whether or not the
+			// patch wrote the file's tabs as spaces: it shows the hunk
+			// indented, but witnesses no mapping.
+			ev.indented = true
+			continue
+		}
 		if p.kind == Delete {
 			ev.del = append(ev.del, pair)
 		} else {
@@ -795,15 +803,26 @@ func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
 	return !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, m)
 }
 
+// step returns the file's indentation style (see fileIndentStep), once
+// computed: -1 for tabs. A Go file that indents any line with a tab is a
+// file of tabs, as gofmt writes them, however many lines of raw strings
+// it indents with spaces.
+func (pl *placer) step() int {
+	if pl.indentStep == 0 {
+		pl.indentStep = fileIndentStep(pl.file)
+		if pl.goFile && slices.ContainsFunc(pl.file, func(l string) bool { return strings.HasPrefix(l, "\t") }) {
+			pl.indentStep = -1
+		}
+	}
+	return pl.indentStep
+}
+
 // indentsFit reports whether every non-blank added line of lines, once
 // re-indented by re, is indented in the file's style: with tabs only in a
 // file indented with tabs, with a multiple of its indentation step in a
 // file indented with spaces; a line of a block comment that starts with
 // its "*" may have one space more.
 func (pl *placer) indentsFit(lines []Line, re reindent) bool {
-	if pl.indentStep == 0 {
-		pl.indentStep = fileIndentStep(pl.file)
-	}
 	for _, l := range lines {
 		if l.Kind != Add || strings.TrimSpace(l.Text) == "" {
 			continue
@@ -812,14 +831,14 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 		if strings.HasPrefix(strings.TrimSpace(l.Text), "*") {
 			ind = strings.TrimSuffix(ind, " ") // a block comment's star, one space in
 		}
-		switch pl.indentStep {
+		switch pl.step() {
 		case -1: // tabs
 			if strings.Trim(ind, "\t") != "" {
 				return false
 			}
 		case 1: // no style to keep to
 		default:
-			if strings.Trim(ind, " ") != "" || len(ind)%pl.indentStep != 0 {
+			if strings.Trim(ind, " ") != "" || len(ind)%pl.step() != 0 {
 				return false
 			}
 		}
@@ -831,14 +850,11 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 // between the patch and the file is indented, in the patch, in a way the
 // file's style does not allow (six spaces in a file indented by four, say).
 func (pl *placer) offStyle(ev evidence) bool {
-	if pl.indentStep == 0 {
-		pl.indentStep = fileIndentStep(pl.file)
-	}
 	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
 		if p[0] == p[1] {
 			continue
 		}
-		switch pl.indentStep {
+		switch pl.step() {
 		case -1: // tabs
 			if strings.Trim(p[0], "\t") == "" {
 				return false
@@ -846,7 +862,7 @@ func (pl *placer) offStyle(ev evidence) bool {
 		case 1: // no style to tell by
 			return false
 		default:
-			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.indentStep == 0 {
+			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.step() == 0 {
 				return false
 			}
 		}
