@@ -146,14 +146,7 @@ func FuzzIndentGo(f *testing.F) {
 		if !ok {
 			return
 		}
-		lines := func(ls []string) []fline {
-			out := make([]fline, len(ls))
-			for i, l := range ls {
-				out[i] = fline{text: l, eol: true}
-			}
-			return out
-		}
-		a, nb := lines(file), lines(changed)
+		a, nb := flines(file), flines(changed)
 		hs := hunksOf(lcsDiff(a, nb), 3)
 		if len(hs) == 0 {
 			return
@@ -177,4 +170,31 @@ func FuzzIndentGo(f *testing.F) {
 			t.Fatalf("placed with a wrong result:\nold:\n%s\npatch:\n%s\ngot:\n%q\nwant:\n%q\nresolved:\n%s", old, patch, got, want, describe(rs))
 		}
 	})
+}
+
+// FuzzDamagedGo is FuzzDamagedPython on Go files: the syntax check that
+// may choose among the readings of a damaged hunk is Go's parser.
+func FuzzDamagedGo(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, uint8(0), uint8(1), uint8(lossDropContext))
+	f.Add([]byte{3, 3, 3, 0, 1, 2, 0, 1, 2, 3, 0, 2, 1, 1, 0, 2, 2, 0, 1, 5, 3}, uint8(0), uint8(2), uint8(lossDropContext))
+	f.Add([]byte{2, 1, 2, 2, 0, 3, 1, 0, 0, 4, 1, 2, 3, 4, 0, 1, 2, 3, 3, 3, 0}, uint8(1), uint8(0), uint8(lossMissingPlus))
+	f.Add([]byte{0, 3, 1, 3, 2, 3, 0, 0, 0, 3, 4, 4, 4, 0, 1, 0, 3, 2, 1, 0, 4}, uint8(0), uint8(3), uint8(lossStaleContext))
+	f.Fuzz(func(t *testing.T, b []byte, hi, li, loss uint8) {
+		g := &pyGen{b: b}
+		file := goRichFile(g)
+		changed, ok := goChange(g, file)
+		if !ok {
+			return
+		}
+		checkDamagedLines(t, "p.go", flines(file), flines(changed), hi, li, loss, true)
+	})
+}
+
+// flines makes fuzz text lines of strings, each ending with a newline.
+func flines(ls []string) []fline {
+	out := make([]fline, len(ls))
+	for i, l := range ls {
+		out[i] = fline{text: l, eol: true}
+	}
+	return out
 }

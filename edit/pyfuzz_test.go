@@ -271,13 +271,6 @@ func FuzzDamagedPython(f *testing.F) {
 		if !ok {
 			return
 		}
-		lines := func(ls []string) []fline {
-			out := make([]fline, len(ls))
-			for i, l := range ls {
-				out[i] = fline{text: l, eol: true}
-			}
-			return out
-		}
-		checkDamagedLines(t, "m.py", lines(file), lines(changed), hi, li, loss, true)
+		checkDamagedLines(t, "m.py", flines(file), flines(changed), hi, li, loss, true)
 	})
 }
