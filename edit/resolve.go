@@ -132,8 +132,8 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents some context lines as the file never does")
 		case pl.unanimousFit(lines, ev):
 			// Too few witnesses to trust on their own, but they agree,
-			// and the added lines as written are indented as the file
-			// never indents, by it as the file does (two context lines
+			// and the added lines are indented as the file never indents
+			// as written, and as it does once mapped (two context lines
 			// indented with spaces in a file of tabs).
 			re = learnReindent(ev.ctx)
 		case ev.deletedAtZero() && pl.indentsFit(lines, reindent{}):
@@ -529,12 +529,12 @@ func (pl *placer) checkShape(r Resolved) *resolveErr {
 
 // lostAtEdge reports, for a hunk placed as r one context line short of
 // git's shape on one side, on lines the file has letter for letter in a
-// row (no other reading may re-indent its added lines),
-// that the line it lost can only be the outermost of that side: nowhere
-// in the file do its lines fit with one more line among the context of
-// that side, or between it and the added lines, that would put the added
-// lines elsewhere. A changelog's new entry before an old one's heading
-// and one blank line, where git wrote two blank lines, is the case.
+// row, that the line it lost can only be the outermost of that side:
+// nowhere in the file do its lines fit with one more line among the
+// context of that side, or between it and the added lines, that would
+// put the added lines elsewhere or indent them otherwise. A changelog's
+// new entry before an old one's heading and one blank line, where git
+// wrote two blank lines, is the case.
 func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
 	if pl.shapeDeficit(r) != 1 || len(align) == 0 {
 		return false
@@ -715,7 +715,8 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	// Deleted lines are the best witnesses, but only indented ones say
 	// how the patch indents: beside deleted lines all at column 0 (a
 	// renamed "func f() {"), the context lines tell it if they are strong
-	// witnesses; else the added lines are kept as they are.
+	// witnesses; else resolveLines keeps the added lines as they are, if
+	// the file could hold them so.
 	if ev.deletedAtZero() {
 		return judge(ev.ctx, false, confirm)
 	}
