@@ -663,3 +663,23 @@ func TestStaleLineUniqueDeletion(t *testing.T) {
 	want := strings.Replace(old, " [![Build Status][travis image]][travis]", "", 1)
 	wantApplied(t, old, rs, want)
 }
+
+// TestLostLinePinnedByGitNumber places a git diff's only hunk, which lost
+// the blank line before its deleted line, in a test file whose blocks
+// repeat: its lines are all common, and no other hunk shows that the
+// numbers hold, but git made the diff, and its header names the fit's
+// first line (hashicorp/golang-lru on a stand-in). Without git's index
+// line, the number is nobody's word, and the hunk is refused.
+func TestLostLinePinnedByGitNumber(t *testing.T) {
+	block := []string{"\tif !ok {", "\t\tt.Fatalf(\"should be true\")", "\t}", "", "\ttime.Sleep(time.Millisecond * 100)", "\tif lc.Len() != 0 {", "\t\tt.Fatalf(\"length differs\")", "\t}", "}"}
+	old := text(slices.Concat([]string{"func TestA(t *testing.T) {"}, block, []string{"", "func TestB(t *testing.T) {"}, block)...)
+	hunk := text("@@ -14,6 +14,7 @@", " \t\tt.Fatalf(\"should be true\")", " \t}", "-\ttime.Sleep(time.Millisecond * 100)",
+		"+\tfor lc.Len() > 0 {", "+\t}", " \tif lc.Len() != 0 {", " \t\tt.Fatalf(\"length differs\")", " \t}")
+	rs := mustPlace(t, old, gitHeader("lru_test.go")+hunk)
+	at := strings.LastIndex(old, "\ttime.Sleep")
+	want := old[:at] + strings.Replace(old[at:], "\ttime.Sleep(time.Millisecond * 100)\n", "\tfor lc.Len() > 0 {\n\t}\n", 1)
+	wantApplied(t, old, rs, want)
+	t.Run("not git's", func(t *testing.T) {
+		refused(t, old, text("--- a/lru_test.go", "+++ b/lru_test.go")+hunk, "only on lines that are common")
+	})
+}

@@ -355,13 +355,13 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 		}
 		chosen[i] = c
 	}
-	numbersHold := numbersHold(chosen, fd.Hunks)
+	held, by := numbersHold(chosen, fd.Hunks, fd.Indexed)
 	for i, c := range chosen {
 		if c == nil || c.pass != PassFuzzy || c.distinct {
 			continue
 		}
-		if h := fd.Hunks[i]; numbersHold && pinnedByNumber(h, c, choices[i]) {
-			c.notes = append(c.notes, fmt.Sprintf("its lines are common in the file, but the header's line number, %d, names this place, as the numbers of the file's other hunks name theirs", h.OldStart))
+		if h := fd.Hunks[i]; held && pinnedByNumber(h, c, choices[i]) {
+			c.notes = append(c.notes, fmt.Sprintf("its lines are common in the file, but the header's line number, %d, names this place, %s", h.OldStart, by))
 			continue
 		}
 		fail(i, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
@@ -732,22 +732,30 @@ func (pl *placer) strayAddsIn(hunks []*Hunk) bool {
 }
 
 // numbersHold reports whether the hunks' line numbers describe the file
-// as it is: some hunk was placed by a strict pass, and every hunk placed
-// so sits where its header says (a file changed since the diff was made,
-// or numbers a model made up, shift them). A loose fit that rests on
-// lines common in the file may then be pinned by its number.
-func numbersHold(chosen []*candidate, hunks []*Hunk) bool {
+// as it is, and by what: every hunk placed by a strict pass sits where
+// its header says (a file changed since the diff was made, or numbers a
+// model made up, shift them), and some hunk was so placed, or git made
+// the diff (its "index" line) and no hunk says otherwise. A loose fit
+// that rests on lines common in the file may then be pinned by its
+// number.
+func numbersHold(chosen []*candidate, hunks []*Hunk, gitMade bool) (bool, string) {
 	seen := false
 	for i, c := range chosen {
 		if c == nil || c.pass == PassFuzzy || c.pass == PassFused {
 			continue
 		}
 		if h := hunks[i]; !h.HasNumbers || h.OldStart-1 != c.start {
-			return false
+			return false, ""
 		}
 		seen = true
 	}
-	return seen
+	switch {
+	case seen:
+		return true, "as the numbers of the file's other hunks name theirs"
+	case gitMade:
+		return true, "and git made the diff, whose numbers name the file as it was"
+	}
+	return false, ""
 }
 
 // pinnedByNumber reports whether the header's line number pins a loose
