@@ -1,0 +1,86 @@
+package edit_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pair-cli/pair/edit"
+)
+
+// TestNearEdge places hunks without line numbers whose short side sits one
+// line from an edge of the file. git writes fewer than three context lines
+// only at an edge, so such a hunk most likely lost a context line: where
+// reading the line at the edge as that lost line changes the result, the
+// hunk is refused, and the reading at the edge is offered for review.
+func TestNearEdge(t *testing.T) {
+	goFile := text("package version", "", "import (", "\t\"fmt\"", ")", "", "func f() { fmt.Println() }")
+	header := "// Copyright (c) Example, Inc.\n// SPDX-License-Identifier: MPL-2.0\n\n"
+	jsFile := text("exports.a = (function () {", "  return function () {", "    return {};", "  };", "})();", "", "")
+	tests := []struct {
+		name  string
+		old   string
+		patch string
+		// doubt is the uncertain reading's result, "" when the hunk is placed
+		doubt string
+		want  string // the result when placed
+	}{
+		{
+			name:  "licence header that lost the package line after it",
+			old:   goFile,
+			patch: "--- a.go\n+++ a.go\n@@ ... @@\n+// Copyright (c) Example, Inc.\n+// SPDX-License-Identifier: MPL-2.0\n+\n \n import (\n",
+			doubt: header + goFile,
+		},
+		{
+			name:  "function added before two blank lines at the end, one lost before it",
+			old:   jsFile,
+			patch: "--- a.js\n+++ a.js\n@@ ... @@\n   };\n })();\n+exports.b = 1;\n \n",
+			doubt: strings.TrimSuffix(jsFile, "\n") + "exports.b = 1;\n\n",
+		},
+		{
+			name:  "licence header with the first line as context",
+			old:   goFile,
+			patch: "--- a.go\n+++ a.go\n@@ ... @@\n+// Copyright (c) Example, Inc.\n+// SPDX-License-Identifier: MPL-2.0\n+\n package version\n \n",
+			want:  header + goFile,
+		},
+		{
+			name:  "short side at the edge itself",
+			old:   jsFile,
+			patch: "--- a.js\n+++ a.js\n@@ ... @@\n })();\n \n+exports.b = 1;\n \n",
+			want:  strings.TrimSuffix(jsFile, "\n") + "exports.b = 1;\n\n",
+		},
+		{
+			name:  "a changed line next to the short side keeps its place",
+			old:   goFile,
+			patch: "--- a.go\n+++ a.go\n@@ ... @@\n import (\n \t\"fmt\"\n )\n \n-func f() { fmt.Println() }\n+func f() { fmt.Println(1) }\n",
+			want:  strings.Replace(goFile, "Println()", "Println(1)", 1),
+		},
+		{
+			name:  "a line at the edge like the added one: either reading writes the same",
+			old:   text("x", "a", "b", "c", "d"),
+			patch: "--- f\n+++ f\n@@ ... @@\n+x\n a\n b\n",
+			want:  text("x", "x", "a", "b", "c", "d"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, errs := edit.Place(tt.old, onlyFile(t, tt.patch))
+			if tt.doubt == "" {
+				if len(errs) > 0 {
+					t.Fatalf("Place: got errors %v, want none", errs)
+				}
+				wantApplied(t, tt.old, rs, tt.want)
+				return
+			}
+			if len(errs) != 1 || !errors.Is(errs[0], edit.ErrAmbiguous) || !strings.Contains(errs[0].Detail, "probably lost a context line") {
+				t.Fatalf("got errors %v, want the hunk refused as near the file's edge\n%s", errs, describe(rs))
+			}
+			u := errs[0].Interpreted
+			if u == nil || u.Pass != edit.PassUncertain {
+				t.Fatalf("got uncertain reading %v, want one", u)
+			}
+			checkFileText(t, tt.old, *u)
+			wantApplied(t, tt.old, []edit.Resolved{*u}, tt.doubt)
+		})
+	}
+}
