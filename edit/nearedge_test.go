@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,4 +84,40 @@ func TestNearEdge(t *testing.T) {
 			wantApplied(t, tt.old, []edit.Resolved{*u}, tt.doubt)
 		})
 	}
+}
+
+// TestTwinHunks places hunks that make the same change at places that
+// each of them fits: as many hunks as places, one each. Any assignment
+// writes the same file, so none is a guess. Fewer hunks than places, or
+// added lines that differ, are refused as before.
+func TestTwinHunks(t *testing.T) {
+	block := []string{"\treq := newRequest()", "\trsp = NewRecorder()", "\t// Get a session.", "\tcheck(req)", ""}
+	old := text(slices.Concat([]string{"func TestA(t *testing.T) {"}, block, []string{"}", "", "func TestB(t *testing.T) {"}, block, []string{"}"})...)
+	hunk := func(ctx0 string, added ...string) string {
+		return text(slices.Concat([]string{"@@ ... @@", " " + ctx0, "-\trsp = NewRecorder()"}, added, []string{" \t// Get a session.", " \tcheck(req)"})...)
+	}
+	header := "--- a/s_test.go\n+++ b/s_test.go\n"
+	t.Run("two hunks, two places", func(t *testing.T) {
+		// The first hunk's context is indented with spaces, as a model
+		// may write it.
+		rs := mustPlace(t, old, header+hunk("    req := newRequest()")+hunk("\treq := newRequest()"))
+		wantApplied(t, old, rs, strings.ReplaceAll(old, "\trsp = NewRecorder()\n", ""))
+		if !strings.Contains(strings.Join(rs[0].Notes, "\n"), "same change") {
+			t.Errorf("notes %q do not say why", rs[0].Notes)
+		}
+	})
+	t.Run("one hunk, two places", func(t *testing.T) {
+		refused(t, old, header+hunk("\treq := newRequest()"), "more than one place")
+	})
+	t.Run("added lines that would be indented differently", func(t *testing.T) {
+		spaced := text("@@ ... @@", "     req := newRequest()", "-    rsp = NewRecorder()", "+    rsp = a()", "     // Get a session.", "     check(req)")
+		patch := header + spaced + hunk("\treq := newRequest()", "+    rsp = a()")
+		rs, errs := edit.Place(old, onlyFile(t, patch))
+		if len(errs) != 2 || !strings.Contains(errs[0].Detail, "indented differently") {
+			t.Fatalf("got errors %v, want both hunks refused as indented differently\n%s", errs, describe(rs))
+		}
+	})
+	t.Run("added lines differ", func(t *testing.T) {
+		refused(t, old, header+hunk("\treq := newRequest()", "+\trsp = a()")+hunk("\treq := newRequest()", "+\trsp = b()"), "more than one place")
+	})
 }

@@ -344,8 +344,9 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			chosen[i] = &cs[0]
 		}
 	}
+	assignTwins(choices, fd.Hunks, chosen)
 	for i, cs := range choices {
-		if len(cs) <= 1 {
+		if len(cs) <= 1 || chosen[i] != nil {
 			continue
 		}
 		c, detail := choose(i, cs, chosen, fd.Hunks)
@@ -393,6 +394,7 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 		}
 		out = append(out, rs...)
 	}
+	out = fp.dropTwins(out)
 	out = fp.dropBound(out)
 	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
 	// Two hunks may share context lines, but not change the same lines,
@@ -433,6 +435,118 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 	kept = fp.dropBound(fp.chooseOrders(kept, open))
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
 	return kept, fp.errs
+}
+
+// assignTwins places hunks that make the same change and fit the same
+// places, as many places as hunks, one place each, in file order: any
+// other assignment writes the same file (one line deleted from each of
+// two test blocks the file repeats word for word). Only strict fits of
+// one reading per place count, so that each hunk covers the same lines
+// at each place; the hunks' added lines must be the same as written, and
+// dropTwins checks that they resolve alike.
+func assignTwins(choices [][]candidate, hunks []*Hunk, chosen []*candidate) {
+	grouped := make([]bool, len(hunks))
+	for i, cs := range choices {
+		starts, ok := strictStarts(cs)
+		if grouped[i] || chosen[i] != nil || !ok {
+			continue
+		}
+		group := []int{i}
+		for j := i + 1; j < len(choices) && len(group) < len(starts); j++ {
+			if grouped[j] || chosen[j] != nil || !sameChange(hunks[i], hunks[j]) {
+				continue
+			}
+			if other, ok := strictStarts(choices[j]); ok && slices.Equal(other, starts) {
+				group = append(group, j)
+			}
+		}
+		if len(group) != len(starts) || len(group) < 2 {
+			continue
+		}
+		for k, g := range group {
+			grouped[g] = true
+			at := slices.IndexFunc(choices[g], func(c candidate) bool { return c.start == starts[k] })
+			c := choices[g][at]
+			c.twins = group
+			c.notes = append(slices.Clone(c.notes), fmt.Sprintf("%d hunks make the same change and fit the same %d places: one each, in file order, which writes the file as any other order would", len(group), len(starts)))
+			chosen[g] = &c
+		}
+	}
+}
+
+// strictStarts returns the sorted places of candidates that fit one way
+// each, without lines lost or fused, and whether there are several.
+func strictStarts(cs []candidate) ([]int, bool) {
+	if len(cs) < 2 {
+		return nil, false
+	}
+	starts := make([]int, 0, len(cs))
+	for _, c := range cs {
+		if c.pass >= PassFuzzy || c.split != 0 || c.order != nil || c.keepIndent {
+			return nil, false
+		}
+		starts = append(starts, c.start)
+	}
+	slices.Sort(starts)
+	if len(slices.Compact(slices.Clone(starts))) != len(starts) {
+		return nil, false // one place read in several ways
+	}
+	return starts, true
+}
+
+// sameChange reports whether two hunks have the same lines in the same
+// order, the added ones letter for letter: at one place, they change
+// the same file lines to the same lines.
+func sameChange(a, b *Hunk) bool {
+	return slices.EqualFunc(a.Lines, b.Lines, func(x, y Line) bool {
+		return x.Kind == y.Kind && (x.Kind != Add || x.Text == y.Text)
+	})
+}
+
+// dropTwins refuses hunks placed by assignTwins whose added lines did not
+// resolve alike (one re-indented, another not): then which goes where
+// matters, and is unknown. A twin refused for another reason takes the
+// others with it, as in dropBound.
+func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
+	added := map[int]string{}
+	for _, r := range rs {
+		var b strings.Builder
+		for _, l := range r.Lines {
+			if l.Kind == Add {
+				b.WriteString(l.Text + "\n")
+			}
+		}
+		added[r.Hunk] = b.String()
+	}
+	bad := map[int]string{}
+	for i, c := range fp.chosen {
+		if c == nil || len(c.twins) == 0 {
+			continue
+		}
+		for _, t := range c.twins {
+			switch a, ok := added[t]; {
+			case !ok:
+				bad[i] = fmt.Sprintf("it fits the same places as hunk %d, which makes the same change and cannot be placed, so which place is this one's is unknown", t+1)
+			case a != added[i]:
+				bad[i] = "it fits the same places as other hunks that make the same change, but their added lines would be indented differently, so which goes where is unknown"
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return rs
+	}
+	kept := rs[:0]
+	for _, r := range rs {
+		if bad[r.Hunk] == "" {
+			kept = append(kept, r)
+		}
+	}
+	for i, detail := range bad {
+		if !slices.ContainsFunc(fp.errs, func(e *PlacementError) bool { return e.Hunk == i }) {
+			fp.fail(i, ErrAmbiguous, detail, fp.pl.nearest(fp.fd.Hunks[i]))
+		}
+	}
+	return kept
 }
 
 // refuse records the refusal of hunk i that resolving it gave.

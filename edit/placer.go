@@ -195,7 +195,10 @@ type candidate struct {
 	// (see choose): if one of them cannot be placed after all, neither
 	// can this.
 	boundBy []int
-	notes   []string
+	// twins lists the hunks, this one among them, that make the same
+	// change at the same places, one place each (see assignTwins).
+	twins []int
+	notes []string
 }
 
 func (c candidate) end() int {
