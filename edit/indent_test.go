@@ -364,3 +364,36 @@ func TestGoFileIndentsWithTabs(t *testing.T) {
 		}
 	})
 }
+
+// TestIndentKeepsOrder keeps the added lines of hunks whose damaged
+// context lines only a mapping that puts lines out of their order would
+// explain. A context line at four spaces in a file of two, beside lines
+// at column 0, was read as a rescaling of four to two, which maps the
+// added lines' two and four spaces both to two; and three lines off by
+// two either way were read as a rescaling of eight to four plus two
+// spaces, which puts four spaces deeper than eight. Such mappings are no
+// rivals to the identity, which the other witnesses show (pino's and
+// forge's tests on a stand-in, refused before).
+func TestIndentKeepsOrder(t *testing.T) {
+	t.Run("a rescaling that merges two levels", func(t *testing.T) {
+		old := text("test('a', async () => {", "  check(equal, result)", "})", "", "// b", "test('b', async () => {", "  const x = 1", "})")
+		patch := text("--- a/t.js", "+++ b/t.js", "@@ ... @@", "     check(equal, result)", " })", " ",
+			"+test('c', async () => {", "+  if (x) {", "+    y()", "+  }", "+})", "+", " // b", " test('b', async () => {", " const x = 1")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "\n// b", "\ntest('c', async () => {\n  if (x) {\n    y()\n  }\n})\n\n// b", 1))
+	})
+	t.Run("no rival left, most witnesses as in the file", func(t *testing.T) {
+		old := text("test('a', () => {", "  if (x) {", "    y()", "  }", "})", "", "test('b', () => {", "})")
+		patch := text("--- a/t.js", "+++ b/t.js", "@@ ... @@", "   if (x) {", "     y()", "     }", " })", " ",
+			"+test('c', () => {", "+  z()", "+})", "+", " test('b', () => {")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "\ntest('b'", "\ntest('c', () => {\n  z()\n})\n\ntest('b'", 1))
+	})
+	t.Run("a rescaling and a prefix that turn levels over", func(t *testing.T) {
+		old := text("const a = {", "  value: [{", "    name: 'x',", "      tagClass: 1,", "      type: 2,", "      kind: 3,", "      constructed: false", "    }]", "  }", "}")
+		patch := text("--- a/a.js", "+++ b/a.js", "@@ ... @@", "   value: [{", "     name: 'x',", "     tagClass: 1,", "         type: 2,", "     kind: 3,",
+			"+      optional: true,", "       constructed: false")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "kind: 3,\n", "kind: 3,\n      optional: true,\n", 1))
+	})
+}

@@ -288,7 +288,11 @@ var indentStyles = func() []indentStyle {
 
 // learnReindent finds the mapping that explains the most (patch, file)
 // indentation pairs, preferring the simplest on a tie (the identity first).
-func learnReindent(pairs [][2]string) reindent {
+func learnReindent(pairs [][2]string) reindent { return learnReindentIn(pairs, nil) }
+
+// learnReindentIn is learnReindent among the mappings that keep the
+// patch's indentations in keep in their order (see keepsOrder).
+func learnReindentIn(pairs [][2]string, keep []string) reindent {
 	best, bestScore := reindent{}, -1
 	for _, st := range indentStyles {
 		// Prefix relations after the style change, most common wins.
@@ -313,6 +317,9 @@ func learnReindent(pairs [][2]string) reindent {
 			}
 		}
 		for _, r := range cands {
+			if !keepsOrder(r, keep) {
+				continue
+			}
 			score := 0
 			for _, p := range pairs {
 				if r.explains(p) {
@@ -325,6 +332,36 @@ func learnReindent(pairs [][2]string) reindent {
 		}
 	}
 	return best
+}
+
+// keepsOrder reports whether r maps the patch's indentations ind to
+// widths in the same order, deeper staying deeper: a re-indentation moves
+// every line of a level alike. A rescaling whose remainders land a line
+// between levels (two spaces of a hunk read as indented by four, kept at
+// two while four become two), or a prefix removed from lines that lack
+// it, puts a line as deep as, or deeper than, one it was under, and
+// cannot be how the patch was written.
+func keepsOrder(r reindent, ind []string) bool {
+	if r.identity() || len(ind) < 2 {
+		return true
+	}
+	type pair struct{ from, to int }
+	seen := map[string]bool{}
+	var ps []pair
+	for _, s := range ind {
+		if !seen[s] {
+			seen[s] = true
+			ps = append(ps, pair{indentWidth(s), indentWidth(r.apply(s))})
+		}
+	}
+	for _, a := range ps {
+		for _, b := range ps {
+			if a.from < b.from && a.to >= b.to {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // simpler orders mappings for ties: the identity, then a style change

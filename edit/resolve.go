@@ -107,6 +107,11 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// A hunk placed letter for letter shows no difference; its
 		// indentation matters only if another hunk's style may be lent.
 		ev = pl.evidence(pre, align)
+		for _, l := range lines {
+			if l.Kind == Add && strings.TrimSpace(l.Text) != "" {
+				ev.adds = append(ev.adds, indentOf(l.Text))
+			}
+		}
 	}
 	folded := map[rune]bool{}
 	if c.level >= levelLookalike {
@@ -675,6 +680,10 @@ type evidence struct {
 	del, ctx [][2]string
 	differs  bool // some pair differs
 	indented bool // some pair is indented on either side
+	// adds is the indentation of the hunk's non-blank added lines, as
+	// the patch writes them: a mapping must keep them in order with the
+	// witnesses (see keepsOrder).
+	adds []string
 }
 
 func (pl *placer) evidence(pre []preLine, align []int) evidence {
@@ -721,12 +730,22 @@ func (ev evidence) reindent(confirm indentStyle) (m reindent, ok bool) {
 	// witnesses; else resolveLines keeps the added lines as they are, if
 	// the file could hold them so.
 	if ev.deletedAtZero() {
-		return judge(ev.ctx, false, confirm)
+		return judge(ev.ctx, false, confirm, ev.keep(ev.ctx))
 	}
 	if len(ev.del) > 0 {
-		return judge(ev.del, true, confirm)
+		return judge(ev.del, true, confirm, ev.keep(ev.del))
 	}
-	return judge(ev.ctx, false, confirm)
+	return judge(ev.ctx, false, confirm, ev.keep(ev.ctx))
+}
+
+// keep is the patch's indentation of witnesses wit and of the added
+// lines, which a mapping must keep in order.
+func (ev evidence) keep(wit [][2]string) []string {
+	keep := slices.Clone(ev.adds)
+	for _, p := range wit {
+		keep = append(keep, p[0])
+	}
+	return keep
 }
 
 // explainedBy counts the witnesses m explains.
@@ -751,8 +770,8 @@ func (ev evidence) deletedAtZero() bool {
 // lines, three indented lines, or a change of style the file's other
 // hunks confirm). Witnesses mostly equal keep the added lines as they are;
 // a change that explains as many as the identity does is no decision.
-func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok bool) {
-	m = learnReindent(wit)
+func judge(wit [][2]string, deleted bool, confirm indentStyle, keep []string) (m reindent, ok bool) {
+	m = learnReindentIn(wit, keep)
 	if m.identity() {
 		// The identity wins, but not by a tie with a change that
 		// explains as many witnesses (a raw string's line kept, a code
@@ -763,8 +782,14 @@ func judge(wit [][2]string, deleted bool, confirm indentStyle) (m reindent, ok b
 				differ = append(differ, p)
 			}
 		}
-		if len(differ) > 0 && explainedBy(learnReindent(differ), wit) >= explainedBy(m, wit) {
-			return reindent{}, false
+		// Mappings that would put lines out of their order are no
+		// rivals (see keepsOrder); with none left, the identity must
+		// explain most witnesses.
+		if len(differ) > 0 {
+			rival, same := learnReindentIn(differ, keep), explainedBy(m, wit)
+			if rival.identity() && same <= len(differ) || !rival.identity() && explainedBy(rival, wit) >= same {
+				return reindent{}, false
+			}
 		}
 		return m, true
 	}
