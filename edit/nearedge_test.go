@@ -121,3 +121,21 @@ func TestTwinHunks(t *testing.T) {
 		refused(t, old, header+hunk("\treq := newRequest()", "+\trsp = a()")+hunk("\treq := newRequest()", "+\trsp = b()"), "more than one place")
 	})
 }
+
+// TestStaleLineAtEdge places a hunk without line numbers or leading
+// context whose one rare context line is the one the patch got wrong
+// (the package name of a Go file, a letter dropped): too few lines vote
+// for any place, but a hunk with no context before its changes starts
+// the file in git's shape, so the start is examined too.
+func TestStaleLineAtEdge(t *testing.T) {
+	old := text("// +build go1.11", "", "package sessions", "", "import \"net/http\"", "", "func f() {}")
+	patch := text("--- cookie.go", "+++ cookie.go", "@@ ... @@", "+//go:build go1.11", " // +build go1.11", " ", " package sessios")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, "//go:build go1.11\n"+old)
+	t.Run("the end, for a hunk with no trailing context", func(t *testing.T) {
+		old := text("package sessions", "", "func f() {}", "", "// g does nothing.", "func g() {}")
+		patch := text("--- cookie.go", "+++ cookie.go", "@@ ... @@", " ", " // g does nothin.", " func g() {}", "+", "+func h() {}")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, old+"\nfunc h() {}\n")
+	})
+}

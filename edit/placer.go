@@ -295,11 +295,22 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 	if misshapen == nil && pl.alreadyApplied(h) {
 		return nil, ErrAlreadyApplied
 	}
-	hint := -1
+	var hints []int
 	if h.HasNumbers && h.OldStart > 0 {
-		hint = h.OldStart - 1
+		hints = append(hints, h.OldStart-1)
 	}
-	fz, err := pl.fuzzy(pre, hint)
+	// A side with no context at all puts a hunk at that edge of the file
+	// in git's shape: the edge is examined too (a build line added before
+	// the first lines of a Go file, one of which the patch got wrong).
+	if sh := hunkShape(h.Lines); sh.lastChange >= 0 {
+		if sh.lead == 0 {
+			hints = append(hints, 0)
+		}
+		if sh.trail == 0 {
+			hints = append(hints, max(0, len(pl.file)-len(pre)))
+		}
+	}
+	fz, err := pl.fuzzy(pre, hints)
 	if err != nil {
 		return orElse(nil, err)
 	}
@@ -580,7 +591,7 @@ func used(align []int) int {
 // patch, changed slightly, or (at the hunk's outer ends) absent from the
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
-func (pl *placer) fuzzy(pre []preLine, hint int) ([]candidate, error) {
+func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
 	if len(pre) < fuzzyMinLines {
 		return nil, nil
 	}
@@ -624,9 +635,12 @@ func (pl *placer) fuzzy(pre []preLine, hint int) ([]candidate, error) {
 	}
 	// The place the header names is examined too, voted for or not: a
 	// hunk whose one rare line is the one the patch got wrong (a typo in
-	// a changelog's only long line) has too few votes anywhere.
-	if hint >= 0 && hint < len(pl.file) && !slices.ContainsFunc(regions, func(r int) bool { return abs(r-hint) <= fuzzySlack }) {
-		regions = append(regions, hint)
+	// a changelog's only long line) has too few votes anywhere. So are
+	// the file's edges that its shape names (see candidates).
+	for _, hint := range hints {
+		if hint >= 0 && hint < len(pl.file) && !slices.ContainsFunc(regions, func(r int) bool { return abs(r-hint) <= fuzzySlack }) {
+			regions = append(regions, hint)
+		}
 	}
 	starts = regions
 	pk := preKeys(pre, levelLookalike)
