@@ -397,3 +397,27 @@ func TestIndentKeepsOrder(t *testing.T) {
 		wantApplied(t, old, rs, strings.Replace(old, "kind: 3,\n", "kind: 3,\n      optional: true,\n", 1))
 	})
 }
+
+// TestIndentInsideBlockComment offers for review, and does not apply, a
+// hunk of a Go file of tabs written with four spaces for each tab whose
+// added lines draw a table inside a block comment: a comment's inner
+// lines are its own text, indented with tabs or spaces as its writer
+// pleased, and both read the same once the patch wrote them as spaces
+// (gofrs/uuid's layout of a version 7 UUID, a wrong result before). A
+// comment whose inner lines start with "*" is indented as the code.
+func TestIndentInsideBlockComment(t *testing.T) {
+	old := text("package uuid", "", "func (g *Gen) NewV7() (UUID, error) {", "\tvar u UUID", "\tif err := g.fill(u[:]); err != nil {",
+		"\t\treturn Nil, err", "\t}", "\treturn u, nil", "}")
+	patch := text("--- a/generator.go", "+++ b/generator.go", "@@ ... @@", " func (g *Gen) NewV7() (UUID, error) {", "     var u UUID",
+		"+    /*", "+        0                   1", "+        0 1 2 3 4 5 6 7 8 9 0 1", "+    */", "     if err := g.fill(u[:]); err != nil {",
+		"         return Nil, err", "     }")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "inside a block comment") || errs[0].Interpreted == nil {
+		t.Fatalf("got errors %v, want the hunk refused with an uncertain reading\n%s", errs, describe(rs))
+	}
+	t.Run("a comment of starred lines", func(t *testing.T) {
+		patch := strings.NewReplacer("+        0                   1", "+     * 0", "+        0 1 2 3 4 5 6 7 8 9 0 1", "+     * 1", "+    */", "+     */").Replace(patch)
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "\tvar u UUID\n", "\tvar u UUID\n\t/*\n\t * 0\n\t * 1\n\t */\n", 1))
+	})
+}

@@ -287,6 +287,7 @@ func gitContext(fds []*FileDiff) gitCtx {
 func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	pl := newPlacer(old)
 	pl.goFile = strings.EqualFold(path.Ext(fd.Path()), ".go")
+	pl.blockComments = blockComments(fd.Path())
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown
 	}

@@ -55,6 +55,8 @@ type placer struct {
 	// step); goFile is set for a file of Go, which gofmt indents with tabs.
 	indentStep int
 	goFile     bool
+	// blockComments is set for a language with "/* */" comments.
+	blockComments bool
 	// blankRun is the file's longest run of blank lines, once needed
 	// (see longestBlankRun); -1 before.
 	blankRun int

@@ -183,6 +183,14 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	if c.keepIndent {
 		re = reindent{}
 	}
+	if indentDoubt == "" && !re.identity() && pl.blockComments {
+		if l, ok := movedInComment(lines, re); ok {
+			// A comment's inner lines are indented as their writer
+			// pleased (a table drawn in spaces after a tab): the mapping
+			// that fits the code may not be how they were written.
+			indentDoubt = fmt.Sprintf("added line %q is inside a block comment, where indentation is the comment's own text, and re-indenting it as the code is a guess", strings.TrimSpace(l))
+		}
+	}
 	if !re.identity() && indentedAdds(lines) {
 		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
 	}
@@ -508,6 +516,36 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	}
 	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
+}
+
+// movedInComment returns the first added line inside a block comment
+// (from a line that starts with "/*" to the line that ends it), other
+// than its opening line or a line that starts with the comment's "*",
+// whose indentation re changes.
+func movedInComment(lines []Line, re reindent) (string, bool) {
+	in := false
+	for _, l := range lines {
+		if l.Kind == Delete {
+			continue
+		}
+		t := strings.TrimSpace(l.Text)
+		opener := false
+		if !in {
+			if strings.HasPrefix(t, "/*") && !strings.Contains(t, "*/") {
+				in, opener = true, true
+			}
+		} else if strings.Contains(t, "*/") {
+			in = false
+			continue
+		}
+		if !in || opener || l.Kind != Add || t == "" || strings.HasPrefix(t, "*") {
+			continue
+		}
+		if re.line(l.Text) != l.Text {
+			return l.Text, true
+		}
+	}
+	return "", false
 }
 
 // indentWidth is the width of s's indentation, a tab counting eight.

@@ -18,6 +18,17 @@ type syntaxCheck struct {
 	quick func(lines []string, ranges [][2]int) bool
 }
 
+// blockComments reports whether a file's language, judged by its name,
+// writes block comments between "/*" and "*/".
+func blockComments(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".go", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs", ".kt", ".kts", ".scala",
+		".swift", ".rs", ".dart", ".php", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".css", ".scss", ".less":
+		return true
+	}
+	return false
+}
+
 // syntaxFor returns the check for a file's language, judged by its name,
 // and false when there is none.
 func syntaxFor(name string) (syntaxCheck, bool) {
