@@ -139,3 +139,21 @@ func TestStaleLineAtEdge(t *testing.T) {
 		wantApplied(t, old, rs, old+"\nfunc h() {}\n")
 	})
 }
+
+// TestWholeFileLostLine places a git hunk with no context on either side,
+// which git writes only for a change of the whole file, whose two
+// replaced lines the patch wrote next to each other: the blank line
+// between them in the file is the line it lost, and each added line
+// stays with the line it replaces. Without git's index line the hunk
+// has any shape, and is refused.
+func TestWholeFileLostLine(t *testing.T) {
+	old := text("from .core import where, old_where", "", "__version__ = \"2018.08.24\"")
+	body := text("@@ -1,2 +1,2 @@", "-from .core import where, old_where", "+from .core import contents, where",
+		"-__version__ = \"2018.08.24\"", "+__version__ = \"2021.10.08\"")
+	rs := mustPlace(t, old, text("diff --git a/certifi/__init__.py b/certifi/__init__.py", "index aa329fb..8db1a0e 100644",
+		"--- a/certifi/__init__.py", "+++ b/certifi/__init__.py")+body)
+	wantApplied(t, old, rs, text("from .core import contents, where", "", "__version__ = \"2021.10.08\""))
+	t.Run("not git's", func(t *testing.T) {
+		refused(t, old, text("--- a/certifi/__init__.py", "+++ b/certifi/__init__.py")+body, "does not match")
+	})
+}

@@ -406,10 +406,16 @@ func gaps(align []int) bool {
 // pass, adding lines at the top of a changelog, say. Its first context
 // line must be the file's first line (its last, the last): the end of the
 // file, not a search, gives the place. It must fit in exactly one way.
+// A hunk with no context on either side is the whole file: its lines
+// must be the file's, less one line between two of them (a blank line
+// between two replaced lines of a three-line module).
 func (pl *placer) atEdge(h *Hunk, pre []preLine) []candidate {
 	sh := hunkShape(h.Lines)
-	if pl.context == 0 || len(pre) < 2 || len(pre)+1 > len(pl.file) || (sh.lead == 0) == (sh.trail == 0) {
+	if pl.context == 0 || len(pre) < 2 || len(pre)+1 > len(pl.file) || sh.lead > 0 && sh.trail > 0 {
 		return nil
+	}
+	if sh.lead == 0 && sh.trail == 0 && len(pre)+1 != len(pl.file) {
+		return nil // no context at all: the hunk is the whole file, less the line it lost
 	}
 	pk := preKeys(pre, levelTrailing)
 	fk := pl.keysAt(levelTrailing)
