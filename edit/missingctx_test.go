@@ -126,7 +126,9 @@ func TestMissingLineShortHunk(t *testing.T) {
 // the last of its three leading context lines (the file's last line): git
 // writes context after added lines wherever the file goes on, so a hunk
 // with none ends the file, and the lost line is context before it. The
-// line counts of the diff's other hunks tell how much context git wrote.
+// line counts of the diff's hunks tell how much context git wrote: three,
+// where some side has three, or two (only -U2 writes two where the file
+// goes on); not where every side has one line or none.
 func TestLostLineBeforeEnd(t *testing.T) {
 	old := text("class Cache:", "    def get(self, key):", "        return self.data.get(key)", "",
 		"    def delete(self, key):", "        with self.lock:", "            if key in self.data:", "                self.data.pop(key)")
@@ -142,10 +144,19 @@ func TestLostLineBeforeEnd(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", got["c.py"], want)
 		}
 	})
-	t.Run("alone, the hunk shows no more than two", func(t *testing.T) {
-		// Nothing says git wrote three lines: the two lines may be all
-		// the context, and the file line after them trailing context lost.
-		refused(t, old, hunk, "fewer context lines")
+	t.Run("alone, the hunk shows two, git's default then", func(t *testing.T) {
+		// Only git diff -U2 writes two lines where the file goes on.
+		got := placeFiles(t, map[string]string{"c.py": old}, hunk)
+		if got["c.py"] != want {
+			t.Errorf("got\n%s\nwant\n%s", got["c.py"], want)
+		}
+	})
+	t.Run("alone, the hunk shows one", func(t *testing.T) {
+		// Nothing says git wrote three lines: the line may be all the
+		// context, and the file lines after it trailing context lost.
+		one := text("diff --git a/c.py b/c.py", "index 3333333..4444444 100644", "--- a/c.py", "+++ b/c.py", "@@ -6,1 +6,5 @@",
+			"         with self.lock:", "+", "+", "+class Other(Cache):", "+    pass")
+		refused(t, old, one, "fewer context lines")
 	})
 	t.Run("more than the missing lines follow", func(t *testing.T) {
 		longer := old + "        return None\n"

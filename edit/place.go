@@ -247,9 +247,9 @@ func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLi
 // sides of hunks or more (git diff -U5). Sides are no surer guide: a side
 // is shorter where a file begins or ends or where the patch lost a line,
 // and longer by an added line written as context. shown is set when some
-// side has n lines: only then do readings rest on the number (see
-// placer.gitLines); a diff whose every side is short may have been made
-// with less.
+// side has n lines (or two, for git's default): only then do readings
+// rest on the number (see placer.gitLines); a diff whose every side is
+// shorter may have been made with less.
 type gitCtx struct {
 	n     int
 	shown bool
@@ -279,7 +279,12 @@ func gitContext(fds []*FileDiff) gitCtx {
 			n = v
 		}
 	}
-	return gitCtx{n: n, shown: most >= n}
+	// A side of two lines shows git's default too, where that is the
+	// number: only git diff -U2 would make such a diff with fewer, and
+	// its short sides are then a single hunk's at an edge of the file
+	// and one the patch lost a line of (a build line added at the top of
+	// a Go file, its blank line lost).
+	return gitCtx{n: n, shown: most >= n || n == 3 && most == 2}
 }
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
