@@ -157,3 +157,21 @@ func TestWholeFileLostLine(t *testing.T) {
 		refused(t, old, text("--- a/certifi/__init__.py", "+++ b/certifi/__init__.py")+body, "does not match")
 	})
 }
+
+// TestShapeReadsLinesAsWritten refuses a git hunk appending at the end of
+// a file that lost a line, where one of its context lines fits only by
+// its indentation's look (four spaces where the file has a tab) and the
+// file has it as written right after: the reading that completes the
+// hunk by git's shape took the loose fit, and re-indented the added line
+// after the tab (FuzzDamagedGit/2027a87486faf613).
+func TestShapeReadsLinesAsWritten(t *testing.T) {
+	old := text("}", "x := compute(1, 2, 4)", "\tfmt.Println(\"hello, world\")", "", "return nil", "\treturn nil", "    return nil")
+	patch := text("diff --git a/f b/f", "index 1111111..2222222 100644", "--- a/f", "+++ b/f", "@@ -5,3 +5,4 @@",
+		" return nil", "     return nil", "+    return nil")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) == 0 {
+		if got, want := mustApply(t, old, rs), old+"    return nil\n"; got != want {
+			t.Fatalf("got %q, want %q or a refusal\n%s", got, want, describe(rs))
+		}
+	}
+}

@@ -328,7 +328,20 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		}
 	}
 	r.Start, r.Lines = start, out
-	pl.completeEdge(&r)
+	// The shape's readings rest on the lines as the patch has them: a
+	// line that fits only loosely may be another line of the file, with
+	// the line it is read beside the one the patch lost (an indented
+	// line matched where the file has a tab, the same line with spaces
+	// right after it).
+	asWritten := true
+	for j, p := range pre {
+		if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
+			asWritten = false
+		}
+	}
+	if asWritten {
+		pl.completeEdge(&r)
+	}
 	if err := pl.checkShape(r); err != nil {
 		if !pl.lostAtEdge(pre, align, r) {
 			return r, err
