@@ -514,8 +514,22 @@ func sameChange(a, b *Hunk) bool {
 // matters, and is unknown. A twin refused for another reason takes the
 // others with it, as in dropBound.
 func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
+	twin := map[int]bool{}
+	for _, c := range fp.chosen {
+		if c != nil {
+			for _, t := range c.twins {
+				twin[t] = true
+			}
+		}
+	}
+	if len(twin) == 0 {
+		return rs
+	}
 	added := map[int]string{}
 	for _, r := range rs {
+		if !twin[r.Hunk] {
+			continue
+		}
 		var b strings.Builder
 		for _, l := range r.Lines {
 			if l.Kind == Add {

@@ -333,10 +333,14 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	// the line it is read beside the one the patch lost (an indented
 	// line matched where the file has a tab, the same line with spaces
 	// right after it).
-	asWritten := true
-	for j, p := range pre {
-		if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
-			asWritten = false
+	asWritten := c.level <= levelTrailing && c.pass < PassFuzzy
+	if !asWritten {
+		asWritten = true
+		for j, p := range pre {
+			if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
+				asWritten = false
+				break
+			}
 		}
 	}
 	if asWritten {
