@@ -390,9 +390,9 @@ func TestStaleLineTwice(t *testing.T) {
 // TestGitEdgeChoosesEnd places a git hunk with full leading context and
 // none after its added lines, whose context the file has twice: git
 // writes context after added lines wherever the file goes on, so the
-// hunk ends the file. Without git's "index" line the hunk still shows
-// git's shape, three lines on one side and none on the other; with two
-// lines of leading context it shows none, and is refused.
+// hunk ends the file. The same hunk without git's "index" line, or with
+// trailing context, is refused as before: a model that stops after its
+// added lines need not mean the end of the file.
 func TestGitEdgeChoosesEnd(t *testing.T) {
 	block := []string{"```go", "func main() {", "  run()", "  }", "}", "```"}
 	old := text(slices.Concat([]string{"# Hooks", ""}, block, []string{"", "Or locally:", ""}, block)...)
@@ -406,12 +406,8 @@ func TestGitEdgeChoosesEnd(t *testing.T) {
 		t.Errorf("notes %q do not say why the end was chosen", rs[0].Notes)
 	}
 
-	t.Run("no index line: git's three lines, then none", func(t *testing.T) {
-		rs := mustPlace(t, old, text(slices.Concat([]string{"--- a/README.md", "+++ b/README.md", "@@ @@"}, body)...))
-		wantApplied(t, old, rs, old+"\n## More\nText.\n")
-	})
-	t.Run("no index line and two lines of context: any shape", func(t *testing.T) {
-		refused(t, old, text(slices.Concat([]string{"--- a/README.md", "+++ b/README.md", "@@ @@"}, body[1:])...), "more than one place")
+	t.Run("no index line: not known to be git's", func(t *testing.T) {
+		refused(t, old, text(slices.Concat([]string{"--- a/README.md", "+++ b/README.md", "@@ @@"}, body)...), "more than one place")
 	})
 	t.Run("the start of the file, for a hunk with no leading context", func(t *testing.T) {
 		top := text(slices.Concat(block, []string{"", "Or locally:", ""}, block, []string{"", "The end."})...)

@@ -923,22 +923,19 @@ func pinnedByNumber(h *Hunk, c *candidate, cs []candidate) bool {
 // appends). When no candidate, or every one, is at those ends, it returns
 // them all.
 //
-// A hunk of a diff git did not make shows git's shape when one side has
-// git's three lines or more and the other none at all: that side ends
-// the file too (new functions appended after the closing lines of the
-// last one, which the file repeats).
+// A hunk of a diff git did not make has any shape, even three lines on
+// one side and none on the other: a model that adds a function after
+// one of two test methods that end alike, and stops, means the one it
+// read, and the end of the file is only one of them (FuzzPythonIndent).
 func (pl *placer) atGitEdges(h *Hunk, cs []candidate) []candidate {
+	n := pl.gitLines()
 	// A loose fit's sides are not the hunk's as written: lines the patch
 	// lost may lie on them.
-	if slices.ContainsFunc(cs, func(c candidate) bool { return c.pass >= PassFuzzy }) {
+	if n == 0 || slices.ContainsFunc(cs, func(c candidate) bool { return c.pass >= PassFuzzy }) {
 		return cs
 	}
 	sh := hunkShape(h.Lines)
-	n := pl.gitLines()
-	if n == 0 && pl.context == 0 && (min(sh.lead, sh.trail) == 0 && max(sh.lead, sh.trail) >= 3) {
-		n = 3
-	}
-	if n == 0 || sh.lastChange < 0 || (sh.lead >= n && sh.trail >= n) {
+	if sh.lastChange < 0 || (sh.lead >= n && sh.trail >= n) {
 		return cs
 	}
 	var at []candidate
