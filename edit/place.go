@@ -3,7 +3,6 @@ package edit
 import (
 	"errors"
 	"fmt"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -291,7 +290,7 @@ func gitContext(fds []*FileDiff) gitCtx {
 // context is gitContext of the whole diff, used for files git made.
 func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	pl := newPlacer(old)
-	pl.goFile = strings.EqualFold(path.Ext(fd.Path()), ".go")
+	pl.goFile = language(fd.Path()) == "go"
 	pl.blockComments = blockComments(fd.Path())
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown

@@ -1080,23 +1080,18 @@ func (pl *placer) checkNearEdge(r Resolved) *resolveErr {
 		c = 3 // git's default: what a diff without its shape would show
 	}
 	n, end := len(pl.file), r.Start+r.OldCount()
-	var x int // the file line the patch may have lost
+	var x, outside int // the file line the patch may have lost, and where r leaves it
 	switch {
 	case r.Start == 1 && sh.lead < c:
-		x = 0
+		x, outside = 0, 0
 	case end == n-1 && sh.trail < c:
-		x = n - 1
+		x, outside = n-1, len(r.Lines)
 	default:
 		return nil
 	}
 	from, to := min(r.Start, x), max(end, x+1) // the file lines of a reading at the edge
-	base := newSide(r.Lines)
-	if x == 0 {
-		base = slices.Concat([]string{pl.file[0]}, base)
-	} else {
-		base = append(base, pl.file[x])
-	}
 	lost := Line{Kind: Context, Text: pl.file[x]}
+	base := newSide(slices.Insert(slices.Clone(r.Lines), outside, lost))
 	seen := map[string]bool{strings.Join(base, "\n"): true}
 	var doubted *Resolved
 	offers := 0

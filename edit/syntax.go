@@ -18,12 +18,34 @@ type syntaxCheck struct {
 	quick func(lines []string, ranges [][2]int) bool
 }
 
+// language names a file's language, judged by its name: "" when no
+// check below knows it.
+func language(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".go":
+		return "go"
+	case ".py", ".pyi":
+		return "python"
+	case ".json":
+		return "json"
+	case ".yaml", ".yml":
+		return "yaml"
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs", ".kt", ".kts", ".scala",
+		".swift", ".rs", ".dart", ".php":
+		return "c"
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx":
+		return "js"
+	case ".css", ".scss", ".less":
+		return "css"
+	}
+	return ""
+}
+
 // blockComments reports whether a file's language, judged by its name,
 // writes block comments between "/*" and "*/".
 func blockComments(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".go", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs", ".kt", ".kts", ".scala",
-		".swift", ".rs", ".dart", ".php", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".css", ".scss", ".less":
+	switch language(name) {
+	case "go", "c", "js", "css":
 		return true
 	}
 	return false
@@ -32,19 +54,18 @@ func blockComments(name string) bool {
 // syntaxFor returns the check for a file's language, judged by its name,
 // and false when there is none.
 func syntaxFor(name string) (syntaxCheck, bool) {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".go":
+	switch language(name) {
+	case "go":
 		return syntaxCheck{"go/parser", checkGo, quickGo}, true
-	case ".py", ".pyi":
+	case "python":
 		return syntaxCheck{"Python indentation", checkPython, nil}, true
-	case ".json":
+	case "json":
 		return syntaxCheck{"JSON brackets and quotes", func(s string) string { return checkBrackets(s, jsonLang) }, nil}, true
-	case ".yaml", ".yml":
+	case "yaml":
 		return syntaxCheck{"YAML brackets and quotes", func(s string) string { return checkBrackets(s, yamlLang) }, nil}, true
-	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs", ".kt", ".kts", ".scala",
-		".swift", ".rs", ".dart", ".php":
+	case "c":
 		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, cLang) }, nil}, true
-	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx":
+	case "js":
 		return syntaxCheck{"brackets and quotes", func(s string) string { return checkBrackets(s, jsLang) }, nil}, true
 	}
 	return syntaxCheck{}, false
