@@ -1,6 +1,7 @@
 package edit_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -232,7 +233,9 @@ func TestKeepIndentDeletedAtColumnZero(t *testing.T) {
 // indentation of its own and adds lines indented with spaces to a file of
 // tabs, where the patch's other hunks both convert spaces to the file's
 // tabs and match lines indented with spaces letter for letter (a usage
-// text in a raw string): which the added lines want is a guess.
+// text in a raw string): which the added lines want is a guess. So is
+// whether the usage text's added line, whose hunk shows only lines
+// indented with spaces as in the file, was written with tabs.
 func TestIndentGuessUncertain(t *testing.T) {
 	old := text("package p", "", "func a() {", "\tx := 1", "\ty := 2", "\tz := 3", "\treturn", "}", "",
 		"const usage = `", "Usage:", "    p [flags]", "    p help", "`", "",
@@ -243,10 +246,21 @@ func TestIndentGuessUncertain(t *testing.T) {
 		"@@ -16,3 +18,5 @@", " func (e errA) Error() string { return \"a\" }", "+func (e errC) Error() string {", "+    return \"c\"", "+}",
 		" func (e errA) Usage() string { return usage }", " func (e errB) Usage() string { return usage }")
 	rs, errs := edit.Place(old, onlyFile(t, patch))
-	if len(errs) != 1 || errs[0].Hunk != 2 || !strings.Contains(errs[0].Error(), "is a guess") || errs[0].Interpreted == nil {
-		t.Fatalf("errors %v, want hunk 3 refused with an uncertain reading\n%s", errs, describe(rs))
+	if len(errs) != 2 || errs[0].Hunk != 1 || errs[1].Hunk != 2 {
+		t.Fatalf("errors %v, want hunks 2 and 3 refused with uncertain readings\n%s", errs, describe(rs))
 	}
-	if got := showLines(errs[0].Interpreted.Lines); !strings.Contains(got, "+\treturn \"c\"") {
+	for _, e := range errs {
+		if !strings.Contains(e.Error(), "is a guess") || e.Interpreted == nil {
+			t.Fatalf("error %v, want a guess with an uncertain reading", e)
+		}
+	}
+	// The usage text's line reads the same whether or not the patch
+	// wrote tabs as spaces: it is offered as the string's other lines
+	// are, as written.
+	if got := showLines(errs[0].Interpreted.Lines); !strings.Contains(got, "+    p version") {
+		t.Errorf("the uncertain reading of the raw string's line converts it:\n%s", got)
+	}
+	if got := showLines(errs[1].Interpreted.Lines); !strings.Contains(got, "+\treturn \"c\"") {
 		t.Errorf("the uncertain reading does not convert the added line:\n%s", got)
 	}
 }
@@ -419,5 +433,49 @@ func TestIndentInsideBlockComment(t *testing.T) {
 		patch := strings.NewReplacer("+        0                   1", "+     * 0", "+        0 1 2 3 4 5 6 7 8 9 0 1", "+     * 1", "+    */", "+     */").Replace(patch)
 		rs := mustPlace(t, old, patch)
 		wantApplied(t, old, rs, strings.Replace(old, "\tvar u UUID\n", "\tvar u UUID\n\t/*\n\t * 0\n\t * 1\n\t */\n", 1))
+	})
+}
+
+// TestIndentSpacedWitnessesOnly refuses, as a guess, a hunk whose only
+// indented lines are a comment's lines that a file of tabs indents with
+// two spaces, as the patch has them, while the patch's other hunks write
+// the file's tabs as four spaces: its added lines at four spaces were
+// tabs, or spaces like the comment's (classnames on a stand-in, kept as
+// written where the commit made them tabs).
+func TestIndentSpacedWitnessesOnly(t *testing.T) {
+	old := text("/*!", "  Copyright (c) 2018 A. Person.", "  Licensed under the MIT License.", "*/", "(function () {",
+		"\t'use strict';", "", "\tvar hasOwn = {}.hasOwnProperty;", "", "\tfunction names() {", "\t\tvar classes = [];",
+		"\t\treturn classes;", "\t}", "}());")
+	hunks := []string{"@@ -1,4 +1,4 @@", " /*!", "-  Copyright (c) 2018 A. Person.", "-  Licensed under the MIT License.",
+		"+    Copyright (c) 2018 A. Person.", "+    Licensed under the MIT License.", " */",
+		"@@ -6,6 +6,7 @@", "     'use strict';", " ", "     var hasOwn = {}.hasOwnProperty;", "+    var native = '[native code]';",
+		" ", "     function names() {", "         var classes = [];"}
+	patch := text(append([]string{"--- a/index.js", "+++ b/index.js"}, hunks...)...)
+	refused(t, old, patch, "whether to convert the added lines' spaces to tabs is a guess")
+
+	t.Run("converted hunks only", func(t *testing.T) {
+		// Without the comment's hunk the rest converts as before.
+		patch := text(append([]string{"--- a/index.js", "+++ b/index.js"}, hunks[7:]...)...)
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "hasOwnProperty;\n", "hasOwnProperty;\n\tvar native = '[native code]';\n", 1))
+	})
+}
+
+// TestIndentInsideRawString refuses, as a guess, re-indenting an added
+// line of a Go raw string: the patch wrote the file's tabs as four
+// spaces, and the string's own line of four spaces reads the same either
+// way (go-toml's test table on a stand-in, whose JSON took a tab).
+func TestIndentInsideRawString(t *testing.T) {
+	old := text("package p", "", "var examples = []struct{ in, out string }{", "\t{", "\t\tin: `{", "  \"a\": 1", "}`,",
+		"\t\tout: `a = 1`,", "\t},", "\t{", "\t\tin:  `x`,", "\t\tout: `y`,", "\t},", "}")
+	lead := []string{"--- a/p_test.go", "+++ b/p_test.go", "@@ -7,6 +7,13 @@", " }`,", "         out: `a = 1`,", "     },"}
+	trail := []string{"     {", "         in:  `x`,", "         out: `y`,"}
+	patch := text(slices.Concat(lead, []string{"+    {", "+        in: `{", "+  \"b\": {", "+    \"c\": 2", "+  }", "+}`,", "+    },"}, trail)...)
+	refused(t, old, patch, "is inside a raw string")
+
+	t.Run("code lines only", func(t *testing.T) {
+		patch := text(slices.Concat(lead, []string{"+    {in: `b`, out: `c`},"}, trail)...)
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "\t},\n\t{\n", "\t},\n\t{in: `b`, out: `c`},\n\t{\n", 1))
 	})
 }

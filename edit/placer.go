@@ -55,6 +55,7 @@ type placer struct {
 	// step); goFile is set for a file of Go, which gofmt indents with tabs.
 	indentStep int
 	goFile     bool
+	rawAt      []bool // which file lines begin inside a raw string, once asked (Go)
 	// blockComments is set for a language with "/* */" comments.
 	blockComments bool
 	// blankRun is the file's longest run of blank lines, once needed

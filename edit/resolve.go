@@ -180,6 +180,31 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			indentDoubt = "the added lines are indented as the file never indents its lines; the patch's other hunks convert such indentation to the file's, but others match it as written, so which these lines want is a guess"
 		}
 	}
+	if indentDoubt == "" && re.identity() && !c.keepIndent && ev.spaced && indentedAdds(lines) {
+		// The hunk's only indented lines are ones a file of tabs indents
+		// with spaces (a comment's, a raw string's), and read the same
+		// whether or not the patch wrote tabs as spaces, while its other
+		// hunks did. Its added lines are indented as the file never
+		// indents, and as it does once converted: code lines written
+		// with spaces, or more lines of the comment? A guess either way.
+		st := pl.style
+		if st.kind == 0 {
+			st = pl.fallback
+		}
+		if conv := (reindent{style: st}); st.kind != 0 && !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, conv) {
+			indentDoubt = "the hunk's only indented lines are indented with spaces as the file has them, which does not show whether the patch wrote the file's tabs as spaces, as its other hunks do; whether to convert the added lines' spaces to tabs is a guess"
+			if l, ok := pl.movedInRawString(lines, align, conv); ok {
+				// The likelier reading keeps a raw string's lines as the
+				// file's own lines around them are, as written.
+				indentDoubt = fmt.Sprintf("added line %q is inside a raw string, whose indentation is the string's own text, and whether the patch wrote it with the file's tabs as spaces, as its other hunks do, is a guess", strings.TrimSpace(l))
+			} else {
+				re = conv
+				if r.Pass < PassIndent {
+					r.Pass = PassIndent
+				}
+			}
+		}
+	}
 	if c.keepIndent {
 		re = reindent{}
 	}
@@ -189,6 +214,11 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// pleased (a table drawn in spaces after a tab): the mapping
 			// that fits the code may not be how they were written.
 			indentDoubt = fmt.Sprintf("added line %q is inside a block comment, where indentation is the comment's own text, and re-indenting it as the code is a guess", strings.TrimSpace(l))
+		}
+	}
+	if indentDoubt == "" && !re.identity() {
+		if l, ok := pl.movedInRawString(lines, align, re); ok {
+			indentDoubt = fmt.Sprintf("added line %q is inside a raw string, whose indentation is the string's own text, and re-indenting it as the code is a guess", strings.TrimSpace(l))
 		}
 	}
 	if !re.identity() && indentedAdds(lines) {
@@ -565,6 +595,38 @@ func movedInComment(lines []Line, re reindent) (string, bool) {
 	return "", false
 }
 
+// movedInRawString returns the first added line of a Go hunk placed at
+// align that is inside a raw string literal, other than its opening
+// line, whose indentation re changes.
+func (pl *placer) movedInRawString(lines []Line, align []int, re reindent) (string, bool) {
+	if !pl.goFile {
+		return "", false
+	}
+	if pl.rawAt == nil {
+		pl.rawAt = goRawLines(pl.file, false)
+	}
+	inside := false
+	if i := slices.IndexFunc(align, func(a int) bool { return a >= 0 }); i >= 0 {
+		inside = pl.rawAt[align[i]]
+	}
+	var side []Line // the hunk's lines of the new file
+	for _, l := range lines {
+		if l.Kind != Delete {
+			side = append(side, l)
+		}
+	}
+	texts := make([]string, len(side))
+	for i, l := range side {
+		texts[i] = l.Text
+	}
+	for i, in := range goRawLines(texts, inside) {
+		if l := side[i]; in && l.Kind == Add && re.line(l.Text) != l.Text {
+			return l.Text, true
+		}
+	}
+	return "", false
+}
+
 // indentWidth is the width of s's indentation, a tab counting eight.
 func indentWidth(s string) int {
 	w := 0
@@ -735,6 +797,9 @@ type evidence struct {
 	del, ctx [][2]string
 	differs  bool // some pair differs
 	indented bool // some pair is indented on either side
+	// spaced is set when the only indented lines are lines a file of
+	// tabs indents with spaces, as the patch does (see evidence).
+	spaced bool
 	// adds is the indentation of the hunk's non-blank added lines, as
 	// the patch writes them: a mapping must keep them in order with the
 	// witnesses (see keepsOrder).
@@ -754,7 +819,7 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 			// a comment's) is as the patch has it whether or not the
 			// patch wrote the file's tabs as spaces: it shows the hunk
 			// indented, but witnesses no mapping.
-			ev.indented = true
+			ev.indented, ev.spaced = true, true
 			continue
 		}
 		if p.kind == Delete {
@@ -764,6 +829,9 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 		}
 		ev.differs = ev.differs || pair[0] != pair[1]
 		ev.indented = ev.indented || pair[0] != "" || pair[1] != ""
+	}
+	if ev.spaced && slices.ContainsFunc(append(slices.Clone(ev.del), ev.ctx...), func(p [2]string) bool { return p[0] != "" || p[1] != "" }) {
+		ev.spaced = false // other lines witness how the patch indents
 	}
 	return ev
 }

@@ -3,6 +3,7 @@ package edit
 import (
 	"fmt"
 	goparser "go/parser"
+	goscanner "go/scanner"
 	"go/token"
 	"path"
 	"strings"
@@ -295,4 +296,32 @@ func checkBrackets(text string, lang bracketLang) string {
 		return fmt.Sprintf("line %d: %q is never closed", where[len(where)-1], stack[len(stack)-1])
 	}
 	return ""
+}
+
+// goRawLines reports which of lines of Go source begin inside a raw
+// string literal ("`...`"), whose text, indentation included, is the
+// string's own: inside says the first line does.
+func goRawLines(lines []string, inside bool) []bool {
+	src := strings.Join(lines, "\n")
+	if inside {
+		src = "`" + src // the same lines, the literal open from the start
+	}
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var sc goscanner.Scanner
+	sc.Init(file, []byte(src), func(token.Position, string) {}, 0)
+	raw := make([]bool, len(lines))
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return raw
+		}
+		if tok != token.STRING || !strings.HasPrefix(lit, "`") {
+			continue
+		}
+		first := fset.Position(pos).Line // 1-based: the literal's opening line
+		for l := first; l < first+strings.Count(lit, "\n") && l < len(raw); l++ {
+			raw[l] = true
+		}
+	}
 }
