@@ -336,14 +336,15 @@ func TestFusedNotAnAddedLine(t *testing.T) {
 // before the deleted lines of the second: git writes a group's deleted
 // lines before its added ones, so those added lines cannot follow the lost
 // line; they end the first group. A diff git did not make says nothing of
-// the order, and the hunk is refused.
+// the order, and the hunk is refused. (The new header is no edit of the
+// old one, or the lost line would follow it: see TestLostLineAfterEdit.)
 func TestLostLineBeforeDeletion(t *testing.T) {
 	old := text("\treturn app", "}", "", "func expectFile(t *testing.T, file, got string) {", "\tdata, err := os.ReadFile(file)",
 		"\t// Ignore windows line endings", "\tdata = bytes.ReplaceAll(data, crlf, lf)", "\texpect(t, err, nil)", "\texpect(t, got, string(data))", "}")
 	hunk := text("@@ -1,10 +1,9 @@", " \treturn app", " }", " ", "-func expectFile(t *testing.T, file, got string) {",
-		"+func expectFile(t *testing.T, file, expected string) {", "-\t// Ignore windows line endings", "-\tdata = bytes.ReplaceAll(data, crlf, lf)",
+		"+func checkFile(t *testing.T, name, expected string) {", "-\t// Ignore windows line endings", "-\tdata = bytes.ReplaceAll(data, crlf, lf)",
 		"-\texpect(t, err, nil)", "-\texpect(t, got, string(data))", "+\tif err != nil || strings.TrimSpace(string(data)) != expected {", "+\t\tt.FailNow()", "+\t}", " }")
-	want := text("\treturn app", "}", "", "func expectFile(t *testing.T, file, expected string) {", "\tdata, err := os.ReadFile(file)",
+	want := text("\treturn app", "}", "", "func checkFile(t *testing.T, name, expected string) {", "\tdata, err := os.ReadFile(file)",
 		"\tif err != nil || strings.TrimSpace(string(data)) != expected {", "\t\tt.FailNow()", "\t}", "}")
 	t.Run("git diff", func(t *testing.T) {
 		rs := mustPlace(t, old, text("diff --git a/f_test.go b/f_test.go", "index 1111111..2222222 100644", "--- a/f_test.go", "+++ b/f_test.go")+hunk)
@@ -363,9 +364,55 @@ func TestLostLineBeforeDeletionOtherOrder(t *testing.T) {
 		"\t// Ignore windows line endings", "\texpect(t, got, string(data))", "}")
 	patch := text("diff --git a/f_test.go b/f_test.go", "index 1111111..2222222 100644", "--- a/f_test.go", "+++ b/f_test.go",
 		"@@ -1,8 +1,8 @@", " \treturn app", " }", " ", "-func expectFile(t *testing.T, file, got string) {",
-		"+func expectFile(t *testing.T, file, expected string) {", "-\t// Ignore windows line endings",
+		"+func checkFile(t *testing.T, name, expected string) {", "-\t// Ignore windows line endings",
 		"+\tif string(data) != expected {", "-\texpect(t, got, string(data))", "+\t\tt.FailNow()", "+\t}", " }")
 	refused(t, old, patch, "order of the added lines")
+}
+
+// TestLostLineAfterEdit offers, as uncertain only, a hunk that lost the
+// context line right after lines it edits in place, one added line like
+// each deleted one: the lost line likely follows the edit (real changes
+// almost never move a line down as they edit it), but that is a guess,
+// unless the syntax check rules out the other orders. A line that moves
+// (deleted and added as it is), an edit that adds more lines than it
+// deletes, or one among lines like it (the lost line too) says nothing of
+// the order, and is refused with no reading offered.
+func TestLostLineAfterEdit(t *testing.T) {
+	old := text("function f(a) {", "  const x = compute(a, 1);", "  const y = x * 2;", "  const z = y + 1;", "  return z;", "}")
+	hunk := func(body ...string) string {
+		return text(slices.Concat([]string{"--- a/f.js", "+++ b/f.js", "@@ ... @@", " function f(a) {"}, body,
+			[]string{"   const z = y + 1;", "-  return z;", "+  return z + x;", " }"})...)
+	}
+	_, errs := edit.Place(old, onlyFile(t, hunk("-  const x = compute(a, 1);", "+  const x = compute(a, 2);")))
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "edits the deleted line before it in place, but that is a guess") || errs[0].Interpreted == nil {
+		t.Fatalf("errors %v, want the hunk refused as a guess with an uncertain reading", errs)
+	}
+	want := strings.Replace(strings.Replace(old, "(a, 1)", "(a, 2)", 1), "return z;", "return z + x;", 1)
+	wantApplied(t, old, []edit.Resolved{*errs[0].Interpreted}, want)
+
+	t.Run("syntax check", func(t *testing.T) {
+		// The other order puts a call outside any function: go/parser
+		// rules it out, and the edit in place is placed.
+		old := text("package p", "", "func f() {", "\ta(1)", "}", "", "func g() {}")
+		patch := text("--- a/p.go", "+++ b/p.go", "@@ ... @@", " func f() {", "-\ta(1)", "+\ta(2)", " ", " func g() {}")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "a(1)", "a(2)", 1))
+		if !strings.Contains(strings.Join(rs[0].Notes, "\n"), "every other order fails the syntax check (go/parser)") {
+			t.Errorf("notes %q do not name the syntax check", rs[0].Notes)
+		}
+	})
+	t.Run("moved", func(t *testing.T) {
+		refused(t, old, hunk("-  const x = compute(a, 1);", "+  const x = compute(a, 1);"), "order of the added lines")
+	})
+	t.Run("more added lines", func(t *testing.T) {
+		refused(t, old, hunk("-  const x = compute(a, 1);", "+  const x = compute(a, 2);", "+  log(x);"), "order of the added lines")
+	})
+	t.Run("among like lines", func(t *testing.T) {
+		// The lost line is like the edited one: in a run of like lines,
+		// lines trade places (the fuzzers' files of "x := compute(1, 2, 4)").
+		old := strings.Replace(old, "x * 2", "compute(a, 2)", 1)
+		refused(t, old, hunk("-  const x = compute(a, 1);", "+  const x = compute(a, 3);"), "order of the added lines")
+	})
 }
 
 // TestStaleLineTwice: a hunk whose one distinctive line is stale, where the

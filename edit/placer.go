@@ -561,9 +561,11 @@ func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
 	for _, c := range cs {
 		sig := fmt.Sprint(c.align)
 		// A reading refused only by the checks of its shape (see
-		// checkShape) still says what it would change.
+		// checkShape) still says what it would change; one that is only
+		// likely (an uncertain reading, an order the syntax check may
+		// choose) does not: its other readings change the file otherwise.
 		r, err := pl.resolveLines(lines, c.align, &c)
-		if err == nil || r.Lines != nil {
+		if err == nil || r.Lines != nil && err.doubted == nil && err.order == nil {
 			sig = fmt.Sprint(r.edits())
 		}
 		if i := slices.Index(sigs, sig); i >= 0 {
