@@ -479,3 +479,32 @@ func TestIndentInsideRawString(t *testing.T) {
 		wantApplied(t, old, rs, strings.Replace(old, "\t},\n\t{\n", "\t},\n\t{in: `b`, out: `c`},\n\t{\n", 1))
 	})
 }
+
+// TestIndentAtNeighbours keeps the added lines of a hunk whose context
+// lines the patch re-indented in ways that disagree (two spaces less,
+// two more), where the added lines start at the indentation of the file
+// lines on both sides of them, as written: no mapping decides, and any
+// would move them off that level (redux's export list, highlight.js's
+// outdented tail on stand-ins). A hunk that adds only a blank line has
+// nothing to indent. Where the lines around differ (the end of a block),
+// the level is no evidence, and the hunk is refused.
+func TestIndentAtNeighbours(t *testing.T) {
+	old := text("export {", "  createStore,", "  combineReducers,", "  bindActionCreators,", "  applyMiddleware,", "}")
+	patch := text("--- a/index.js", "+++ b/index.js", "@@ -1,5 +1,6 @@", " export {", "     createStore,", "+  legacyCreateStore,",
+		" combineReducers,", "   bindActionCreators,", " applyMiddleware,")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, strings.Replace(old, "  createStore,\n", "  createStore,\n  legacyCreateStore,\n", 1))
+
+	t.Run("blank", func(t *testing.T) {
+		patch := text("--- a/index.js", "+++ b/index.js", "@@ -1,5 +1,6 @@", " export {", "     createStore,", "+",
+			" combineReducers,", "   bindActionCreators,", " applyMiddleware,")
+		rs := mustPlace(t, old, patch)
+		wantApplied(t, old, rs, strings.Replace(old, "  createStore,\n", "  createStore,\n\n", 1))
+	})
+	t.Run("end of a block", func(t *testing.T) {
+		old := text("export {", "  a: {", "    createStore,", "  },", "  combineReducers,", "  bindActionCreators,", "  applyMiddleware,", "}")
+		patch := text("--- a/index.js", "+++ b/index.js", "@@ -1,7 +1,8 @@", " export {", "   a: {", "       createStore,", "+  legacy,",
+			"   },", " combineReducers,", "   bindActionCreators,", " applyMiddleware,")
+		refused(t, old, patch, "does not say how to indent")
+	})
+}

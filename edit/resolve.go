@@ -146,6 +146,15 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// little to move the added lines, which the file could hold as
 			// written: they stay so.
 			re = reindent{}
+		case !slices.ContainsFunc(lines, func(l Line) bool { return l.Kind == Add && strings.TrimSpace(l.Text) != "" }):
+			// Blank added lines have no indentation to decide.
+			re = reindent{}
+		case pl.indentsFit(lines, reindent{}) && pl.addsAtNeighbours(lines, align):
+			// The witnesses disagree, but each run of added lines starts
+			// at the indentation of the file's lines on both sides of
+			// it, as written: a mapping would move it off that level.
+			re = reindent{}
+			r.Notes = append(r.Notes, "added lines kept at their indentation, that of the file's lines around them; the patch's context lines disagree on how it indents")
 		default:
 			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
 		}
@@ -411,6 +420,62 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted, order: inPlace}
 	}
 	return r, nil
+}
+
+// addsAtNeighbours reports, for a hunk placed at align, whether every run
+// of its added lines with text starts at the indentation of the nearest
+// file lines with text before and after it (context or deleted), which
+// is the same, and no line of the run is indented less: the added lines
+// sit at the level around them as the patch wrote them.
+func (pl *placer) addsAtNeighbours(lines []Line, align []int) bool {
+	fileText := make([]string, len(lines)) // the file's text of each non-added line with text
+	j := 0
+	for i, l := range lines {
+		if l.Kind == Add {
+			continue
+		}
+		if fi := align[j]; fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
+			fileText[i] = pl.file[fi]
+		}
+		j++
+	}
+	neighbour := func(i, step int) (string, bool) {
+		for ; i >= 0 && i < len(lines); i += step {
+			if lines[i].Kind == Add {
+				continue
+			}
+			if fileText[i] != "" {
+				return indentOf(fileText[i]), true
+			}
+		}
+		return "", false
+	}
+	runs := 0
+	for i := 0; i < len(lines); i++ {
+		if lines[i].Kind != Add {
+			continue
+		}
+		e := i
+		for e < len(lines) && lines[e].Kind == Add {
+			e++
+		}
+		first := slices.IndexFunc(lines[i:e], func(l Line) bool { return strings.TrimSpace(l.Text) != "" })
+		if first >= 0 {
+			before, ok1 := neighbour(i-1, -1)
+			after, ok2 := neighbour(e, 1)
+			if !ok1 || !ok2 || before != after || indentOf(lines[i+first].Text) != before {
+				return false
+			}
+			for _, l := range lines[i:e] {
+				if strings.TrimSpace(l.Text) != "" && !strings.HasPrefix(indentOf(l.Text), before) {
+					return false
+				}
+			}
+			runs++
+		}
+		i = e - 1
+	}
+	return runs > 0
 }
 
 // editsInPlace reports whether the n added lines before lines[at] follow
