@@ -742,3 +742,23 @@ func TestLostLinePinnedByGitNumber(t *testing.T) {
 		refused(t, old, text("--- a/lru_test.go", "+++ b/lru_test.go")+hunk, "only on lines that are common")
 	})
 }
+
+// TestLostBlankKeepsShape places a git hunk that lost one of two blank
+// lines next to the lines it adds: read as the blank line before the
+// added lines, the hunk has git's three lines of context on each side;
+// read as the one after, its leading side is one line short where the
+// file goes on, which git never writes (tkinter's colorchooser.py on a
+// stand-in). A diff git did not make has no such shape, and the hunk,
+// read either way, is refused.
+func TestLostBlankKeepsShape(t *testing.T) {
+	old := text("# Copyright", "#", "", "from tkinter.commondialog import Dialog", "", "", "class Chooser(Dialog):", "    \"\"\"A dialog.\"\"\"", "", "    def show(self):", "        pass")
+	hunk := text("@@ -3,5 +3,7 @@", " ", " from tkinter.commondialog import Dialog", "+__all__ = [\"Chooser\"]", "+", " ", " class Chooser(Dialog):", "     \"\"\"A dialog.\"\"\"")
+	git := text("diff --git a/c.py b/c.py", "index 1111111..2222222 100644", "--- a/c.py", "+++ b/c.py") + hunk
+	rs := mustPlace(t, old, git)
+	wantApplied(t, old, rs, strings.Replace(old, "Dialog\n\n\nclass", "Dialog\n\n__all__ = [\"Chooser\"]\n\n\nclass", 1))
+	t.Run("not git's", func(t *testing.T) {
+		if rs, errs := edit.Place(old, onlyFile(t, text("--- a/c.py", "+++ b/c.py")+hunk)); len(errs) == 0 {
+			t.Errorf("placed a hunk git did not make by git's shape:\n%s", describe(rs))
+		}
+	})
+}

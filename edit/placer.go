@@ -324,7 +324,7 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		if err := pl.addedInstead(pre, cs); err != nil {
 			return orElse(nil, err)
 		}
-		return orElse(cs, nil)
+		return orElse(pl.keepShaped(h.Lines, cs), nil)
 	}
 	// Two hunks run together are no likelier than misshapen places.
 	if misshapen == nil {
@@ -337,6 +337,31 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 		return orElse(nil, err)
 	}
 	return orElse(edge, nil)
+}
+
+// keepShaped drops, of several loose fits of a hunk of a git diff, those
+// whose reading checkShape refuses, where others pass it: a blank line
+// lost from a run of blank lines next to added lines, read on the side
+// git wrote in full, leaves the other side short, and is no reading of
+// git's hunk.
+func (pl *placer) keepShaped(lines []Line, cs []candidate) []candidate {
+	if pl.context == 0 || len(cs) < 2 {
+		return cs
+	}
+	var kept []candidate
+	for _, c := range cs {
+		if r, err := pl.resolveLines(lines, c.align, &c); err != nil && r.Lines != nil && pl.shapeDeficit(r) > 0 {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) == 0 || len(kept) == len(cs) {
+		return cs
+	}
+	for i := range kept {
+		kept[i].notes = append(kept[i].notes, fmt.Sprintf("%d loose fits; chose the one whose lost line leaves git's %d lines of context on each side", len(cs), pl.context))
+	}
+	return kept
 }
 
 // addedInstead refuses loose fits that leave out file lines when the
