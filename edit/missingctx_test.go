@@ -762,3 +762,22 @@ func TestLostBlankKeepsShape(t *testing.T) {
 		}
 	})
 }
+
+// TestTwoLinesWithDeletion places a hunk of two pre-image lines, one of
+// them deleted, that lost the line between them: the deleted line must
+// match and pins the place (a version bump in a file of three lines,
+// written without line numbers, on a stand-in). Two context lines and
+// a gap pin nothing, and are still refused.
+func TestTwoLinesWithDeletion(t *testing.T) {
+	old := text("package main", "", "const version = \"v0.5.10\"")
+	patch := text("--- cmd/version.go", "+++ cmd/version.go", "@@ ... @@", " package main", "-const version = \"v0.5.10\"", "+const version = \"v0.5.11\"")
+	rs := mustPlace(t, old, patch)
+	wantApplied(t, old, rs, strings.Replace(old, "v0.5.10", "v0.5.11", 1))
+	t.Run("context only", func(t *testing.T) {
+		old := text("package main", "", "const version = \"v0.5.10\"", "", "func main() {}")
+		patch := text("--- cmd/version.go", "+++ cmd/version.go", "@@ ... @@", " package main", " const version = \"v0.5.10\"", "+const commit = \"\"")
+		if rs, errs := edit.Place(old, onlyFile(t, patch)); len(errs) == 0 {
+			t.Errorf("placed two context lines with a gap:\n%s", describe(rs))
+		}
+	})
+}

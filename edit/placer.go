@@ -628,7 +628,10 @@ func used(align []int) int {
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
 func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
-	if len(pre) < fuzzyMinLines {
+	// Two lines are enough where one is deleted: it must match, and pins
+	// the place (a context line, one line the patch lost, the version
+	// line it changes, in a file of three lines).
+	if len(pre) < fuzzyMinLines && !(len(pre) == 2 && slices.ContainsFunc(pre, func(p preLine) bool { return p.kind == Delete })) {
 		return nil, nil
 	}
 	v := pl.votes(pre)
