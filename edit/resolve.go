@@ -717,20 +717,16 @@ func (pl *placer) movedInRawString(lines []Line, align []int, re reindent) (stri
 	if i := slices.IndexFunc(align, func(a int) bool { return a >= 0 }); i >= 0 {
 		inside = pl.rawAt[align[i]]
 	}
-	var side []Line // the hunk's lines of the new file
+	raw := goRawLines(newSide(lines), inside)
+	k := 0 // the new-side index of lines[i]
 	for _, l := range lines {
-		if l.Kind != Delete {
-			side = append(side, l)
+		if l.Kind == Delete {
+			continue
 		}
-	}
-	texts := make([]string, len(side))
-	for i, l := range side {
-		texts[i] = l.Text
-	}
-	for i, in := range goRawLines(texts, inside) {
-		if l := side[i]; in && l.Kind == Add && re.line(l.Text) != l.Text {
+		if raw[k] && l.Kind == Add && re.line(l.Text) != l.Text {
 			return l.Text, true
 		}
+		k++
 	}
 	return "", false
 }
@@ -916,6 +912,7 @@ type evidence struct {
 
 func (pl *placer) evidence(pre []preLine, align []int) evidence {
 	var ev evidence
+	witnessed := false // some pair that witnesses a mapping is indented
 	for j, p := range pre {
 		fi := align[j]
 		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(pl.file[fi]) == "" {
@@ -930,6 +927,7 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 			ev.indented, ev.spaced = true, true
 			continue
 		}
+		witnessed = witnessed || pair[0] != "" || pair[1] != ""
 		if p.kind == Delete {
 			ev.del = append(ev.del, pair)
 		} else {
@@ -938,9 +936,7 @@ func (pl *placer) evidence(pre []preLine, align []int) evidence {
 		ev.differs = ev.differs || pair[0] != pair[1]
 		ev.indented = ev.indented || pair[0] != "" || pair[1] != ""
 	}
-	if ev.spaced && slices.ContainsFunc(append(slices.Clone(ev.del), ev.ctx...), func(p [2]string) bool { return p[0] != "" || p[1] != "" }) {
-		ev.spaced = false // other lines witness how the patch indents
-	}
+	ev.spaced = ev.spaced && !witnessed // else other lines witness how the patch indents
 	return ev
 }
 
