@@ -508,3 +508,43 @@ func TestIndentAtNeighbours(t *testing.T) {
 		refused(t, old, patch, "does not say how to indent")
 	})
 }
+
+// TestIndentUnchangedPair refuses, as a guess, a hunk that deletes a line
+// and adds it back letter for letter, in a patch whose other hunks write
+// the file's tabs as four spaces: git never writes such a pair, so the
+// two lines differed in what the conversion erased (objx's doc.go on a
+// stand-in, whose commit re-indented its doc comment's example with a
+// tab, in a file that had no tab before). The reading offered converts
+// the added line. Without the conversion elsewhere, the pair is a model's
+// harmless no-op, and stays as written.
+func TestIndentUnchangedPair(t *testing.T) {
+	doc := text("/*", "Package p does things.", "", "Overview", "", "    x := p.New()", "", "Then call it.", "*/", "package p")
+	code := text("package p", "", "func New() int {", "\ta()", "\tb()", "\treturn 1", "}")
+	docHunk := text("--- a/doc.go", "+++ b/doc.go", "@@ -1,8 +1,8 @@", " /*", " Package p does things.", " ", "-Overview", "+# Overview", " ",
+		"-    x := p.New()", "+    x := p.New()", " ", " Then call it.")
+	codeHunk := text("--- a/p.go", "+++ b/p.go", "@@ -3,5 +3,6 @@", " func New() int {", "     a()", "     b()", "+    c()", "     return 1", " }")
+	files := map[string]string{"doc.go": doc, "p.go": code}
+	out, errs := placeFilesErr(t, files, docHunk+codeHunk)
+	if !strings.Contains(errs, `deletes line "x := p.New()" and adds it back unchanged`) {
+		t.Errorf("got errors %q, want doc.go's hunk refused as a guess; placed %q", errs, out["doc.go"])
+	}
+	if want := strings.Replace(code, "\tb()\n", "\tb()\n\tc()\n", 1); out["p.go"] != want {
+		t.Errorf("p.go: got\n%s\nwant\n%s", out["p.go"], want)
+	}
+
+	t.Run("offered converted", func(t *testing.T) {
+		p := mustParse(t, docHunk+codeHunk)
+		_, errss := edit.PlaceFiles([]string{doc, code}, p.Files)
+		if len(errss[0]) != 1 || errss[0][0].Interpreted == nil {
+			t.Fatalf("got errors %v, want one with an uncertain reading", errss[0])
+		}
+		got := mustApply(t, doc, []edit.Resolved{*errss[0][0].Interpreted})
+		if want := strings.Replace(strings.Replace(doc, "Overview", "# Overview", 1), "    x :=", "\tx :=", 1); got != want {
+			t.Errorf("uncertain reading gives\n%s\nwant\n%s", got, want)
+		}
+	})
+	t.Run("no conversion", func(t *testing.T) {
+		rs := mustPlace(t, doc, docHunk)
+		wantApplied(t, doc, rs, strings.Replace(doc, "Overview", "# Overview", 1))
+	})
+}

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -230,6 +231,19 @@ func (st indentStyle) apply(ind string) string {
 		return strings.Repeat(" ", n/st.from*st.to+n%st.from)
 	}
 	return ind
+}
+
+// describe says what the style reads in the patch, for messages.
+func (st indentStyle) describe() string {
+	switch st.kind {
+	case 1:
+		return fmt.Sprintf("tabs written as %d spaces", st.from)
+	case 2:
+		return fmt.Sprintf("%d spaces written as tabs", st.unitTS)
+	case 3:
+		return fmt.Sprintf("%d spaces a level written as %d", st.to, st.from)
+	}
+	return "as the file"
 }
 
 func (r reindent) apply(ind string) string {

@@ -214,6 +214,25 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			}
 		}
 	}
+	if indentDoubt == "" && re.identity() && !c.keepIndent {
+		// A change group that deletes a line and adds it back letter for
+		// letter changes nothing, and git never writes one: where the
+		// patch's other hunks change the file's indentation (tabs written
+		// as spaces), the two lines likely differed in what that erased.
+		st := pl.style
+		if st.kind == 0 {
+			st = pl.fallback
+		}
+		if conv := (reindent{style: st}); st.kind != 0 {
+			if l, ok := unchangedPair(lines, conv); ok {
+				indentDoubt = fmt.Sprintf("the hunk deletes line %q and adds it back unchanged, which git never writes: the patch's other hunks write the file's indentation otherwise (%s), so the two lines likely differed in indentation the patch lost; converting the added lines is a guess", strings.TrimSpace(l), st.describe())
+				re = conv
+				if r.Pass < PassIndent {
+					r.Pass = PassIndent
+				}
+			}
+		}
+	}
 	if c.keepIndent {
 		re = reindent{}
 	}
@@ -671,6 +690,31 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	}
 	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
+}
+
+// unchangedPair returns an added line of lines that its change group
+// also deletes, letter for letter, and that re would re-indent.
+func unchangedPair(lines []Line, re reindent) (string, bool) {
+	for i := 0; i < len(lines); {
+		if lines[i].Kind == Context {
+			i++
+			continue
+		}
+		j := i
+		deleted := map[string]bool{}
+		for ; j < len(lines) && lines[j].Kind != Context; j++ {
+			if lines[j].Kind == Delete {
+				deleted[lines[j].Text] = true
+			}
+		}
+		for _, l := range lines[i:j] {
+			if l.Kind == Add && deleted[l.Text] && re.line(l.Text) != l.Text {
+				return l.Text, true
+			}
+		}
+		i = j
+	}
+	return "", false
 }
 
 // movedInComment returns the first added line inside a block comment
