@@ -781,3 +781,31 @@ func TestTwoLinesWithDeletion(t *testing.T) {
 		}
 	})
 }
+
+// TestFusedPartFitsTwice places two hunks run together whose first part
+// fits two places, two tests that open alike, and whose second part fits
+// one: each pair of places is a reading, and the header's line number
+// chooses among them as for any hunk that fits twice (x/net's charset
+// test on a stand-in). Without a number nothing chooses, and the hunk is
+// refused saying so.
+func TestFusedPartFitsTwice(t *testing.T) {
+	test := func(name, call string) []string {
+		return []string{"func " + name + "(t *testing.T) {", "\tfor _, tc := range cases {", "\t\tcontent, err := ioutil.ReadFile(tc.name)",
+			"\t\tif err != nil {", "\t\t\tt.Errorf(\"reading: %v\", err)", "\t\t\tcontinue", "\t\t}", "\t\tr, err := " + call, "\t\tif err != nil {",
+			"\t\t\tt.Errorf(\"" + name + ": %v\", err)", "\t\t\tcontinue", "\t\t}", "", "\t\tgot, err := ioutil.ReadAll(r)", "\t\tcheck(got)", "\t}", "}"}
+	}
+	old := text(slices.Concat([]string{"package p", ""}, test("TestSniff", "sniff(content)"), []string{""}, test("TestReader", "NewReader(content)"))...)
+	body := []string{" \tfor _, tc := range cases {", "-\t\tcontent, err := ioutil.ReadFile(tc.name)", "+\t\tcontent, err := os.ReadFile(tc.name)",
+		" \t\tif err != nil {", " \t\t\tt.Errorf(\"reading: %v\", err)", " \t\t\tcontinue",
+		" \t\t\tt.Errorf(\"TestReader: %v\", err)", " \t\t\tcontinue", " \t\t}", " ", "-\t\tgot, err := ioutil.ReadAll(r)", "+\t\tgot, err := io.ReadAll(r)", " \t\tcheck(got)"}
+	reader := strings.Index(old, "func TestReader")
+	want := old[:reader] + strings.Replace(strings.Replace(old[reader:], "ioutil.ReadFile", "os.ReadFile", 1), "ioutil.ReadAll", "io.ReadAll", 1)
+	numbered := text(append([]string{"--- a/p_test.go", "+++ b/p_test.go", "@@ -22,13 +22,13 @@"}, body...)...)
+	rs := mustPlace(t, old, numbered)
+	wantApplied(t, old, rs, want)
+	if rs[0].Pass != edit.PassFused {
+		t.Errorf("pass: got %v, want fused", rs[0].Pass)
+	}
+	bare := text(append([]string{"--- p_test.go", "+++ p_test.go", "@@ ... @@"}, body...)...)
+	refused(t, old, bare, "no line number to choose by")
+}

@@ -1281,11 +1281,13 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 		if len(as) == 0 || len(bs) == 0 {
 			continue // no reading splits here
 		}
-		if len(as) > 1 || len(bs) > 1 {
-			// Each part must fit one place on its own: a part that fits
-			// two is not pinned by the other part's place.
+		if len(as)*len(bs) > fusedMaxPlaces {
 			return nil
 		}
+		// A part that fits several places is not pinned by the other
+		// part's place: each pair of places is a reading, for the hunk
+		// order or the header's line number to choose among (see choose),
+		// as for any hunk that fits several places.
 		for _, sa := range as {
 			for _, sb := range bs {
 				// Between the parts lie at least two lines (git keeps hunks
@@ -1313,15 +1315,18 @@ func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
 	}
 	// Splits that change the file in the same way are one reading (a
 	// context line at the split, like "}", that each part can end or
-	// start with); more than one way to change it: refuse.
-	if found = pl.sameEffect(h.Lines, found); len(found) > 1 {
-		return nil
-	}
-	if len(found) == 1 && pl.fitsWithoutOne(pre, found[0]) {
-		// Another reading: an added line written as context, which the
-		// file happens to have further on, where the split put the second
-		// part. Two readings: refuse.
-		return nil
+	// start with); more than one way to change it at one place: refuse.
+	found = pl.sameEffect(h.Lines, found)
+	for i, c := range found {
+		if slices.ContainsFunc(found[i+1:], func(o candidate) bool { return o.start == c.start }) {
+			return nil
+		}
+		if pl.fitsWithoutOne(pre, c) {
+			// Another reading: an added line written as context, which
+			// the file happens to have further on, where the split put
+			// the second part. Two readings: refuse.
+			return nil
+		}
 	}
 	return found
 }
@@ -1377,6 +1382,10 @@ func (pl *placer) otherLines(a, b int) int {
 // fusedMinPart is the fewest pre-image lines each part of a fused hunk
 // must have.
 const fusedMinPart = 3
+
+// fusedMaxPlaces is the most pairs of places the two parts of a fused
+// hunk may fit, at one split.
+const fusedMaxPlaces = 4
 
 // fusedWork bounds the steps partFits may take per line of the file and
 // the hunk: past it, the hunk's lines are too common to split by.
