@@ -196,10 +196,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// hunks did. Its added lines are indented as the file never
 		// indents, and as it does once converted: code lines written
 		// with spaces, or more lines of the comment? A guess either way.
-		st := pl.style
-		if st.kind == 0 {
-			st = pl.fallback
-		}
+		st := pl.converting()
 		if conv := (reindent{style: st}); st.kind != 0 && !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, conv) {
 			indentDoubt = "the hunk's only indented lines are indented with spaces as the file has them, which does not show whether the patch wrote the file's tabs as spaces, as its other hunks do; whether to convert the added lines' spaces to tabs is a guess"
 			if l, ok := pl.movedInRawString(lines, align, conv); ok {
@@ -219,10 +216,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		// letter changes nothing, and git never writes one: where the
 		// patch's other hunks change the file's indentation (tabs written
 		// as spaces), the two lines likely differed in what that erased.
-		st := pl.style
-		if st.kind == 0 {
-			st = pl.fallback
-		}
+		st := pl.converting()
 		if conv := (reindent{style: st}); st.kind != 0 {
 			if l, ok := unchangedPair(lines, conv); ok {
 				indentDoubt = fmt.Sprintf("the hunk deletes line %q and adds it back unchanged, which git never writes: the patch's other hunks write the file's indentation otherwise (%s), so the two lines likely differed in indentation the patch lost; converting the added lines is a guess", strings.TrimSpace(l), st.describe())
@@ -690,6 +684,16 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	}
 	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
+}
+
+// converting returns the change of indentation style the file's other
+// hunks show, or else the one converting style the patch shows (see
+// placer.style, placer.fallback).
+func (pl *placer) converting() indentStyle {
+	if pl.style.kind != 0 {
+		return pl.style
+	}
+	return pl.fallback
 }
 
 // unchangedPair returns an added line of lines that its change group
