@@ -62,7 +62,8 @@ default 5m), tools (false: send the model no tools, as for a model whose
 server refuses them; pair finds that out by itself and remembers it for the
 session), and mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your
-approval, as a command does).
+approval, as a command does). Of the repository's file, all but tools
+counts only once you trust it (pair trust).
 
 Exit status: 0 done; 1 failed (also: the commit failed, or the reply was
 cut at the model's length limit); 2 usage error; 3 paused for review;

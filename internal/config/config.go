@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pair-cli/pair/agent/mcp"
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
 )
 
@@ -56,6 +58,9 @@ type Config struct {
 	// Untrusted names the settings of the repository's .pair.yml that
 	// were ignored because the person has not trusted it (pair trust).
 	Untrusted []string
+	// NotOwn are home directory files not read because they are files
+	// of the repository (see Load).
+	NotOwn []string
 	// Sources says where each setting came from, for error messages.
 	Sources []string
 }
@@ -78,7 +83,8 @@ type Source struct {
 	Path string
 	File File
 	// Repo marks the repository's file; Trusted says whether the person
-	// trusted its exact content (the home directory's is always theirs).
+	// trusted its exact content (the home directory's is always theirs,
+	// unless it is a file of the repository: see Load).
 	Repo, Trusted bool
 }
 
@@ -90,11 +96,11 @@ type Inputs struct {
 	Files []Source
 }
 
-// Merge lays the environment and the flags over the files. What in the
-// repository's file would run commands or send the code and the key
-// elsewhere (api_base, api_key_env, test_cmd, allow_commands,
-// mcp_servers) counts only when that file is trusted; otherwise it is
-// ignored, and named in Untrusted.
+// Merge lays the environment and the flags over the files. A
+// repository's file that the person has not trusted counts only for its
+// harmless settings (see Guarded); the rest is ignored, and named in
+// Untrusted. The model name, from wherever it comes, must be one word of
+// visible characters (CheckModel).
 func Merge(in Inputs) (Config, error) {
 	var mc Config
 	env := in.Env
@@ -105,22 +111,21 @@ func Merge(in Inputs) (Config, error) {
 	for _, s := range in.Files {
 		fc := s.File
 		if s.Repo && !s.Trusted {
-			if risky := fc.Risky(); len(risky) > 0 {
-				mc.Untrusted = risky
-				fc.APIBase, fc.APIKeyEnv, fc.TestCmd, fc.AllowCommands, fc.MCPServers = "", "", "", nil, nil
-			}
+			var ignored []string
+			fc, ignored = fc.withoutGuarded()
+			mc.Untrusted = append(mc.Untrusted, ignored...)
 		}
 		files = append(files, fc)
 		mc.Sources = append(mc.Sources, s.Path)
 	}
 	// The repository's file first, then the home directory's.
-	pick := func(get func(File) string) string {
-		for _, f := range files {
-			if v := get(f); v != "" {
-				return v
+	pick := func(get func(File) string) (string, string) {
+		for i, f := range files {
+			if v := get(f); strings.TrimSpace(v) != "" {
+				return v, mc.Sources[i]
 			}
 		}
-		return ""
+		return "", ""
 	}
 	first := func(vs ...string) string {
 		for _, v := range vs {
@@ -131,15 +136,23 @@ func Merge(in Inputs) (Config, error) {
 		return ""
 	}
 	fl := in.Flags
-	mc.Model = first(fl.Model, env("PAIR_MODEL"), pick(func(f File) string { return f.Model }), "gpt-4o-mini")
-	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), pick(func(f File) string { return f.APIBase }))
-	keyEnv := pick(func(f File) string { return f.APIKeyEnv })
+	fileModel, modelFile := pick(func(f File) string { return f.Model })
+	for _, m := range []struct{ value, from string }{{fl.Model, "--model"}, {env("PAIR_MODEL"), "PAIR_MODEL"}, {fileModel, modelFile + ": model"}} {
+		if err := CheckModel(m.value); err != nil {
+			return mc, fmt.Errorf("%s: %w", m.from, err)
+		}
+	}
+	mc.Model = first(fl.Model, env("PAIR_MODEL"), fileModel, "gpt-4o-mini")
+	fileBase, _ := pick(func(f File) string { return f.APIBase })
+	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), fileBase)
+	keyEnv, _ := pick(func(f File) string { return f.APIKeyEnv })
 	keyFromFile := ""
 	if keyEnv != "" {
 		keyFromFile = env(keyEnv)
 	}
 	mc.APIKey = first(fl.APIKey, env("OPENAI_API_KEY"), keyFromFile)
-	mc.TestCmd = first(fl.TestCmd, pick(func(f File) string { return f.TestCmd }))
+	fileTest, _ := pick(func(f File) string { return f.TestCmd })
+	mc.TestCmd = first(fl.TestCmd, fileTest)
 	for _, f := range files {
 		mc.AllowCommands = append(mc.AllowCommands, f.AllowCommands...)
 	}
@@ -195,34 +208,75 @@ type LoadOptions struct {
 // Load reads .pair.yml from the repository root and the home directory,
 // and the trust store's verdict on the repository's file, and merges
 // them with the environment and the flags (see Merge).
+//
+// The repository's file is read with Read (never through a link). The
+// home directory's is read with ReadOwn, unless it is a file of the
+// repository: the repository's own .pair.yml (a repository rooted at the
+// home directory, or a link to it), read once as the repository's, or
+// another file of the tree, not read at all and named in NotOwn. A file
+// of the repository is never the person's own.
 func Load(o LoadOptions) (Config, error) {
-	type place struct {
-		path string
-		repo bool
-	}
-	var places []place
+	in := Inputs{Flags: o.Flags, Env: o.Env}
+	var notOwn []string
 	if o.Dir != "" {
-		places = append(places, place{filepath.Join(o.Dir, ".pair.yml"), true})
+		p := filepath.Join(o.Dir, ".pair.yml")
+		fc, sum, err := ReadDigest(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return Config{}, err
+		default:
+			in.Files = append(in.Files, Source{Path: p, File: fc, Repo: true, Trusted: o.Trust.TrustedDigest(sum)})
+		}
 	}
 	if o.Home != "" && !o.Flags.NoUserConfig {
-		places = append(places, place{filepath.Join(o.Home, ".pair.yml"), false})
-	}
-	in := Inputs{Flags: o.Flags, Env: o.Env}
-	for _, p := range places {
-		fc, err := Read(p.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
+		p := filepath.Join(o.Home, ".pair.yml")
+		switch inTree, err := inTree(o.Dir, p); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
 			return Config{}, err
+		case inTree == filepath.Join(o.Dir, ".pair.yml"):
+			// Read above, as the repository's.
+		case inTree != "":
+			notOwn = append(notOwn, p)
+		default:
+			fc, err := ReadOwn(p)
+			if err != nil {
+				return Config{}, err
+			}
+			in.Files = append(in.Files, Source{Path: p, File: fc})
 		}
-		s := Source{Path: p.path, File: fc, Repo: p.repo}
-		if p.repo && len(fc.Risky()) > 0 {
-			s.Trusted = o.Trust.Trusted(p.path)
-		}
-		in.Files = append(in.Files, s)
 	}
-	return Merge(in)
+	cfg, err := Merge(in)
+	cfg.NotOwn = notOwn
+	return cfg, err
+}
+
+// inTree returns where the file at p (links followed) lies in the
+// repository rooted at dir, as a path under dir; "" when it lies outside
+// or dir is "". The repository's own .pair.yml is returned as such.
+func inTree(dir, p string) (string, error) {
+	info, err := os.Stat(p)
+	if err != nil || dir == "" {
+		return "", err
+	}
+	own := filepath.Join(dir, ".pair.yml")
+	if ri, err := os.Lstat(own); err == nil && os.SameFile(info, ri) {
+		return own, nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", nil
+	}
+	return filepath.Join(dir, rel), nil
 }
 
 // parseTimeout reads the timeout of .pair.yml: a duration, or 0; -1 when
@@ -248,60 +302,74 @@ func noneIfZero(d time.Duration) time.Duration {
 	return d
 }
 
-// Read reads and checks the .pair.yml at p.
-func Read(p string) (File, error) {
-	var fc File
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return fc, err
+// harmless are the settings, by their name in the file, that a
+// repository's file counts for before the person trusts it. tools: false
+// only takes the model's tools away: the model reads and proposes in
+// plain text, and every edit is still reviewed; a repository whose model
+// server refuses tools needs it. Everything else either runs code,
+// spends money or time, or chooses where requests go, so a setting added
+// to File needs trust unless it is named here.
+var harmless = map[string]bool{"tools": true}
+
+// Guarded lists, by their name in the file, the settings of fc that a
+// repository's file may set only once the person trusts it.
+func (fc File) Guarded() []string {
+	_, names := fc.withoutGuarded()
+	return names
+}
+
+// withoutGuarded returns fc with only its harmless settings, and the
+// names of those it dropped, in the order of File.
+func (fc File) withoutGuarded() (File, []string) {
+	var names []string
+	v := reflect.ValueOf(&fc).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if harmless[name] || v.Field(i).IsZero() {
+			continue
+		}
+		names = append(names, name)
+		v.Field(i).SetZero()
 	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	// An empty file is an empty configuration.
-	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
-		return fc, fmt.Errorf("%s: %w", p, err)
+	return fc, names
+}
+
+// MaxModelName bounds the length of a model name, in bytes.
+const MaxModelName = 200
+
+// ErrModelName is a model name that is not one word of visible
+// characters: it would reach the terminal and the commit message.
+var ErrModelName = errors.New("not a model name")
+
+// CheckModel checks a model name, as given (an empty name is no name):
+// at most MaxModelName bytes of visible characters, no space, no control
+// or format character, no escape.
+func CheckModel(name string) error {
+	name = strings.TrimSpace(name)
+	if len(name) > MaxModelName {
+		return fmt.Errorf("%w: longer than %d bytes", ErrModelName, MaxModelName)
 	}
-	if fc.MaxSteps < 0 {
-		return fc, fmt.Errorf("%s: max_steps must be positive", p)
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("%w: %s is not valid UTF-8", ErrModelName, quote(name))
 	}
-	if fc.Timeout != "" {
-		if d := parseTimeout(fc.Timeout); d < 0 {
-			return fc, fmt.Errorf("%s: timeout: %q is not a duration such as 90s or 10m (0 waits forever)", p, fc.Timeout)
+	for _, r := range name {
+		if r == ' ' || !unicode.IsPrint(r) {
+			return fmt.Errorf("%w: %s holds a space, a control character or an escape; a model name is one word of visible characters", ErrModelName, quote(name))
 		}
 	}
-	if err := mcp.CheckEntries(p, fc.MCPServers); err != nil {
-		return fc, err
-	}
-	return fc, nil
+	return nil
 }
 
-// Risky lists the settings of a file that run commands or choose where
-// the code and the key go.
-func (fc File) Risky() []string {
-	var out []string
-	if fc.APIBase != "" {
-		out = append(out, "api_base")
-	}
-	if fc.APIKeyEnv != "" {
-		out = append(out, "api_key_env")
-	}
-	if fc.TestCmd != "" {
-		out = append(out, "test_cmd")
-	}
-	if len(fc.AllowCommands) > 0 {
-		out = append(out, "allow_commands")
-	}
-	if len(fc.MCPServers) > 0 {
-		out = append(out, "mcp_servers")
-	}
-	return out
-}
-
-// UntrustedWarning says what was ignored, and how to allow it.
+// UntrustedWarning says, in one sentence, what was ignored and how to
+// allow it.
 func UntrustedWarning(w io.Writer, cfg Config) {
+	for _, p := range cfg.NotOwn {
+		fmt.Fprintf(w, "pair: not reading %s: it is a file of this repository, so it is not your own configuration\n", display.Name(p))
+	}
 	if len(cfg.Untrusted) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "pair: ignoring %s in the repository's .pair.yml: it can run commands or send your code and key elsewhere, and you have not trusted it. Read it, then run 'pair trust' (again after every change to it)\n",
+	fmt.Fprintf(w, "pair: ignoring %s in the repository's .pair.yml, which you have not trusted: read it, then run 'pair trust'\n",
 		strings.Join(cfg.Untrusted, ", "))
 }

@@ -31,8 +31,8 @@ func TestMergePrecedence(t *testing.T) {
 		{
 			name:      "untrusted repository file loses its risky settings",
 			in:        Inputs{Env: lookup, Files: []Source{{Path: "r", File: repoFile, Repo: true}, {Path: "h", File: home}}},
-			wantModel: "repo-model", wantBase: "http://home", wantSteps: 7, wantTimeout: 90 * time.Second,
-			untrusted: []string{"api_base", "test_cmd"},
+			wantModel: "home-model", wantBase: "http://home", wantSteps: 9, wantTimeout: 90 * time.Second,
+			untrusted: []string{"model", "api_base", "test_cmd", "max_steps"},
 		},
 		{
 			name:      "flags win over everything",

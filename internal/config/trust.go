@@ -1,8 +1,6 @@
 package config
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -18,38 +16,40 @@ type TrustStore struct{ Dir string }
 // file is where the hash is kept.
 func (s TrustStore) file() string { return filepath.Join(s.Dir, "trusted-config") }
 
-func fileHash(p string) (string, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+// Trusted reports whether the repository's .pair.yml at p is the one the
+// person trusted (it is read as Read reads it).
+func (s TrustStore) Trusted(p string) bool {
+	b, err := readBytes(p, false)
+	return err == nil && s.TrustedDigest(digest(b))
 }
 
-// Trusted reports whether the file at p is the one the person trusted.
-func (s TrustStore) Trusted(p string) bool {
-	if s.Dir == "" {
+// TrustedDigest reports whether sum (see ReadDigest) is the digest of
+// the file the person trusted.
+func (s TrustStore) TrustedDigest(sum string) bool {
+	if s.Dir == "" || sum == "" {
 		return false
 	}
 	want, err := os.ReadFile(s.file())
-	if err != nil {
-		return false
-	}
-	got, err := fileHash(p)
-	return err == nil && strings.TrimSpace(string(want)) == got
+	return err == nil && strings.TrimSpace(string(want)) == sum
 }
 
-// Trust records the file at p, as it is now, as trusted.
+// Trust records the repository's .pair.yml at p, as it is now, as
+// trusted (it is read as Read reads it).
 func (s TrustStore) Trust(p string) error {
-	h, err := fileHash(p)
+	b, err := readBytes(p, false)
 	if err != nil {
 		return err
 	}
+	return s.TrustDigest(digest(b))
+}
+
+// TrustDigest records the file whose digest is sum (see ReadDigest) as
+// trusted.
+func (s TrustStore) TrustDigest(sum string) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return err
 	}
-	return os.WriteFile(s.file(), []byte(h+"\n"), 0o600)
+	return os.WriteFile(s.file(), []byte(sum+"\n"), 0o600)
 }
 
 // Revoke forgets the trusted file, if there is one.
