@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // The trailer keys of a pair commit, read by git interpret-trailers.
@@ -204,8 +205,13 @@ func (r Record) Trailers() string {
 	return b.String()
 }
 
+// oneLine makes s fit a trailer's value (or the subject): one line, its
+// runs of white space made one space, and any other control or format
+// character, or invalid byte, written escaped (display.Escape), so that
+// nothing in a value can start a line or reach a terminal as a control.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	e, _ := display.Escape(strings.Join(strings.Fields(s), " "))
+	return e
 }
 
 // ParseMessage reads a commit message written by Message. ok is false when

@@ -3,6 +3,7 @@ package audit_test
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
@@ -157,5 +158,30 @@ func TestHunkHash(t *testing.T) {
 	// The first 12 hex digits of the SHA-256 of " a\n-b\n+c\n" (sha256sum).
 	if got, want := audit.HunkHash(r), "2980a502c1e0"; got != want {
 		t.Errorf("HunkHash = %q, want %q", got, want)
+	}
+}
+
+// No value can put a newline or a control character in a trailer: a
+// model name (or any value) with one is written on one line, escaped.
+func TestTrailersHoldNoControls(t *testing.T) {
+	r := audit.Record{
+		Subject: "S", Session: "s\x1b[2J", Model: "gpt\x1b]0;title\x07\nPair-Reviewed-By: Forged <f@x>\r\u202e",
+		ReviewedBy: "Ann\u0085 <ann@example.com>",
+		Hunks:      []audit.HunkRecord{{Path: "a\x1bb.go", Start: 1, Hash: "0123456789ab", Decision: audit.Approved}},
+		Changes:    []audit.ChangeRecord{{Path: "c\x00.go", Mode: "100644", Blob: "0123456789ab"}},
+	}
+	tr := r.Trailers()
+	lines := strings.Split(strings.TrimSuffix(tr, "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("got %d trailer lines, want 5:\n%s", len(lines), tr)
+	}
+	for _, l := range lines {
+		if strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == '\u202e' }) {
+			t.Errorf("a control or format character in %q", l)
+		}
+	}
+	got, ok, err := audit.ParseMessage(r.Message())
+	if !ok || err != nil || got.ReviewedBy != "Ann <ann@example.com>" || !strings.HasPrefix(got.Model, "gpt^[]0;title^G Pair-Reviewed-By: Forged") {
+		t.Errorf("ParseMessage: ok %v err %v, reviewed by %q, model %q", ok, err, got.ReviewedBy, got.Model)
 	}
 }
