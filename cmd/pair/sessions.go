@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/session"
 )
@@ -88,7 +89,7 @@ waiting (pair review finishes it), the model and the last request.
 					fmt.Fprintf(io.Out, "%-34s  %-16s  unreadable: %s\n", s.Name, when, s.Err)
 					continue
 				}
-				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, s.Model, output.OneLine(s.Request, 60))
+				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, display.Name(s.Model), output.OneLine(s.Request, 60))
 			}
 			return nil
 		},

@@ -463,7 +463,7 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprint(p.text, e.Text)
 		p.midway = !strings.HasSuffix(e.Text, "\n")
 	case agent.EventRequestStarted:
-		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", p.st.Model, e.Detail)))
+		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", display.Name(p.st.Model), e.Detail)))
 	case agent.EventToolCall:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("→ %s %s", e.Tool, output.OneLine(e.Text, 100))))
@@ -514,7 +514,7 @@ func (p *eventPrinter) event(e agent.Event) {
 func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter) error {
 	lines := newLineReader(o.IO.In)
 	out := o.IO.Out
-	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", st.Model, a.Tree.Dir)
+	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", display.Name(st.Model), display.Name(a.Tree.Dir))
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(display.Names(st.Files), ", "))
 	}
