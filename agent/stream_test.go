@@ -237,3 +237,27 @@ func TestRunStalledOrHugeReplyFails(t *testing.T) {
 		})
 	}
 }
+
+// TestCompleteErrorBodyStalls: a body read whole (an error answer's, or
+// one that is not an event stream) comes before any piece of the reply:
+// the first-byte timeout bounds it, and it is not retried.
+func TestCompleteErrorBodyStalls(t *testing.T) {
+	tests := []agenttest.Reply{
+		{Status: 500, ErrorBody: `{"error": {"message": "overloaded"}}`, Stall: true, After: 5},
+		{SSE: `{"choices": [{"message": {"content": "not streamed"}}]}`, ContentType: "application/json", Stall: true, After: 5},
+	}
+	for _, rep := range tests {
+		s := agenttest.NewServer(t, rep)
+		cfg := s.Config()
+		cfg.FirstByteTimeout = 200 * time.Millisecond
+		c := agent.NewClient(cfg)
+		_, err := c.Complete(context.Background(), userAsks, nil, nil)
+		var te *agent.TimeoutError
+		if !errors.As(err, &te) || te.Phase != "first byte" {
+			t.Errorf("%d: got error %v, want a first-byte *TimeoutError", rep.Status, err)
+		}
+		if n := len(s.Requests()); n != 1 {
+			t.Errorf("%d: %d requests, want 1", rep.Status, n)
+		}
+	}
+}
