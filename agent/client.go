@@ -156,8 +156,10 @@ func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("model server: no answer within %s (the timeout for the first byte of the reply)", formatDelay(e.After))
 }
 
-// SizeError reports a reply larger than the bound on its size: its text
-// and tool arguments together (Line false), or one line of its stream.
+// SizeError reports a reply larger than the bound on its size, Limit
+// bytes: its text, reasoning and tool arguments together, or the lines of
+// its stream that are not events together (Line false), or one line of
+// its stream (Line true).
 type SizeError struct {
 	Limit int64
 	Line  bool
@@ -165,14 +167,14 @@ type SizeError struct {
 
 func (e *SizeError) Error() string {
 	if e.Line {
-		return fmt.Sprintf("model server: a line of the reply is longer than %s (the bound on a reply's size)", FormatSize(e.Limit))
+		return fmt.Sprintf("model server: a line of the reply is longer than %s (the bound on a reply's size)", formatSize(e.Limit))
 	}
-	return fmt.Sprintf("model server: the reply is larger than %s (the bound on a reply's size)", FormatSize(e.Limit))
+	return fmt.Sprintf("model server: the reply is larger than %s (the bound on a reply's size)", formatSize(e.Limit))
 }
 
-// FormatSize writes a size in bytes in the largest unit that divides it:
+// formatSize writes a size in bytes in the largest unit that divides it:
 // "4 MiB", "8 MB", "1500 bytes".
-func FormatSize(n int64) string {
+func formatSize(n int64) string {
 	units := []struct {
 		size int64
 		name string

@@ -19,7 +19,7 @@ func mergeStream(mc *Config, f File) {
 		mc.IdleTimeout = noneIfZero(parseTimeout(f.IdleTimeout))
 	}
 	if f.MaxReply != "" {
-		mc.MaxReply, _ = ParseSize(f.MaxReply)
+		mc.MaxReply, _ = parseSize(f.MaxReply)
 	}
 }
 
@@ -32,7 +32,7 @@ func streamFlags(mc *Config, fl Flags) error {
 		mc.IdleTimeout = noneIfZero(fl.IdleTimeout)
 	}
 	if fl.MaxReply != "" {
-		n, err := ParseSize(fl.MaxReply)
+		n, err := parseSize(fl.MaxReply)
 		if err != nil {
 			return output.Usagef("--max-reply: %v", err)
 		}
@@ -47,28 +47,28 @@ func checkStream(p string, fc File) error {
 		return fmt.Errorf("%s: idle_timeout: %q is not a duration such as 90s or 10m (0 waits forever)", p, fc.IdleTimeout)
 	}
 	if fc.MaxReply != "" {
-		if _, err := ParseSize(fc.MaxReply); err != nil {
+		if _, err := parseSize(fc.MaxReply); err != nil {
 			return fmt.Errorf("%s: max_reply: %w", p, err)
 		}
 	}
 	return nil
 }
 
-// sizeUnits are the units of ParseSize, in bytes.
+// sizeUnits are the units of parseSize, in bytes.
 var sizeUnits = map[string]int64{
 	"": 1, "b": 1, "bytes": 1,
 	"kb": 1e3, "mb": 1e6, "gb": 1e9,
 	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
 }
 
-// maxSize is the largest size ParseSize accepts.
+// maxSize is the largest size parseSize accepts.
 const maxSize = 1 << 40
 
-// ParseSize reads a size in bytes: a whole number of bytes, or a number
+// parseSize reads a size in bytes: a whole number of bytes, or a number
 // and a unit, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of
 // 1024), in any case, with or without a space: "8MB", "512 KiB",
 // "4194304". It must be more than zero.
-func ParseSize(s string) (int64, error) {
+func parseSize(s string) (int64, error) {
 	bad := fmt.Errorf("%q is not a size such as 8MB, 512KiB or 4194304 (bytes)", s)
 	t := strings.TrimSpace(s)
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })

@@ -17,13 +17,13 @@ func TestParseSize(t *testing.T) {
 		{"100 bytes", 100}, {"2GB", 2e9}, {" 64KiB ", 64 << 10},
 	}
 	for _, tt := range tests {
-		if got, err := ParseSize(tt.in); err != nil || got != tt.want {
-			t.Errorf("ParseSize(%q): got %d, %v; want %d", tt.in, got, err, tt.want)
+		if got, err := parseSize(tt.in); err != nil || got != tt.want {
+			t.Errorf("parseSize(%q): got %d, %v; want %d", tt.in, got, err, tt.want)
 		}
 	}
 	for _, in := range []string{"", "MB", "8 parsecs", "0", "0.5", "1.5.2MB", "-1MB", "2TiB", "8M"} {
-		if got, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q): got %d, want an error", in, got)
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q): got %d, want an error", in, got)
 		}
 	}
 }
