@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,6 +97,13 @@ type Config struct {
 	// DefaultFirstByteTimeout, a negative value no bound.
 	ConnectTimeout   time.Duration
 	FirstByteTimeout time.Duration
+	// IdleTimeout bounds the wait for each further piece of a reply once
+	// it has begun; zero means DefaultIdleTimeout, a negative value no
+	// bound.
+	IdleTimeout time.Duration
+	// MaxReply bounds the size of one reply, in bytes; zero means
+	// DefaultMaxReply, a negative value no bound.
+	MaxReply int64
 }
 
 // Default timeouts of a Client. A local server (Ollama, llama.cpp) loads
@@ -110,19 +118,73 @@ const (
 	DefaultFirstByteTimeout = 5 * time.Minute
 )
 
+// DefaultIdleTimeout is the default wait for each further piece of a
+// reply. Once a reply streams, its pieces come a fraction of a second
+// apart; but a reasoning model may think for minutes after its first
+// piece, and a server that assembles a tool call before it sends it (as
+// some of vLLM's and Ollama's parsers do) is silent while a slow local
+// model writes a whole file. Five minutes, as for the first byte, lets
+// those finish (Codex waits as long, its stream_idle_timeout_ms).
+const DefaultIdleTimeout = 5 * time.Minute
+
+// DefaultMaxReply is the default bound on the size of one reply: its
+// text, reasoning and tool arguments together, and each line of its
+// stream. A model's reply is at most a few hundred kilobytes even when it
+// writes a whole large file; 4 MiB leaves room for that, and keeps a
+// runaway or hostile server from filling the memory.
+const DefaultMaxReply = 4 << 20
+
 // TimeoutError reports a model server that did not answer in time: no
-// connection (Phase "connect") or no first byte of the reply (Phase
-// "first byte") within After.
+// connection (Phase "connect"), no first byte of the reply (Phase "first
+// byte"), or no further piece of a reply that had begun (Phase "idle")
+// within After.
 type TimeoutError struct {
 	Phase string
 	After time.Duration
 }
 
+// PhaseIdle is the Phase of a reply that stopped after it had begun.
+const PhaseIdle = "idle"
+
 func (e *TimeoutError) Error() string {
-	if e.Phase == "connect" {
+	switch e.Phase {
+	case "connect":
 		return fmt.Sprintf("model server: no connection within %s (the connect timeout)", formatDelay(e.After))
+	case PhaseIdle:
+		return fmt.Sprintf("model server: the reply stalled: nothing more of it within %s (the idle timeout)", formatDelay(e.After))
 	}
 	return fmt.Sprintf("model server: no answer within %s (the timeout for the first byte of the reply)", formatDelay(e.After))
+}
+
+// SizeError reports a reply larger than the bound on its size, Limit
+// bytes: its text, reasoning and tool arguments together, or the lines of
+// its stream that are not events together (Line false), or one line of
+// its stream (Line true).
+type SizeError struct {
+	Limit int64
+	Line  bool
+}
+
+func (e *SizeError) Error() string {
+	if e.Line {
+		return fmt.Sprintf("model server: a line of the reply is longer than %s (the bound on a reply's size)", formatSize(e.Limit))
+	}
+	return fmt.Sprintf("model server: the reply is larger than %s (the bound on a reply's size)", formatSize(e.Limit))
+}
+
+// formatSize writes a size in bytes in the largest unit that divides it:
+// "4 MiB", "8 MB", "1500 bytes".
+func formatSize(n int64) string {
+	units := []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1e9, "GB"}, {1 << 20, "MiB"}, {1e6, "MB"}, {1 << 10, "KiB"}, {1e3, "kB"}}
+	for _, u := range units {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Defaults of a Client's retry loop.
@@ -161,6 +223,18 @@ type Client struct {
 	// first piece of its reply (zero: no bound). A timeout is not
 	// retried.
 	FirstByteTimeout time.Duration
+	// IdleTimeout bounds the wait for each further piece of a reply
+	// (zero: no bound). Only a piece that carries something of the reply
+	// counts: text, reasoning, a tool call's fragment, the finish reason
+	// or the usage. Bytes that do not complete an event, comments and
+	// empty events do not, so a server that trickles bytes or sends
+	// keep-alives forever still times out. It is not retried.
+	IdleTimeout time.Duration
+	// MaxReply bounds the size of one reply in bytes: its text, refusal,
+	// reasoning and tool arguments together (zero: no bound). It is not
+	// retried. NewClient's transport also bounds each line of the
+	// stream, and the lines that are not events, by MaxReply.
+	MaxReply int64
 	// Waiting, if set, is called as each request is sent; the function
 	// it returns is called once the first piece of the reply arrives or
 	// the attempt ends, before any text is passed on. A front end shows
@@ -192,13 +266,21 @@ func NewClient(cfg Config) *Client {
 	if t, ok := base.(*http.Transport); ok && connect > 0 {
 		base = withConnectTimeout(t, connect)
 	}
-	hc.Transport = &retryAfterTransport{base: base}
+	hc.Transport = &retryAfterTransport{base: &boundedTransport{base: base}}
 	ocfg.HTTPClient = hc
-	firstByte := cfg.FirstByteTimeout
-	if firstByte == 0 {
-		firstByte = DefaultFirstByteTimeout
+	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model,
+		FirstByteTimeout: orDefault(cfg.FirstByteTimeout, DefaultFirstByteTimeout),
+		IdleTimeout:      orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
+		MaxReply:         orDefault(cfg.MaxReply, DefaultMaxReply),
 	}
-	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model, FirstByteTimeout: max(firstByte, 0)}
+}
+
+// orDefault maps zero to def and a negative value to zero, "no bound".
+func orDefault[T time.Duration | int64](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return max(v, 0)
 }
 
 // withConnectTimeout returns a copy of t whose connections time out after
@@ -363,9 +445,32 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 		stopTimer := arrived
 		arrived = func() { stopTimer(); done() }
 	}
+	// Each piece of the reply that carries something of it puts off the
+	// idle timeout, from the first piece on.
+	var idle *time.Timer
+	progress := func() {
+		switch {
+		case c.IdleTimeout <= 0:
+		case idle == nil:
+			idle = time.AfterFunc(c.IdleTimeout, func() {
+				cancel(&TimeoutError{Phase: PhaseIdle, After: c.IdleTimeout})
+			})
+		default:
+			idle.Reset(c.IdleTimeout)
+		}
+	}
+	defer func() {
+		if idle != nil {
+			idle.Stop()
+		}
+	}()
 	var once sync.Once
 	first := func() { once.Do(arrived) }
 	defer first()
+	// The transport of NewClient bounds the lines of the body and
+	// reports it here.
+	guard := &bodyGuard{limit: c.MaxReply}
+	ctx = context.WithValue(ctx, bodyGuardKey{}, guard)
 	// timedOut replaces an error caused by the first-byte timeout.
 	timedOut := func(err error) error {
 		var te *TimeoutError
@@ -377,6 +482,9 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 
 	stream, err := c.Chat.CreateChatCompletionStream(ctx, req)
 	if err != nil {
+		if e := guard.err; e != nil {
+			return Reply{}, false, e
+		}
 		return Reply{}, false, timedOut(requestError(err))
 	}
 	defer stream.Close()
@@ -399,12 +507,14 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 		return &NotAPIError{What: fmt.Sprintf("a body that is not an event stream (Content-Type %s)", contentType)}
 	}
 	events := 0
+	// size is what the reply holds so far (see Client.MaxReply).
+	var size int64
 
 	var calls callJoiner
 	var content strings.Builder
 	defer func() {
 		reply.Content = content.String()
-		reply.ToolCalls = calls.calls
+		reply.ToolCalls = calls.result()
 	}()
 	for {
 		if ctx.Err() != nil {
@@ -415,6 +525,9 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 			return reply, shown, timedOut(ctx.Err())
 		}
 		first()
+		if e := guard.err; e != nil {
+			return reply, shown, e
+		}
 		if errors.Is(err, io.EOF) {
 			if reply.FinishReason == "" {
 				if e := notAPI(); events == 0 && e != nil {
@@ -431,6 +544,10 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 		}
 		if err == nil {
 			events++
+			if events == 1 || carries(chunk) {
+				progress()
+			}
+			size += sizeOf(chunk)
 		}
 		if err != nil {
 			if reply.FinishReason != "" && isConnError(err) {
@@ -460,23 +577,75 @@ func (c *Client) stream(parent context.Context, req openai.ChatCompletionRequest
 				}
 			}
 			for _, tc := range ch.Delta.ToolCalls {
-				calls.add(tc)
+				if calls.add(tc) {
+					size += callCost
+				}
 			}
 			if fr := ch.FinishReason; fr != "" && fr != openai.FinishReasonNull {
 				reply.FinishReason = string(fr)
 			}
 		}
+		if c.MaxReply > 0 && size > c.MaxReply {
+			return reply, shown, &SizeError{Limit: c.MaxReply}
+		}
 	}
+}
+
+// carries reports whether a piece of a stream carries something of the
+// reply: text, reasoning, a tool call's fragment, the finish reason or the
+// usage.
+func carries(chunk openai.ChatCompletionStreamResponse) bool {
+	if chunk.Usage != nil {
+		return true
+	}
+	for _, ch := range chunk.Choices {
+		d := ch.Delta
+		if d.Content != "" || d.Refusal != "" || d.ReasoningContent != "" || len(d.ToolCalls) > 0 || d.FunctionCall != nil ||
+			ch.FinishReason != "" && ch.FinishReason != openai.FinishReasonNull {
+			return true
+		}
+	}
+	return false
+}
+
+// callCost is what a new tool call counts towards a reply's size beyond
+// its id, name and arguments: an endless run of empty calls is bounded
+// too.
+const callCost = 64
+
+// sizeOf is what a piece of a stream adds to the size of the reply: the
+// text, refusal, reasoning and tool call fragments of all its choices
+// (only the first is kept, but a server could send endless others).
+func sizeOf(chunk openai.ChatCompletionStreamResponse) int64 {
+	var n int
+	for _, ch := range chunk.Choices {
+		d := ch.Delta
+		n += len(d.Content) + len(d.Refusal) + len(d.ReasoningContent)
+		for _, tc := range d.ToolCalls {
+			n += len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	return int64(n)
 }
 
 // callJoiner joins the fragments of streamed tool calls: by their index,
 // or, for servers that send none, in order, a new id starting a new call.
 type callJoiner struct {
 	calls   []ToolCall
-	byIndex map[int]int // fragment index → position in calls
+	args    []*strings.Builder // the arguments of calls, joined in time linear in their length
+	byIndex map[int]int        // fragment index → position in calls
 }
 
-func (j *callJoiner) add(tc openai.ToolCall) {
+// result returns the calls joined.
+func (j *callJoiner) result() []ToolCall {
+	for i, b := range j.args {
+		j.calls[i].Arguments = b.String()
+	}
+	return j.calls
+}
+
+// add adds the fragment tc, and reports whether it began a new call.
+func (j *callJoiner) add(tc openai.ToolCall) (added bool) {
 	pos := -1
 	if tc.Index != nil {
 		if p, ok := j.byIndex[*tc.Index]; ok {
@@ -489,7 +658,9 @@ func (j *callJoiner) add(tc openai.ToolCall) {
 		pos = -1 // a new call, where a server reuses an index or sends none
 	}
 	if pos < 0 {
+		added = true
 		j.calls = append(j.calls, ToolCall{})
+		j.args = append(j.args, new(strings.Builder))
 		pos = len(j.calls) - 1
 		if tc.Index != nil {
 			if j.byIndex == nil {
@@ -508,7 +679,8 @@ func (j *callJoiner) add(tc openai.ToolCall) {
 	case name != call.Name:
 		call.Name += name
 	}
-	call.Arguments += tc.Function.Arguments
+	j.args[pos].WriteString(tc.Function.Arguments)
+	return added
 }
 
 // requestError converts an error of sending a request.
@@ -714,4 +886,114 @@ func (t *retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		}
 	}
 	return resp, err
+}
+
+// bodyGuardKey is the context key of the *bodyGuard of a request.
+type bodyGuardKey struct{}
+
+// bodyGuard bounds what the reader of an answer's body holds in memory,
+// and records the bound broken, since go-openai's stream reader replaces
+// the error of a read with one of its own. The body is read by the
+// goroutine that sent the request, which then looks at err: no lock is
+// needed.
+type bodyGuard struct {
+	limit int64 // in bytes; zero: no bound
+	err   error // a *SizeError once the bound is broken
+}
+
+// boundedTransport bounds the answers to requests that carry a *bodyGuard.
+// go-openai reads an event stream line by line, each line whole, and keeps
+// every line that is not a data line to report an error; it reads an error
+// answer's body whole. So each line of a stream, and its lines that are
+// not data lines together, may hold at most the guard's limit; an error
+// answer's body is cut there (its status is the answer, its message the
+// first line).
+type boundedTransport struct {
+	base http.RoundTripper
+}
+
+func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	g, ok := req.Context().Value(bodyGuardKey{}).(*bodyGuard)
+	if err != nil || !ok || g.limit <= 0 {
+		return resp, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode >= 400 {
+		resp.Body = &cutBody{Reader: io.LimitReader(resp.Body, g.limit), Closer: resp.Body}
+	} else {
+		resp.Body = &lineBody{body: resp.Body, g: g}
+	}
+	return resp, nil
+}
+
+// cutBody is a body cut after a number of bytes.
+type cutBody struct {
+	io.Reader
+	io.Closer
+}
+
+// lineBody is the body of an event stream whose lines are bounded (see
+// boundedTransport). Once a bound is broken, every read fails with a
+// *SizeError, also recorded in the guard.
+type lineBody struct {
+	body io.ReadCloser
+	g    *bodyGuard
+	// line is the length of the line read so far, head its first bytes
+	// after leading blanks (up to len("data:")), other the length of the
+	// complete lines that are not data lines.
+	line, other int64
+	head        []byte
+}
+
+func (b *lineBody) Read(p []byte) (int, error) {
+	if b.g.err != nil {
+		return 0, b.g.err
+	}
+	n, err := b.body.Read(p)
+	if e := b.scan(p[:n]); e != nil {
+		b.g.err = e
+		return n, e
+	}
+	return n, err
+}
+
+func (b *lineBody) Close() error { return b.body.Close() }
+
+// scan follows the lines of p, read after what was scanned before.
+func (b *lineBody) scan(p []byte) error {
+	const data = "data:"
+	for len(p) > 0 {
+		seg := p
+		end := bytes.IndexByte(p, '\n')
+		if end >= 0 {
+			seg = p[:end+1]
+		}
+		for _, c := range seg {
+			if len(b.head) == len(data) {
+				break
+			}
+			if len(b.head) > 0 || !isBlank(c) {
+				b.head = append(b.head, c)
+			}
+		}
+		b.line += int64(len(seg))
+		if b.line > b.g.limit {
+			return &SizeError{Limit: b.g.limit, Line: true}
+		}
+		if end >= 0 {
+			if len(b.head) > 0 && string(b.head) != data {
+				if b.other += b.line; b.other > b.g.limit {
+					return &SizeError{Limit: b.g.limit}
+				}
+			}
+			b.line, b.head = 0, b.head[:0]
+		}
+		p = p[len(seg):]
+	}
+	return nil
+}
+
+// isBlank reports whether c is an ASCII blank, as bytes.TrimSpace sees it.
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

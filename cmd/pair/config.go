@@ -24,6 +24,8 @@ func configFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-steps", DefaultText: "20", Usage: "at most `N` model calls per request"},
 		&cli.IntFlag{Name: "max-retries", Value: -1, DefaultText: "3", Usage: "send failed edits or tests back to the model at most `N` times per request"},
 		&cli.DurationFlag{Name: "timeout", DefaultText: "5m", Usage: "give up when the model server has not started to answer after `DURATION` (0: wait forever)"},
+		&cli.DurationFlag{Name: "idle-timeout", DefaultText: "5m, or --timeout if shorter", Usage: "give up when a reply that has begun sends nothing more for `DURATION` (0: wait forever)"},
+		&cli.StringFlag{Name: "max-reply", DefaultText: "4MiB", Usage: "give up on a reply larger than `SIZE` (such as 8MB, 512KiB, or bytes)"},
 		&cli.StringFlag{Name: "test-cmd", Usage: "run `COMMAND` after edits are applied; its failure goes back to the model (default: test_cmd in .pair.yml)"},
 		// For pair bench: only the repository's .pair.yml counts.
 		&cli.BoolFlag{Name: "no-user-config", Hidden: true},
@@ -39,6 +41,7 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 			Model: c.String("model"), APIBase: c.String("api-base"), APIKey: c.String("api-key"), TestCmd: c.String("test-cmd"),
 			MaxSteps: c.Int("max-steps"), MaxRetries: c.Int("max-retries"),
 			Timeout: c.Duration("timeout"), TimeoutSet: c.IsSet("timeout"),
+			IdleTimeout: c.Duration("idle-timeout"), IdleTimeoutSet: c.IsSet("idle-timeout"), MaxReply: c.String("max-reply"),
 			NoUserConfig: c.Bool("no-user-config"),
 		},
 		Dir: dir, Home: home, Trust: config.TrustStore{Dir: stateDir}, Env: os.Getenv,

@@ -22,7 +22,10 @@
 // are reviewed hunk by hunk like pair apply's, written and committed; the
 // model is told what became of each hunk. On a terminal it is a chat with
 // slash commands; -m runs one request. pair ask answers a read-only
-// question. Both print one JSON object with --json. Sessions are
+// question. Both print one JSON object with --json. A reply is bounded:
+// pair gives up on one that stops after it has begun (--idle-timeout,
+// idle_timeout in .pair.yml) or grows past --max-reply (max_reply, 4 MiB
+// by default), and the turn fails with nothing written. Sessions are
 // saved under the git directory; a review that cannot be done now pauses
 // (exit 3) and pair review finishes it later, in a terminal or a local web
 // page (--web). MCP servers listed in .pair.yml add their tools behind the

@@ -58,7 +58,9 @@ browser).
 api_base, api_key_env (the variable that holds the key), test_cmd,
 allow_commands (a list; "go test *" allows any arguments), max_steps,
 max_retries, timeout (how long to wait for the model to start answering;
-default 5m), tools (false: send the model no tools, as for a model whose
+default 5m), idle_timeout (how long a reply that has begun may send
+nothing more; default 5m, or timeout when that is shorter), max_reply
+(the largest reply, such as 8MB; default 4MiB), tools (false: send the model no tools, as for a model whose
 server refuses them; pair finds that out by itself and remembers it for the
 session), and mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your

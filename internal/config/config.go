@@ -32,6 +32,11 @@ type File struct {
 	// Timeout bounds the wait for the model server's first byte (a Go
 	// duration such as 90s or 10m; 0 waits forever).
 	Timeout string `yaml:"timeout"`
+	// IdleTimeout bounds the wait for each further piece of a reply once
+	// it has begun (a duration; 0 waits forever); MaxReply the size of a
+	// reply (a size such as 8MB, or bytes). See stream.go.
+	IdleTimeout string `yaml:"idle_timeout"`
+	MaxReply    string `yaml:"max_reply"`
 	// Tools: false sends the model no tools (text-only mode), for
 	// models whose server refuses them.
 	Tools *bool `yaml:"tools"`
@@ -51,6 +56,11 @@ type Config struct {
 	// Timeout bounds the wait for the model's first byte: zero means
 	// agent.DefaultFirstByteTimeout, a negative value no bound.
 	Timeout time.Duration
+	// IdleTimeout bounds the wait for each further piece of a reply:
+	// zero means the default, a negative value no bound. MaxReply bounds
+	// the size of a reply in bytes: zero means agent.DefaultMaxReply.
+	IdleTimeout time.Duration
+	MaxReply    int64
 	// NoTools is tools: false.
 	NoTools bool
 	// MCPServers are the servers of both files, the repository's first.
@@ -74,6 +84,11 @@ type Flags struct {
 	// Timeout counts when TimeoutSet.
 	Timeout    time.Duration
 	TimeoutSet bool
+	// IdleTimeout counts when IdleTimeoutSet; MaxReply (a size) when not
+	// empty.
+	IdleTimeout    time.Duration
+	IdleTimeoutSet bool
+	MaxReply       string
 	// NoUserConfig leaves the home directory's file out (pair bench).
 	NoUserConfig bool
 }
@@ -178,6 +193,10 @@ func Merge(in Inputs) (Config, error) {
 		if files[i].Timeout != "" {
 			mc.Timeout = noneIfZero(parseTimeout(files[i].Timeout))
 		}
+		mergeStream(&mc, files[i])
+	}
+	if err := streamFlags(&mc, fl); err != nil {
+		return mc, err
 	}
 	if fl.TimeoutSet {
 		if fl.Timeout < 0 {

@@ -133,6 +133,9 @@ func parse(p string, b []byte) (File, error) {
 			return fc, fmt.Errorf("%s: timeout: %s is not a duration such as 90s or 10m (0 waits forever)", p, quote(fc.Timeout))
 		}
 	}
+	if err := checkStream(p, fc); err != nil {
+		return fc, err
+	}
 	if err := mcp.CheckEntries(p, fc.MCPServers); err != nil {
 		return fc, err
 	}

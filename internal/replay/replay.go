@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pair-cli/pair/agent"
@@ -72,6 +74,23 @@ type Reply struct {
 	// Hang accepts the request and never answers it: no status, no
 	// byte, until the client gives up.
 	Hang bool `json:"hang,omitempty"`
+	// Stall sends the status, the headers and the first After bytes of
+	// the body, then nothing more until the client gives up.
+	Stall bool `json:"stall,omitempty"`
+	// Trickle, a Go duration such as "2s", sends the body after its
+	// first After bytes one byte at a time, this long apart.
+	Trickle string `json:"trickle,omitempty"`
+	// After is the number of bytes of the body sent at once before Stall
+	// or Trickle begins.
+	After int `json:"after,omitempty"`
+	// EndlessLine follows SSE, or the first event of a streamed reply,
+	// with a line that never ends: a data line without a newline, until
+	// the client gives up.
+	EndlessLine bool `json:"endless_line,omitempty"`
+	// Repeat streams Text this many times over, as one long reply; -1
+	// repeats it until the client gives up. Each piece is encoded once,
+	// so that the server's memory stays small whatever the length.
+	Repeat int `json:"repeat,omitempty"`
 }
 
 // Request is a recorded request to the server.
@@ -283,7 +302,83 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		return
 	}
+	if rep.Stall || rep.Trickle != "" {
+		var pace time.Duration
+		if rep.Trickle != "" {
+			if pace, err = time.ParseDuration(rep.Trickle); err != nil || pace <= 0 {
+				s.errorf("replay: trickle %q is not a positive duration", rep.Trickle)
+				writeError(w, http.StatusInternalServerError, "replay: bad trickle "+rep.Trickle)
+				return
+			}
+		}
+		w = &paced{ResponseWriter: w, ctx: r.Context(), left: rep.After, pace: pace}
+	}
 	serve(w, &req, rep, n)
+}
+
+// paced is the writer of an answer that stalls or trickles: it writes the
+// first left bytes at once, then one byte every pace, or none at all when
+// pace is zero, until ctx is done.
+type paced struct {
+	http.ResponseWriter
+	ctx  context.Context
+	left int
+	pace time.Duration
+}
+
+func (p *paced) Write(b []byte) (int, error) {
+	n := 0
+	if p.left > 0 {
+		k, err := p.ResponseWriter.Write(b[:min(p.left, len(b))])
+		n, p.left, b = k, p.left-k, b[k:]
+		if err != nil {
+			return n, err
+		}
+	}
+	for len(b) > 0 {
+		p.Flush()
+		if p.pace == 0 {
+			<-p.ctx.Done()
+			return n, p.ctx.Err()
+		}
+		t := time.NewTimer(p.pace)
+		select {
+		case <-p.ctx.Done():
+			t.Stop()
+			return n, p.ctx.Err()
+		case <-t.C:
+		}
+		k, err := p.ResponseWriter.Write(b[:1])
+		n, b = n+k, b[k:]
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Flush sends what was written.
+func (p *paced) Flush() {
+	if f, ok := p.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// endlessLine writes a data line that never ends, until the client goes
+// away.
+func endlessLine(w http.ResponseWriter) {
+	if _, err := io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"`); err != nil {
+		return
+	}
+	filler := []byte(strings.Repeat("x", 32<<10))
+	for {
+		if _, err := w.Write(filler); err != nil {
+			return // the client went away
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
 }
 
 // serve sends rep as the answer to the n-th request req.
@@ -313,6 +408,10 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 			w.Header().Set("Content-Type", rep.ContentType)
 		}
 		io.WriteString(w, rep.SSE)
+		if rep.EndlessLine {
+			endlessLine(w)
+			return
+		}
 		if rep.Abort {
 			abort(w)
 		}
@@ -354,9 +453,8 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	send := func(v any) bool {
-		b, _ := json.Marshal(v) // our own types: no error
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+	write := func(event []byte) bool {
+		if _, err := w.Write(event); err != nil {
 			return false // the client went away
 		}
 		if f, ok := w.(http.Flusher); ok {
@@ -364,6 +462,11 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 		}
 		return true
 	}
+	encode := func(v any) []byte {
+		b, _ := json.Marshal(v) // our own types: no error
+		return fmt.Appendf(nil, "data: %s\n\n", b)
+	}
+	send := func(v any) bool { return write(encode(v)) }
 	chunk := func(d delta, finish *string) streamChunk {
 		return streamChunk{
 			ID: id, Object: "chat.completion.chunk", Model: req.Model,
@@ -374,9 +477,19 @@ func serve(w http.ResponseWriter, req *Request, rep Reply, n int) {
 	if !send(chunk(delta{Role: "assistant", Content: &empty}, nil)) {
 		return
 	}
-	for _, p := range text {
-		if !send(chunk(delta{Content: &p}, nil)) {
-			return
+	if rep.EndlessLine {
+		endlessLine(w)
+		return
+	}
+	events := make([][]byte, len(text))
+	for i, p := range text {
+		events[i] = encode(chunk(delta{Content: &p}, nil))
+	}
+	for r := 0; r < max(rep.Repeat, 1) || rep.Repeat < 0; r++ {
+		for _, e := range events {
+			if !write(e) {
+				return
+			}
 		}
 	}
 	for _, f := range fragments(calls, args, rep.Interleave, rep.NoIndex) {
@@ -520,6 +633,10 @@ func describe(r Reply) string {
 		return fmt.Sprintf("status %d %q", r.Status, r.Text)
 	case r.Hang:
 		return "a request left unanswered"
+	case r.Stall:
+		return fmt.Sprintf("a reply that stalls after %d bytes", r.After)
+	case r.EndlessLine:
+		return "a line that never ends"
 	case r.SSE != "":
 		return fmt.Sprintf("raw SSE %q", abbrev(r.SSE))
 	}

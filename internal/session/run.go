@@ -200,7 +200,8 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model,
-		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout})
+		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout,
+		IdleTimeout: idleTimeout(cfg.IdleTimeout, cfg.Timeout), MaxReply: cfg.MaxReply})
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
 	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
 	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
@@ -297,10 +298,17 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 	var te *agent.TimeoutError
 	if errors.As(err, &te) {
 		hint := "wait longer with --timeout DURATION or timeout: in .pair.yml (0 waits forever)"
-		if te.Phase == "connect" {
+		switch te.Phase {
+		case "connect":
 			hint = "is the server running, and is the base URL (--api-base) right?"
+		case agent.PhaseIdle:
+			hint = "wait longer with --idle-timeout DURATION or idle_timeout: in .pair.yml (0 waits forever)"
 		}
 		return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v; %s", cmd, err, hint)}
+	}
+	var se *agent.SizeError
+	if errors.As(err, &se) {
+		return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v; allow more with --max-reply SIZE or max_reply: in .pair.yml (such as 16MB)", cmd, err)}
 	}
 	return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v", cmd, err)}
 }
@@ -312,6 +320,17 @@ func connectTimeout(d time.Duration) time.Duration {
 		return d
 	}
 	return 0
+}
+
+// idleTimeout is the idle timeout for the settings idle and firstByte
+// (see modelConfig): idle when set, else the first-byte timeout when that
+// is shorter than the default, since a person who waits at most that long
+// for a reply to begin does not wait longer once it stalls.
+func idleTimeout(idle, firstByte time.Duration) time.Duration {
+	if idle == 0 && firstByte > 0 && firstByte < agent.DefaultIdleTimeout {
+		return firstByte
+	}
+	return idle
 }
 
 // waitNotice shows how long the model has been silent: after a few
