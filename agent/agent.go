@@ -156,6 +156,12 @@ type Settings struct {
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
 	// results and file contents are elided (see compact).
 	ContextChars int
+	// APIKey is the model's key, and KeyEnv the variable .pair.yml's
+	// api_key_env names. Commands and tests run without either in their
+	// environment (CommandEnv), and the key is redacted from everything
+	// the model is sent, the session keeps and the events show (see
+	// redact.go).
+	APIKey, KeyEnv string
 }
 
 // Agent runs requests: the model, the repository and the reviewer.
@@ -231,7 +237,7 @@ type CommandResult struct {
 
 func (a *Agent) emit(e Event) {
 	if a.Emit != nil {
-		a.Emit(e)
+		a.Emit(a.redactEvent(e))
 	}
 }
 
@@ -473,7 +479,7 @@ func (a *Agent) endTurn(err error) error {
 		t.Status, t.Error = StatusFailed, err.Error()
 		a.log(ActionError, "", err.Error())
 	}
-	return err
+	return a.redactErr(err)
 }
 
 // NotCommittedError ends a turn in which approved hunks were written but
@@ -505,6 +511,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, output.Plural(s.MaxSteps, "call"))
 		}
 		a.st.Turn.Steps++
+		a.redact()
 		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
@@ -659,8 +666,10 @@ func (a *Agent) calls(ctx context.Context, calls []ToolCall) error {
 }
 
 // checkpoint saves the state (Agent.Checkpoint), so that a killed process
-// loses at most the step in flight.
+// loses at most the step in flight. The state is redacted first, saved or
+// not: the end of every turn checkpoints, and its caller shows it.
 func (a *Agent) checkpoint() error {
+	a.redact()
 	if a.Checkpoint == nil {
 		return nil
 	}
@@ -1064,7 +1073,8 @@ func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, 
 	run := a.RunCommand
 	if run == nil {
 		run = func(ctx context.Context, c string) (CommandResult, error) {
-			return Shell(ctx, a.Tree.Dir, c, a.settings().CommandTimeout)
+			s := a.settings()
+			return Shell(ctx, a.Tree.Dir, c, s.CommandEnv(), s.CommandTimeout)
 		}
 	}
 	res, err := run(ctx, command)

@@ -58,6 +58,9 @@ type Config struct {
 	Untrusted []string
 	// Sources says where each setting came from, for error messages.
 	Sources []string
+	// KeyEnv is the variable api_key_env names: commands run without it
+	// (see proc.Env), whether or not the key came from it.
+	KeyEnv string
 }
 
 // Flags are the command-line flags that set the configuration; zero
@@ -135,6 +138,7 @@ func Merge(in Inputs) (Config, error) {
 	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), pick(func(f File) string { return f.APIBase }))
 	keyEnv := pick(func(f File) string { return f.APIKeyEnv })
 	keyFromFile := ""
+	mc.KeyEnv = keyEnv
 	if keyEnv != "" {
 		keyFromFile = env(keyEnv)
 	}

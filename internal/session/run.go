@@ -209,7 +209,7 @@ func Run(ctx context.Context, o Options) error {
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
 			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
-			Commit: commit, NoVerify: o.NoVerify,
+			Commit: commit, NoVerify: o.NoVerify, APIKey: cfg.APIKey, KeyEnv: cfg.KeyEnv,
 			Interpret: o.Interpret || !o.Yes && o.Decisions == "",
 		},
 	}
@@ -692,13 +692,16 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		if cmdline == "" {
 			return false, errors.New("/run COMMAND")
 		}
-		res, err := agent.Shell(ctx, a.Tree.Dir, cmdline, 10*time.Minute)
+		res, err := agent.Shell(ctx, a.Tree.Dir, cmdline, a.Settings.CommandEnv(), 10*time.Minute)
 		if err == nil {
 			err = ctx.Err() // stopped: its output is not kept
 		}
 		if err != nil {
 			return false, err
 		}
+		// The command ran without the key in its environment; a key it
+		// found all the same is not shown, nor sent.
+		res.Output = a.Settings.Redact(res.Output)
 		fmt.Fprint(out, display.Text(res.Output))
 		fmt.Fprintf(out, "(exit code %d; the output goes with your next request)\n", res.ExitCode)
 		st.Messages = append(st.Messages, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("I ran `%s` (exit code %d). Output:\n%s", cmdline, res.ExitCode, tailText(res.Output, 8000))})
