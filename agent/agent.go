@@ -38,6 +38,13 @@ type Reviewer interface {
 // terminal, and no decisions given ahead.
 var ErrNeedsReview = errors.New("a decision is needed, and no one can be asked here")
 
+// ErrHunksOnly is returned by ReviewCommand of a Reviewer whose decisions
+// were given ahead (--yes, --decisions): those answer hunks, never a
+// command or an MCP call. The call is not made, whether the model asks
+// for it now or a paused turn waits for it: the model is told so, the
+// person what was not run, and the turn goes on.
+var ErrHunksOnly = errors.New("decisions given ahead answer hunks only")
+
 // Errors that end a turn.
 var (
 	// ErrEmptyRequest means there was nothing to do.
@@ -1032,6 +1039,10 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 	if !allowed(command, s) {
 		req := &CommandRequest{ID: call.ID, Kind: KindCommand, Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
+		if errors.Is(err, ErrHunksOnly) {
+			a.block("run_command", command, notAsked)
+			return notAskedModel("not run: this command"), false, nil
+		}
 		if errors.Is(err, ErrNeedsReview) {
 			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
@@ -1086,6 +1097,16 @@ func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, 
 	}
 	a.log(ActionCommand, "run_command", fmt.Sprintf("%s: exit %d", command, res.ExitCode))
 	return res, nil
+}
+
+// notAsked says to the person why a command or MCP call the model asked
+// for was not made under --yes or --decisions; notAskedModel says it to
+// the model, after what was not made.
+const notAsked = "not approved: --yes and --decisions answer hunks only (.pair.yml may allow it; without those flags you are asked)"
+
+func notAskedModel(what string) string {
+	return what + " needs the person's own approval, and they were not asked: their decisions were given ahead, for the hunks of your edits only. " +
+		"Go on without it; if it is needed, say so in your final answer."
 }
 
 // allowed reports whether the configuration lets a command run without

@@ -32,6 +32,10 @@ type Options struct {
 	OneShot   bool
 	Yes       bool
 	Decisions string
+	// ApproveCommand approves the command or MCP call the resumed
+	// session waits for (pair review --approve-command): Yes and
+	// Decisions answer hunks only.
+	ApproveCommand bool
 	// Interpret accepts interpreted hunks under --yes or --decisions; a
 	// person reviewing (terminal, web page, or later) is offered them.
 	Interpret bool
@@ -96,6 +100,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if o.Yes && o.Decisions != "" {
 		return output.Usagef("%s: --yes and --decisions cannot be used together", cmd)
+	}
+	if o.ApproveCommand && o.Web {
+		return output.Usagef("%s: --approve-command and --web cannot be used together: approve it in the page", cmd)
 	}
 	if o.Session != "" && o.Continue {
 		return output.Usagef("%s: --session and --continue cannot be used together", cmd)
@@ -166,6 +173,16 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if st != nil && st.Mode != o.Mode && !o.Resume {
 		return output.Usagef("%s: session %s is a pair %s session", cmd, st.Session, st.Mode)
+	}
+	if o.ApproveCommand {
+		var p *agent.Pending
+		if st != nil {
+			p = st.Turn.Pending
+		}
+		if p == nil || p.Kind != agent.KindCommand && p.Kind != agent.KindMCP || p.Phase != "review" {
+			return output.Usagef("%s: --approve-command: session %s does not wait for a command or an MCP call", cmd, st.Session)
+		}
+		rv.approve = p
 	}
 	cfg, err := o.LoadConfig(tree.Dir, tree.StateDir())
 	if err != nil {
@@ -279,6 +296,10 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, output.Plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
 		}
 		ways := "--decisions LETTERS, --yes, or --web"
+		if p := t.Pending; p != nil && (p.Kind == agent.KindCommand || p.Kind == agent.KindMCP) {
+			// Letters and --yes answer hunks only.
+			ways = "--approve-command, or --web"
+		}
 		if t.ReviewRefused != "" {
 			// Deciding ahead approved interpreted hunks: offering it again
 			// would only be refused again.
