@@ -1,6 +1,10 @@
 package agent
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // Redacted is what stands for the API key in any text the model is sent,
 // the session keeps or the events show.
@@ -65,6 +69,15 @@ func (a *Agent) redact() {
 	if p := t.Pending; p != nil {
 		for _, f := range []*string{&p.Diff, &p.Message, &p.Command, &p.Arguments, &p.Reply} {
 			r(f)
+		}
+		// The review saved at a pause holds the files it was placed
+		// against: one that holds the key no longer matches when the
+		// review goes on, and its hunks are offered afresh.
+		if q, err := json.Marshal(s.APIKey); err == nil {
+			q = q[1 : len(q)-1] // the key as it is written inside a JSON string
+			if bytes.Contains(p.Review, q) {
+				p.Review = bytes.ReplaceAll(p.Review, q, []byte(Redacted))
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,46 @@ func TestRedactShortKey(t *testing.T) {
 		if got := (agent.Settings{APIKey: tc.key}).Redact(tc.text); got != tc.want {
 			t.Errorf("key %q: got %q, want %q", tc.key, got, tc.want)
 		}
+	}
+}
+
+// savingReviewer pauses every proposal, saving a review that holds the
+// files it was placed against, as the CLI's reviewer does.
+type savingReviewer struct{ reviewer }
+
+func (r *savingReviewer) ReviewEdits(_ context.Context, p *agent.Proposal) (*agent.Outcome, error) {
+	old := map[string]string{}
+	for _, fp := range p.Plans {
+		old[fp.Path()] = fp.Old
+	}
+	p.Saved, _ = json.Marshal(old)
+	return nil, agent.ErrNeedsReview
+}
+
+// TestSecretsStayOutOfPausedReview: a review paused on a file that holds
+// the key is saved without it.
+func TestSecretsStayOutOfPausedReview(t *testing.T) {
+	const key = "sk-test-<paused>&0123456789"
+	notes := key + "\none\ntwo\nthree\nfour\nfive\n"
+	tree := newRepo(t, map[string]string{"notes.txt": notes})
+	diff := "--- a/notes.txt\n+++ b/notes.txt\n@@ -3,4 +3,4 @@\n two\n three\n four\n-five\n+FIVE\n"
+	srv := agenttest.NewServer(t, agenttest.Reply{ToolCalls: []agenttest.Call{call("propose_diff", map[string]any{"diff": diff})}})
+	store := agent.Sessions{Dir: filepath.Join(t.TempDir(), "sessions")}
+	st := agent.NewState("s", "m", "edit", nil)
+	a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &savingReviewer{}, Checkpoint: store.Save,
+		Settings: agent.Settings{APIKey: key}}
+	if err := a.Run(context.Background(), st, "shout five"); !errors.Is(err, agent.ErrPaused) {
+		t.Fatalf("Run: got %v, want ErrPaused", err)
+	}
+	session, err := os.ReadFile(filepath.Join(store.Dir, "s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted, _ := json.Marshal(key)
+	if strings.Contains(string(session), key) || strings.Contains(string(session), string(quoted[1:len(quoted)-1])) {
+		t.Errorf("the session file holds the key:\n%s", session)
+	}
+	if !strings.Contains(string(session), "[redacted]\\none") {
+		t.Errorf("the saved review lacks the redacted file:\n%s", session)
 	}
 }

@@ -218,7 +218,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model,
 		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout})
-	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
+	redact := agent.Settings{APIKey: cfg.APIKey}.Redact // a server's answer may quote the key
+	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, redact(s)) }
 	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
 	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
 	a := &agent.Agent{
