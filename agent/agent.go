@@ -38,6 +38,13 @@ type Reviewer interface {
 // terminal, and no decisions given ahead.
 var ErrNeedsReview = errors.New("a decision is needed, and no one can be asked here")
 
+// ErrHunksOnly is returned by ReviewCommand of a Reviewer whose decisions
+// were given ahead (--yes, --decisions): those answer hunks, never a
+// command or an MCP call. The call is not made, whether the model asks
+// for it now or a paused turn waits for it: the model is told so, the
+// person what was not run, and the turn goes on.
+var ErrHunksOnly = errors.New("decisions given ahead answer hunks only")
+
 // Errors that end a turn.
 var (
 	// ErrEmptyRequest means there was nothing to do.
@@ -156,6 +163,12 @@ type Settings struct {
 	// 400,000 characters, some 100k tokens): past it, the oldest tool
 	// results and file contents are elided (see compact).
 	ContextChars int
+	// APIKey is the model's key, and KeyEnv the variable .pair.yml's
+	// api_key_env names. Commands and tests run without either in their
+	// environment (CommandEnv), and the key is redacted from everything
+	// the model is sent, the session keeps and the events show (see
+	// redact.go).
+	APIKey, KeyEnv string
 }
 
 // Agent runs requests: the model, the repository and the reviewer.
@@ -231,7 +244,7 @@ type CommandResult struct {
 
 func (a *Agent) emit(e Event) {
 	if a.Emit != nil {
-		a.Emit(e)
+		a.Emit(a.redactEvent(e))
 	}
 }
 
@@ -473,7 +486,7 @@ func (a *Agent) endTurn(err error) error {
 		t.Status, t.Error = StatusFailed, err.Error()
 		a.log(ActionError, "", err.Error())
 	}
-	return err
+	return a.redactErr(err)
 }
 
 // NotCommittedError ends a turn in which approved hunks were written but
@@ -505,6 +518,7 @@ func (a *Agent) loop(ctx context.Context) error {
 			return fmt.Errorf("%w (%d model %s)", ErrMaxSteps, s.MaxSteps, output.Plural(s.MaxSteps, "call"))
 		}
 		a.st.Turn.Steps++
+		a.redact()
 		reply, err := a.Model.Complete(ctx, compact(a.st.Messages, s.ContextChars), defs, func(tok string) {
 			a.emit(Event{Kind: EventToken, Text: tok})
 		})
@@ -659,8 +673,10 @@ func (a *Agent) calls(ctx context.Context, calls []ToolCall) error {
 }
 
 // checkpoint saves the state (Agent.Checkpoint), so that a killed process
-// loses at most the step in flight.
+// loses at most the step in flight. The state is redacted first, saved or
+// not: the end of every turn checkpoints, and its caller shows it.
 func (a *Agent) checkpoint() error {
+	a.redact()
 	if a.Checkpoint == nil {
 		return nil
 	}
@@ -1023,6 +1039,10 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 	if !allowed(command, s) {
 		req := &CommandRequest{ID: call.ID, Kind: KindCommand, Command: command, Reason: reason}
 		d, err := a.Reviewer.ReviewCommand(ctx, req)
+		if errors.Is(err, ErrHunksOnly) {
+			a.block("run_command", command, notAsked)
+			return notAskedModel("not run: this command"), false, nil
+		}
 		if errors.Is(err, ErrNeedsReview) {
 			a.st.Turn.Pending = &Pending{ID: "c" + call.ID, Kind: KindCommand, Tool: "run_command", CallID: call.ID, ArgsHash: hashOf(command), Command: command, Phase: "review"}
 			a.st.Turn.ReviewReason = "the model wants to run a command: " + command
@@ -1064,7 +1084,8 @@ func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, 
 	run := a.RunCommand
 	if run == nil {
 		run = func(ctx context.Context, c string) (CommandResult, error) {
-			return Shell(ctx, a.Tree.Dir, c, a.settings().CommandTimeout)
+			s := a.settings()
+			return Shell(ctx, a.Tree.Dir, c, s.CommandEnv(), s.CommandTimeout)
 		}
 	}
 	res, err := run(ctx, command)
@@ -1076,6 +1097,16 @@ func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, 
 	}
 	a.log(ActionCommand, "run_command", fmt.Sprintf("%s: exit %d", command, res.ExitCode))
 	return res, nil
+}
+
+// notAsked says to the person why a command or MCP call the model asked
+// for was not made under --yes or --decisions; notAskedModel says it to
+// the model, after what was not made.
+const notAsked = "not approved: --yes and --decisions answer hunks only (.pair.yml may allow it; without those flags you are asked)"
+
+func notAskedModel(what string) string {
+	return what + " needs the person's own approval, and they were not asked: their decisions were given ahead, for the hunks of your edits only. " +
+		"Go on without it; if it is needed, say so in your final answer."
 }
 
 // allowed reports whether the configuration lets a command run without

@@ -4,19 +4,22 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"time"
 
 	"github.com/pair-cli/pair/internal/proc"
 )
 
-// Shell runs command with sh -c in dir, with a time limit, and
-// returns its exit code and combined output.
-func Shell(ctx context.Context, dir, command string, timeout time.Duration) (CommandResult, error) {
+// Shell runs command with sh -c in dir, in the environment env (see
+// Settings.CommandEnv), with a time limit, and returns its exit code and
+// combined output.
+func Shell(ctx context.Context, dir, command string, env []string, timeout time.Duration) (CommandResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = dir
+	cmd.Env = env
 	proc.OwnGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -36,4 +39,11 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration) (Com
 		return res, err
 	}
 	return res, nil
+}
+
+// CommandEnv is the environment of the commands and tests run for the
+// model: pair's own without the API key, the variable that holds it, and
+// the usual secret variables (see proc.Env).
+func (s Settings) CommandEnv() []string {
+	return proc.Env(os.Environ(), s.APIKey, s.KeyEnv)
 }

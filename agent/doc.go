@@ -4,6 +4,10 @@
 // sends every edit, command and side-effecting MCP call through a policy
 // gate to a Reviewer it declares. At each pause it saves the state in a
 // session (Sessions), so that another process can resume it (Resume).
+// Commands and tests run without the API key and the usual secret
+// variables in their environment (Settings.CommandEnv), and the key is
+// redacted from the state wherever it leaves the agent: to the model, to
+// the session file, to the events (redact.go).
 //
 // Edits reach the tree as unified diffs: a proposal is parsed and placed
 // with package edit, reviewed, then written and committed with package

@@ -199,6 +199,10 @@ func (a *Agent) reviewExternal(ctx context.Context, t *ExternalTool, callID, arg
 	name := t.Name()
 	pending := &Pending{ID: "m" + callID, Kind: KindMCP, Tool: name, CallID: callID, ArgsHash: externalHash(name, args), Arguments: args, Phase: "review"}
 	d, err := a.Reviewer.ReviewCommand(ctx, &CommandRequest{ID: callID, Kind: KindMCP, Server: t.Server, Tool: name, Arguments: args})
+	if errors.Is(err, ErrHunksOnly) {
+		a.block(name, args, notAsked)
+		return notAskedModel("not made: this call of " + name), false, nil
+	}
 	if errors.Is(err, ErrNeedsReview) {
 		a.st.Turn.Pending = pending
 		a.st.Turn.ReviewReason = fmt.Sprintf("the model wants to call %s with %s", name, clipText(args, 300))

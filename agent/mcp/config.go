@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 )
@@ -97,24 +96,9 @@ func MergeEntries(lists [][]Entry, paths []string) []Entry {
 	return out
 }
 
-// ScrubEnv returns environ (KEY=VALUE lines) without the model's API
-// key: OPENAI_API_KEY, and any variable whose value is apiKey. The key is
-// pair's alone; a server never sees it.
-func ScrubEnv(environ []string, apiKey string) []string {
-	var out []string
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		if k == "OPENAI_API_KEY" || apiKey != "" && v == apiKey {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
 // Configs turns entries into the configuration of Start. Commands run in
 // root unless their Dir says otherwise (relative to Base), with environ
-// (see ScrubEnv) and their Env added. expand replaces ${VAR} in the
+// (pair's own without secrets: see proc.Env) and their Env added. expand replaces ${VAR} in the
 // command, args, env, URL and headers.
 func Configs(entries []Entry, root string, environ []string, expand func(string) string) []Config {
 	var out []Config

@@ -35,19 +35,6 @@ func TestCheckEntries(t *testing.T) {
 	}
 }
 
-func TestScrubEnv(t *testing.T) {
-	env := []string{"PATH=/bin", "OPENAI_API_KEY=sk-1", "COPY=sk-1", "EMPTY=", "OTHER=sk-10"}
-	got := mcp.ScrubEnv(env, "sk-1")
-	want := []string{"PATH=/bin", "EMPTY=", "OTHER=sk-10"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// Without a key, only OPENAI_API_KEY goes (an empty value is no key).
-	if got := mcp.ScrubEnv(env, ""); len(got) != 4 || slices.Contains(got, "OPENAI_API_KEY=sk-1") {
-		t.Errorf("no key: got %q", got)
-	}
-}
-
 func TestMergeEntriesAndConfigs(t *testing.T) {
 	repoFile, homeFile := filepath.Join("/r", ".pair.yml"), filepath.Join("/h", ".pair.yml")
 	got := mcp.MergeEntries([][]mcp.Entry{

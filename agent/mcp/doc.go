@@ -14,8 +14,8 @@
 //
 // Entry is a server as .pair.yml's mcp_servers writes it: CheckEntries
 // checks a file's list, MergeEntries lays the repository's over the home
-// directory's, and Configs makes the Config of each, in an environment
-// that ScrubEnv has cleared of the model's API key. ServeNotebook is
+// directory's, and Configs makes the Config of each, in the environment
+// it is given (pair's own cleared of secrets: see proc.Env). ServeNotebook is
 // pair's own example server (pair mcp example-server).
 //
 // pair speaks MCP itself, a small client of JSON-RPC 2.0 (jsonrpc.go)

@@ -6,7 +6,7 @@
 //
 //	pair edit [FILES...] [-m TEXT] [--yes | --decisions LETTERS] [--json] [--model M] [--api-base URL]
 //	pair ask [--json] QUESTION
-//	pair review [--session NAME] [--yes | --decisions LETTERS | --web]
+//	pair review [--session NAME] [--yes | --decisions LETTERS | --web] [--approve-command]
 //	pair sessions [rm NAME]
 //	pair bench [--live -k N] [-j N] [--json] [DIR|FILE...]
 //	pair mcp list
@@ -30,7 +30,11 @@
 // (exit 3) and pair review finishes it later, in a terminal or a local web
 // page (--web). MCP servers listed in .pair.yml add their tools behind the
 // same policy gate (pair mcp list); a repository's .pair.yml may run
-// commands only once trusted (pair trust). pair bench runs the task suite
+// commands only once trusted (pair trust). --yes and --decisions answer
+// hunks only: a command or MCP call needs its own approval (a terminal,
+// --web, or pair review --approve-command). Commands, tests and MCP
+// servers run without the API key and the usual secret variables, and the
+// key is redacted from what the model is sent and the session keeps. pair bench runs the task suite
 // in testdata/bench, or a live model on it.
 //
 // pair apply places and applies any unified diff, from a model, a colleague

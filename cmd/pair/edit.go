@@ -22,7 +22,10 @@ repository through read-only tools and proposes changes as diffs; you
 review every hunk as with git add -p (see pair apply --help for the keys),
 and the approved hunks are written and committed with the audit trailer.
 Commands the model wants to run need your approval, unless .pair.yml
-allows them (test_cmd, allow_commands).
+allows them (test_cmd, allow_commands). They run without the API key and
+the usual secret variables (*_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD and
+the like) in their environment, and the key is redacted ([redacted]) from
+everything the model is sent and the session keeps.
 
 On a terminal, pair edit is a chat; lines starting with / are commands:
   /add FILE...   put files in context        /drop [FILE...]  take them out
@@ -33,9 +36,14 @@ On a terminal, pair edit is a chat; lines starting with / are commands:
   /clear         forget the conversation     /help, /quit
 
 -m TEXT runs one request and exits, also without a terminal. Without a
-terminal a proposal needs --yes (approve every hunk; never commands) or
---decisions (one letter per hunk or command, in order); otherwise pair
-stops with exit status 3 (needs_review) and writes nothing.
+terminal a proposal needs --yes (approve every hunk) or --decisions (one
+letter per hunk, in order); otherwise pair stops with exit status 3
+(needs_review) and writes nothing. --yes and --decisions answer hunks
+only: a command or an MCP call that may change things, which .pair.yml
+does not allow, is then not made (the model is told, and pair says what
+it blocked). Without them, pair asks on the terminal; with no terminal
+it pauses the session (exit status 3), and pair review approves the call
+on a terminal, with --web, or with --approve-command.
 
 A hunk that places only by reading a change into a line the model did
 not mark is "interpreted" (see pair apply --help): a review on the
@@ -72,8 +80,8 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands)"},
-			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands or MCP calls)"},
+			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide hunks without a terminal: one `LETTERS` per hunk, in order (y, n, a, d, A, q); never a command or an MCP call"},
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object (with -m); tokens go to standard error"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},

@@ -15,6 +15,7 @@ import (
 	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/proc"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
@@ -33,10 +34,12 @@ func mergeMCPServers(files []fileConfig, paths []string) []mcpServerConfig {
 
 // mcpConfigs turns the configured servers into the mcp package's
 // configuration: commands run in root, with pair's environment without
-// the model's API key; ${VAR} is pair's variable, and ${PAIR} pair's own
-// path (pair mcp example-server is a server pair itself provides).
+// the model's API key and the usual secret variables (proc.Env: a server
+// that needs one is given it by its env:); ${VAR} is pair's variable, and
+// ${PAIR} pair's own path (pair mcp example-server is a server pair
+// itself provides).
 func mcpConfigs(cfg modelConfig, root string) []mcp.Config {
-	return mcp.Configs(cfg.MCPServers, root, mcp.ScrubEnv(os.Environ(), cfg.APIKey), expandConfig)
+	return mcp.Configs(cfg.MCPServers, root, proc.Env(os.Environ(), cfg.APIKey, cfg.KeyEnv), expandConfig)
 }
 
 // startMCP starts the configured MCP servers. A server that does not

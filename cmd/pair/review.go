@@ -33,12 +33,20 @@ but handed back to you to check.
 With --web the review happens in a local web page (its address, with a
 token, is printed), with Approve, Reject and Always-approve buttons.
 
+--decisions and --yes answer hunks only, never a command or an MCP call:
+under them, a command or call (the one the session paused for, or one
+the model asks for afterwards) is not made, and the model is told so.
+Approve a paused one on the terminal, in the web page, or with
+--approve-command, which approves that one call (the one pair named when
+it paused) and nothing else.
+
 Exit status: 0 done; 1 failed or nothing pending; 2 usage error; 3 paused
 again for review; 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "the session `NAME` (default: the latest one waiting for a review)"},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk (never commands)"},
-			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk or command, in order (y, n, a, d, A, q)"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk (never a command or an MCP call)"},
+			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide hunks without a terminal: one `LETTERS` per hunk, in order (y, n, a, d, A, q); never a command or an MCP call"},
+			&cli.BoolFlag{Name: "approve-command", Usage: "approve the command or MCP call the session waits for (named when it paused), that one only"},
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object"},
 			&cli.BoolFlag{Name: "web", Usage: "review in a local web page instead of the terminal"},
@@ -55,7 +63,8 @@ again for review; 130 interrupted.`,
 			}
 			return runAgent(c, session.Options{
 				Mode: agent.ModeEdit, Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
-				Yes: c.Bool("yes"), Decisions: c.String("decisions"), Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
+				Yes: c.Bool("yes"), Decisions: c.String("decisions"), ApproveCommand: c.Bool("approve-command"),
+				Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     io,

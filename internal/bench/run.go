@@ -351,6 +351,8 @@ func runTask(ctx context.Context, t *Task, o Options) (res Result) {
 		switch d {
 		case "approve-all":
 			rargs = append(rargs, "--yes")
+		case "approve-command":
+			rargs = append(rargs, "--approve-command")
 		case "":
 		default:
 			rargs = append(rargs, "--decisions", d)

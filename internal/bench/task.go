@@ -42,7 +42,8 @@ type Task struct {
 	Files   stringList `yaml:"files"`
 	// Decisions are the person's answers at each pause, in order: letters
 	// for pair review --decisions (y n a d A q), "approve-all" for --yes,
-	// or "" for no answer (the task then stays paused).
+	// "approve-command" for --approve-command (the paused command or MCP
+	// call), or "" for no answer (the task then stays paused).
 	Decisions stringList `yaml:"decisions"`
 	// Config becomes the repository's .pair.yml.
 	Config map[string]any `yaml:"config"`

@@ -73,6 +73,9 @@ type Config struct {
 	NotOwn []string
 	// Sources says where each setting came from, for error messages.
 	Sources []string
+	// KeyEnv is the variable api_key_env names: commands run without it
+	// (see proc.Env), whether or not the key came from it.
+	KeyEnv string
 }
 
 // Flags are the command-line flags that set the configuration; zero
@@ -162,6 +165,7 @@ func Merge(in Inputs) (Config, error) {
 	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), fileBase)
 	keyEnv, _ := pick(func(f File) string { return f.APIKeyEnv })
 	keyFromFile := ""
+	mc.KeyEnv = keyEnv
 	if keyEnv != "" {
 		keyFromFile = env(keyEnv)
 	}

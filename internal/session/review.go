@@ -24,7 +24,8 @@ import (
 
 // cliReviewer decides the agent's proposals and commands for the person:
 // on the terminal, from --decisions letters (shared by every proposal of
-// the request, in order), or with --yes (edits only; never commands).
+// the request, in order), or with --yes. Letters and --yes answer hunks
+// only: a command or an MCP call is then answered agent.ErrHunksOnly.
 // With none of these it answers agent.ErrNeedsReview and the turn pauses.
 type cliReviewer struct {
 	how     patchflow.How
@@ -34,6 +35,9 @@ type cliReviewer struct {
 	verb    string
 	// interpret accepts interpreted hunks under --yes or --decisions.
 	interpret bool
+	// approve is the paused command or MCP call that pair review
+	// --approve-command approves: that one call, once.
+	approve *agent.Pending
 }
 
 // errInterrupted ends a request at Ctrl-C during a review.
@@ -248,19 +252,30 @@ func failuresOf(plans []*edit.FilePlan) patchflow.Report {
 }
 
 func (c *cliReviewer) ReviewCommand(ctx context.Context, req *agent.CommandRequest) (agent.CommandDecision, error) {
+	if p := c.approve; p != nil && isPending(req, p) {
+		c.approve = nil
+		return agent.CommandDecision{Approved: true}, nil
+	}
 	switch c.how {
-	case patchflow.DecideLetters:
-		if len(c.letters) == 0 {
-			return agent.CommandDecision{}, agent.ErrNeedsReview
-		}
-		a := c.letters[0]
-		c.letters = c.letters[1:]
-		return agent.CommandDecision{Approved: a.Key == 'y', Note: a.Note}, nil
+	case patchflow.DecideYes, patchflow.DecideLetters:
+		// The letters and --yes are for hunks: a y meant for a hunk never
+		// runs a command.
+		return agent.CommandDecision{}, agent.ErrHunksOnly
 	case patchflow.DecideTerminal:
 		return askToRun(ctx, c.kb, c.screen, req)
 	}
-	// --yes approves edits, never commands.
 	return agent.CommandDecision{}, agent.ErrNeedsReview
+}
+
+// isPending reports whether req asks for the call p waits for.
+func isPending(req *agent.CommandRequest, p *agent.Pending) bool {
+	switch p.Kind {
+	case agent.KindCommand:
+		return req.Kind == agent.KindCommand && req.Command == p.Command
+	case agent.KindMCP:
+		return req.Kind == agent.KindMCP && req.Tool == p.Tool && req.Arguments == p.Arguments
+	}
+	return false
 }
 
 // askToRun asks on the terminal whether a command may run, or an MCP

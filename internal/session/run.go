@@ -32,6 +32,10 @@ type Options struct {
 	OneShot   bool
 	Yes       bool
 	Decisions string
+	// ApproveCommand approves the command or MCP call the resumed
+	// session waits for (pair review --approve-command): Yes and
+	// Decisions answer hunks only.
+	ApproveCommand bool
 	// Interpret accepts interpreted hunks under --yes or --decisions; a
 	// person reviewing (terminal, web page, or later) is offered them.
 	Interpret bool
@@ -96,6 +100,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if o.Yes && o.Decisions != "" {
 		return output.Usagef("%s: --yes and --decisions cannot be used together", cmd)
+	}
+	if o.ApproveCommand && o.Web {
+		return output.Usagef("%s: --approve-command and --web cannot be used together: approve it in the page", cmd)
 	}
 	if o.Session != "" && o.Continue {
 		return output.Usagef("%s: --session and --continue cannot be used together", cmd)
@@ -167,6 +174,16 @@ func Run(ctx context.Context, o Options) error {
 	if st != nil && st.Mode != o.Mode && !o.Resume {
 		return output.Usagef("%s: session %s is a pair %s session", cmd, st.Session, st.Mode)
 	}
+	if o.ApproveCommand {
+		var p *agent.Pending
+		if st != nil {
+			p = st.Turn.Pending
+		}
+		if p == nil || p.Kind != agent.KindCommand && p.Kind != agent.KindMCP || p.Phase != "review" {
+			return output.Usagef("%s: --approve-command: session %s does not wait for a command or an MCP call", cmd, st.Session)
+		}
+		rv.approve = p
+	}
 	cfg, err := o.LoadConfig(tree.Dir, tree.StateDir())
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
@@ -202,7 +219,8 @@ func Run(ctx context.Context, o Options) error {
 	client := agent.NewClient(agent.Config{BaseURL: cfg.APIBase, APIKey: cfg.APIKey, Model: cfg.Model,
 		ConnectTimeout: connectTimeout(cfg.Timeout), FirstByteTimeout: cfg.Timeout,
 		IdleTimeout: idleTimeout(cfg.IdleTimeout, cfg.Timeout), MaxReply: cfg.MaxReply})
-	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, s) }
+	redact := agent.Settings{APIKey: cfg.APIKey}.Redact // a server's answer may quote the key
+	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, redact(s)) }
 	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
 	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
 	a := &agent.Agent{
@@ -210,7 +228,7 @@ func Run(ctx context.Context, o Options) error {
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
 			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
-			Commit: commit, NoVerify: o.NoVerify,
+			Commit: commit, NoVerify: o.NoVerify, APIKey: cfg.APIKey, KeyEnv: cfg.KeyEnv,
 			Interpret: o.Interpret || !o.Yes && o.Decisions == "",
 		},
 	}
@@ -280,6 +298,10 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 			written = fmt.Sprintf("the %d %s approved before it %s written; nothing of this one yet", t.Applied, output.Plural(t.Applied, "hunk"), map[bool]string{true: "is", false: "are"}[t.Applied == 1])
 		}
 		ways := "--decisions LETTERS, --yes, or --web"
+		if p := t.Pending; p != nil && (p.Kind == agent.KindCommand || p.Kind == agent.KindMCP) {
+			// Letters and --yes answer hunks only.
+			ways = "--approve-command, or --web"
+		}
 		if t.ReviewRefused != "" {
 			// Deciding ahead approved interpreted hunks: offering it again
 			// would only be refused again.
@@ -711,13 +733,16 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		if cmdline == "" {
 			return false, errors.New("/run COMMAND")
 		}
-		res, err := agent.Shell(ctx, a.Tree.Dir, cmdline, 10*time.Minute)
+		res, err := agent.Shell(ctx, a.Tree.Dir, cmdline, a.Settings.CommandEnv(), 10*time.Minute)
 		if err == nil {
 			err = ctx.Err() // stopped: its output is not kept
 		}
 		if err != nil {
 			return false, err
 		}
+		// The command ran without the key in its environment; a key it
+		// found all the same is not shown, nor sent.
+		res.Output = a.Settings.Redact(res.Output)
 		fmt.Fprint(out, display.Text(res.Output))
 		fmt.Fprintf(out, "(exit code %d; the output goes with your next request)\n", res.ExitCode)
 		st.Messages = append(st.Messages, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("I ran `%s` (exit code %d). Output:\n%s", cmdline, res.ExitCode, tailText(res.Output, 8000))})

@@ -180,3 +180,33 @@ func TestSlashRunCanceled(t *testing.T) {
 		t.Errorf("a stopped command was kept: %+v\n%s", st.Messages, out.String())
 	}
 }
+
+// TestSlashRunWithoutSecrets: /run and /test run without the key and the
+// usual secret variables, and a key the command finds all the same (in a
+// file) is neither shown nor kept for the model.
+func TestSlashRunWithoutSecrets(t *testing.T) {
+	const key = "sk-chat-0123456789"
+	t.Setenv("OPENAI_API_KEY", key)
+	t.Setenv("DEPLOY_TOKEN", "chat-deploy-token")
+	tree := chatRepo(t)
+	if err := os.WriteFile(filepath.Join(tree.Dir, "key.txt"), []byte(key+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &agent.Agent{Tree: tree, Settings: agent.Settings{APIKey: key, TestCmd: "echo test=[$DEPLOY_TOKEN]"}}
+	for _, line := range []string{"/run echo key=[$OPENAI_API_KEY] token=[$DEPLOY_TOKEN]; cat key.txt", "/test"} {
+		var out strings.Builder
+		st := agent.NewState("s", "m", "edit", nil)
+		if _, err := slash(context.Background(), Options{IO: terminal.IO{Out: &out, Err: &out}}, a, st, line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		kept := st.Messages[len(st.Messages)-1].Content
+		for _, text := range []string{out.String(), kept} {
+			if strings.Contains(text, key) || strings.Contains(text, "chat-deploy-token") {
+				t.Errorf("%s: a secret is shown or kept:\n%s", line, text)
+			}
+		}
+		if line == "/test" && !strings.Contains(kept, "test=[]") || line != "/test" && !strings.Contains(kept, "key=[] token=[]\n[redacted]") {
+			t.Errorf("%s: kept %q", line, kept)
+		}
+	}
+}
