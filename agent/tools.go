@@ -281,7 +281,7 @@ func (a *Agent) readLines(p string, from, to, maxChars int) (string, error) {
 		body.WriteString(l)
 		shown = i + 1
 	}
-	a.saw(p, from, strings.Join(lines[from-1:shown], ""))
+	a.saw(p, from, strings.Join(lines[from-1:shown], ""), from == 1 && shown == total && !cut)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: lines %d-%d %s\n", p, from, shown, of)
 	b.WriteString(body.String())

@@ -333,3 +333,17 @@ func describeLines(t fileText, lo, hi int) string {
 	}
 	return fmt.Sprintf("lines %d-%d", lo+1, hi)
 }
+
+// Lost returns the lines of now (1-based) that from does not have: what
+// deleting the file now would lose, when from is the content the side
+// that deletes it knew.
+func Lost(from, now string) []int {
+	regions, _ := personChanges(splitFile(from), splitFile(now))
+	var out []int
+	for _, rg := range regions {
+		for c := rg.cLo; c < rg.cHi; c++ {
+			out = append(out, c+1)
+		}
+	}
+	return out
+}
