@@ -155,13 +155,8 @@ func (a *Agent) guardDeletions(plans []*edit.FilePlan) {
 		if p.NewPath != "" || p.OldPath == "" {
 			continue
 		}
-		why := a.wouldLose(p.OldPath, p.Old)
-		if why == "" {
-			continue
-		}
-		for i := range p.Hunks {
-			p.Hunks[i].Guard = why
-			p.Hunks[i].Notes = append(p.Hunks[i].Notes, why)
+		if why := a.wouldLose(p.OldPath, p.Old); why != "" {
+			p.Guard(why)
 		}
 	}
 }
@@ -176,49 +171,9 @@ func (a *Agent) wouldLose(p, now string) string {
 		if len(lost) == 0 {
 			return "it was changed since the model read it: lines were deleted"
 		}
-		return fmt.Sprintf("deleting it would lose %s you changed since the model read it (%s)", countLines(len(lost)), lineList(lost))
+		return fmt.Sprintf("deleting it would lose %d %s you changed since the model read it (%s)", len(lost), output.Plural(len(lost), "line"), edit.LineList(lost))
 	}
-	head, ok, err := a.Tree.HeadText(p)
-	switch {
-	case err != nil:
-		return "git's copy of it cannot be read (" + err.Error() + "): deleting it may lose its content"
-	case !ok && now != "":
-		return fmt.Sprintf("it is not committed: deleting it would lose all of its %s", countLines(strings.Count(now, "\n")+map[bool]int{true: 0, false: 1}[strings.HasSuffix(now, "\n")]))
-	case ok && head != now:
-		lost := edit.Lost(head, now)
-		if len(lost) == 0 {
-			return "it has changes that are not committed: lines were deleted"
-		}
-		return fmt.Sprintf("deleting it would lose %s that %s not committed (%s)", countLines(len(lost)), map[bool]string{true: "is", false: "are"}[len(lost) == 1], lineList(lost))
-	}
-	return ""
-}
-
-// countLines is "1 line" or "n lines".
-func countLines(n int) string {
-	return fmt.Sprintf("%d %s", n, output.Plural(n, "line"))
-}
-
-// lineList names 1-based line numbers, runs as ranges: "line 4",
-// "lines 2, 5-7".
-func lineList(ns []int) string {
-	var parts []string
-	for i := 0; i < len(ns); {
-		j := i
-		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
-			j++
-		}
-		if i == j {
-			parts = append(parts, fmt.Sprint(ns[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", ns[i], ns[j]))
-		}
-		i = j + 1
-	}
-	if len(ns) == 1 {
-		return "line " + parts[0]
-	}
-	return "lines " + strings.Join(parts, ", ")
+	return a.Tree.DeletionLoss(p, now)
 }
 
 // sawWritten records, after approved hunks were written, each written
@@ -286,9 +241,9 @@ func writeKeptWhole(b *strings.Builder, plans []*edit.FilePlan, bases []Base) {
 			fmt.Fprintf(b, "- %s: lines were deleted from it since you read it; your content was placed on it as it is now, and they stay deleted.\n", p.Path())
 			continue
 		}
-		since := "the person changed " + lineList(lost) + " since you read it"
+		since := "the person changed " + edit.LineList(lost) + " since you read it"
 		if base.From == baseHead {
-			since = "it has uncommitted changes you had not read (" + lineList(lost) + ")"
+			since = "it has uncommitted changes you had not read (" + edit.LineList(lost) + ")"
 		}
 		fmt.Fprintf(b, "- %s: %s; your content was placed on it as it is now, as a change from what you read, and those lines are kept.\n", p.Path(), since)
 	}

@@ -219,7 +219,7 @@ func TestV4ADeleteGuarded(t *testing.T) {
 		guard   string
 	}{
 		{"changed since read", []agenttest.Reply{readNotes, del, {Text: "done"}}, 2, "deleting it would lose 2 lines you changed since the model read it (lines 11-12)"},
-		{"not committed", []agenttest.Reply{del, {Text: "done"}}, 1, "deleting it would lose 2 lines that are not committed (lines 11-12)"},
+		{"not committed", []agenttest.Reply{del, {Text: "done"}}, 1, "deleting it would lose 2 uncommitted lines (lines 11-12)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tree := newRepo(t, map[string]string{"notes.md": notesMD})
