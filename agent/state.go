@@ -83,7 +83,8 @@ type Pending struct {
 	// ArgsHash identifies the arguments, so that a resumed decision
 	// applies to exactly this action.
 	ArgsHash string `json:"args_hash"`
-	// Diff is the proposal's diff text, Command the command.
+	// Diff is the proposal's diff text (for a write_file, its path and
+	// content, see writeText), Command the command.
 	Diff    string `json:"diff,omitempty"`
 	Message string `json:"message,omitempty"`
 	Command string `json:"command,omitempty"`
