@@ -811,9 +811,14 @@ func (a *Agent) writeCheck(p, content string) (clean string, same bool, err erro
 // bases: bases fixes them for a resumed proposal.
 func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage, bases []Base) (feedback string, done bool, err error) {
 	pe, perr := a.parseEdits(tool, diff, bases)
+	var we *edit.WholeError
 	switch {
-	case errors.Is(perr, errUnread), errors.Is(perr, edit.ErrDeletedSince):
-		a.emit(Event{Kind: EventNotice, Text: "the model's whole file was refused: " + perr.Error()})
+	case errors.As(perr, &we) && (errors.Is(we.Err, errUnread) || errors.Is(we.Err, edit.ErrDeletedSince)):
+		why := "you deleted the file since the model read it"
+		if errors.Is(we.Err, errUnread) {
+			why = "git does not have the file, and the model has not read all of it"
+		}
+		a.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("%s: the model's whole file was refused: %s", we.Path, why)})
 		return "error: " + perr.Error(), false, nil
 	case errors.Is(perr, edit.ErrNoEdits) && tool == "write_file":
 		return "the content is what you last read of the file, which was changed since; nothing to change", true, nil

@@ -247,3 +247,37 @@ func TestV4ADeleteGuarded(t *testing.T) {
 		t.Errorf("a clean deletion is guarded: %q", g)
 	}
 }
+
+// TestWholeFileAfterDeletionRefused: the person deletes notes.md while
+// the model, which read it, writes it whole: not created again.
+func TestWholeFileAfterDeletionRefused(t *testing.T) {
+	tree := newRepo(t, map[string]string{"notes.md": notesMD})
+	srv := agenttest.NewServer(t, readNotes,
+		agenttest.Reply{ToolCalls: []agenttest.Call{call("write_file", map[string]any{"path": "notes.md", "content": "# Notes\n"})}},
+		agenttest.Reply{Text: "ok"},
+	)
+	var notices []string
+	model := &thinking{Completer: agent.NewClient(srv.Config()), before: map[int]func(){2: func() {
+		if err := os.Remove(filepath.Join(tree.Dir, "notes.md")); err != nil {
+			t.Error(err)
+		}
+	}}}
+	a := &agent.Agent{Model: model, Tree: tree, Reviewer: &reviewer{}, Settings: agent.Settings{MaxSteps: 6, MaxRetries: 1},
+		Emit: func(e agent.Event) {
+			if e.Kind == agent.EventNotice {
+				notices = append(notices, e.Text)
+			}
+		}}
+	if err := a.Run(context.Background(), agent.NewState("s", "m", agent.ModeEdit, nil), "shorter"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(tree.Dir, "notes.md")); !os.IsNotExist(err) {
+		t.Errorf("notes.md was created again (%v)", err)
+	}
+	if fb, w := lastFeedback(srv), "error: notes.md: the file was deleted since the model read it"; fb != w {
+		t.Errorf("feedback is %q, want %q", fb, w)
+	}
+	if w := "notes.md: the model's whole file was refused: you deleted the file since the model read it"; len(notices) != 1 || notices[0] != w {
+		t.Errorf("notices %q, want %q", notices, w)
+	}
+}

@@ -84,6 +84,19 @@ type Edits struct {
 // file no longer has: it was deleted since.
 var ErrDeletedSince = errors.New("the file was deleted since the model read it")
 
+// WholeError is a whole file that cannot be read as a change from its
+// base (Edits.Base): the base could not be had, or the file was deleted
+// since (ErrDeletedSince).
+type WholeError struct {
+	Path string
+	Err  error
+}
+
+func (e *WholeError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *WholeError) Unwrap() error { return e.Err }
+
 // ParseEdits finds the edits in a patch or a model's reply and says which
 // form they are written in. It looks for V4A first, then SEARCH/REPLACE
 // blocks, then a unified diff, then whole files in fences under their
@@ -193,10 +206,10 @@ func (e *Edits) wholeDiff(w WholeFile, read ReadFunc) (fd *FileDiff, why string,
 		old, err = e.Base(w.Path)
 		oldExists = err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, "", fmt.Errorf("%s: %w", w.Path, err)
+			return nil, "", &WholeError{w.Path, err}
 		}
 		if oldExists && !exists {
-			return nil, "", fmt.Errorf("%s: %w", w.Path, ErrDeletedSince)
+			return nil, "", &WholeError{w.Path, ErrDeletedSince}
 		}
 	}
 	if oldExists {
