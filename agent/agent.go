@@ -424,7 +424,7 @@ func (a *Agent) proposeAgain(ctx context.Context, p *Pending) (feedback string, 
 		defer func(keep bool) { a.Settings.Interpret = keep }(a.Settings.Interpret)
 		a.Settings.Interpret = *p.Interpret
 	}
-	return a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review)
+	return a.propose(ctx, p.Tool, p.CallID, p.Diff, p.Message, p.Reply, p.Review, p.Bases)
 }
 
 // repairCalls answers, as not run, every tool call of the conversation
@@ -579,7 +579,7 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		// A reply without tool calls: the edits in it are a proposal.
 		if a.mode != ModeAsk && a.replyHasEdits(reply.Content) {
-			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil)
+			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -770,23 +770,25 @@ func pathArg(args map[string]any) string {
 	return argString(args, "glob")
 }
 
-// edit turns propose_diff or write_file into a proposal for review.
+// edit turns propose_diff or write_file into a proposal for review. A
+// write_file is the whole file: a change from what the model saw of it
+// (see base), placed on the file as it is now.
 func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[string]any) (string, bool, error) {
 	diff, msg := argString(args, "diff"), argString(args, "message")
 	if name == "write_file" {
-		d, err := a.fileDiff(argString(args, "path"), argString(args, "content"))
+		clean, same, err := a.writeCheck(argString(args, "path"), argString(args, "content"))
 		if err != nil {
 			if blockedPath(err) {
 				a.block(name, argString(args, "path"), err.Error())
 			}
 			return "error: " + err.Error(), false, nil
 		}
-		if d == "" {
+		if same {
 			return "the file already has exactly this content; nothing to change", true, nil
 		}
-		diff = d
+		diff = writeText(clean, argString(args, "content"))
 	}
-	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg, "", nil)
+	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg, "", nil, nil)
 	if err != nil {
 		return "", false, err
 	}
@@ -796,49 +798,59 @@ func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[s
 	return feedback, done, nil
 }
 
-// fileDiff is the diff that turns the file at p into content.
-func (a *Agent) fileDiff(p, content string) (string, error) {
-	clean, err := a.Tree.Clean(p)
+// writeCheck cleans and guards the path of a write_file, and reports
+// whether the file already has the content.
+func (a *Agent) writeCheck(p, content string) (clean string, same bool, err error) {
+	clean, err = a.Tree.Clean(p)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := a.Tree.Guard(clean, a.Access); err != nil {
-		return "", err
+		return "", false, err
 	}
-	old, oldPath := "", clean
-	text, _, err := a.Tree.ReadText(clean, a.Access, 0) // links judged by their targets
+	text, err := a.readCurrent(clean) // links judged by their targets
 	switch {
 	case err == nil:
-		old = text
+		return clean, text == content, nil
 	case errors.Is(err, fs.ErrNotExist):
-		oldPath = "" // a new file
-	default:
-		return "", err
+		return clean, false, nil
 	}
-	hunks := edit.Diff(old, content)
-	if len(hunks) == 0 && oldPath != "" {
-		return "", nil
-	}
-	return edit.Render(oldPath, clean, "", old, hunks)
+	return "", false, err
 }
 
 // propose places a diff, has it reviewed, applies and commits what was
 // approved, and returns the feedback for the model. done reports whether
 // every hunk was placed (and, with a test command, the tests pass): when
 // not, the model is asked to try again.
-func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage) (feedback string, done bool, err error) {
-	patch, perr := a.parseEdits(tool, diff)
-	if perr != nil {
+//
+// Whole files (write_file, whole files in a reply) are changes from their
+// bases: bases fixes them for a resumed proposal.
+func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage, bases []Base) (feedback string, done bool, err error) {
+	pe, perr := a.parseEdits(tool, diff, bases)
+	var we *edit.WholeError
+	switch {
+	case errors.As(perr, &we) && (errors.Is(we.Err, errUnread) || errors.Is(we.Err, edit.ErrDeletedSince)):
+		why := "you deleted the file since the model read it"
+		if errors.Is(we.Err, errUnread) {
+			why = "git does not have the file, and the model has not read all of it"
+		}
+		a.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("%s: the model's whole file was refused: %s", we.Path, why)})
+		return "error: " + perr.Error(), false, nil
+	case errors.Is(perr, edit.ErrNoEdits) && tool == "write_file":
+		return "the content is what you last read of the file, which was changed since; nothing to change", true, nil
+	case perr != nil:
 		return "error: the edit does not parse: " + perr.Error() + ". Send " + editForms + ".", false, nil
 	}
-	plans, perr := a.Tree.PlaceWith(patch, a.Access)
+	plans, perr := a.Tree.PlaceWith(pe.patch, a.Access)
 	if perr != nil {
 		if blockedPath(perr) {
 			a.block(tool, "", perr.Error())
 		}
 		return "error: " + perr.Error(), false, nil
 	}
-	a.threeWay(plans)
+	a.threeWay(plans, pe.bases)
+	a.guardDeletions(plans)
+	a.noticeConflicts(plans)
 	if a.Settings.Interpret {
 		edit.Interpret(plans)
 	}
@@ -858,7 +870,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, output.Plural(placed, "hunk"), failed)})
-	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review", Interpret: new(a.Settings.Interpret)}
+	pending := &Pending{ID: prop.ID, Kind: KindEdit, Tool: tool, CallID: callID, ArgsHash: hashOf(diff), Diff: diff, Message: message, Reply: replyText, Phase: "review", Interpret: new(a.Settings.Interpret), Bases: pe.bases}
 	out, rerr := a.Reviewer.ReviewEdits(ctx, prop)
 	if errors.Is(rerr, ErrNeedsReview) {
 		pending.Review = prop.Saved
@@ -904,6 +916,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		writeInterpreted(&b, plans, h)
 	}
 	writeFailures(&b, plans)
+	writeKeptWhole(&b, plans, pe.bases)
 	applied := counts[audit.Approved] + counts[audit.Edited]
 	if len(out.Plans) > 0 {
 		// From here until the outcome is recorded, a crash leaves the
@@ -921,7 +934,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		a.st.Turn.Pending = nil
 		switch {
 		case errors.Is(aerr, repo.ErrNotCommitted):
-			a.sawWritten(out.Plans)
+			a.sawWritten(out.Plans, pe.whole)
 			a.st.Turn.Applied += applied
 			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": "))
 			var he *repo.HookError
@@ -935,7 +948,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			a.log(ActionApply, tool, "failed: "+aerr.Error())
 			return b.String(), false, nil
 		default:
-			a.sawWritten(out.Plans)
+			a.sawWritten(out.Plans, pe.whole)
 			a.st.Turn.Applied += applied
 			switch {
 			case res.Commit != nil && res.Commit.Hash != "":

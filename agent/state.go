@@ -83,7 +83,8 @@ type Pending struct {
 	// ArgsHash identifies the arguments, so that a resumed decision
 	// applies to exactly this action.
 	ArgsHash string `json:"args_hash"`
-	// Diff is the proposal's diff text, Command the command.
+	// Diff is the proposal's diff text (for a write_file, its path and
+	// content, see writeText), Command the command.
 	Diff    string `json:"diff,omitempty"`
 	Message string `json:"message,omitempty"`
 	Command string `json:"command,omitempty"`
@@ -99,11 +100,25 @@ type Pending struct {
 	Phase string `json:"phase"`
 	// Reply is, for a proposal in a reply's text, that text.
 	Reply string `json:"reply,omitempty"`
+	// Bases are what the whole files of an edit (write_file, whole files
+	// in a reply) are changes from, fixed when it was first proposed: a
+	// resume places it on the same bases (see base).
+	Bases []Base `json:"bases,omitempty"`
 	// Interpret records, for an edit, whether it was placed offering
 	// interpreted hunks (Settings.Interpret): a resume places it the same
 	// way, so that the review it goes on with is the one saved. Nil in a
 	// session saved before it was recorded.
 	Interpret *bool `json:"interpret,omitempty"`
+}
+
+// Base is what a whole file of an edit is a change from (see base).
+type Base struct {
+	Path string `json:"path"`
+	Text string `json:"text,omitempty"`
+	// Missing reports a base without the file: the edit creates it.
+	Missing bool `json:"missing,omitempty"`
+	// From is "seen" (the model's last view of the whole file) or "HEAD".
+	From string `json:"from"`
 }
 
 // Action is one entry of the action log: every tool call, decision,

@@ -147,8 +147,9 @@ var tools = []*tool{
 		risk: RiskEdit,
 	},
 	{
-		name:        "write_file",
-		description: "Write a whole file (new, or replacing the current content). It is turned into a diff and reviewed hunk by hunk like propose_diff.",
+		name: "write_file",
+		description: "Write a whole file (new, or replacing its content). It is read as a change from the file as you last read it whole (or as last committed, if you did not): " +
+			"placed on the file as it is now, so that lines the person changed since are kept, and reviewed hunk by hunk like propose_diff.",
 		schema: obj([]string{"path", "content"}, map[string]*schema{
 			"path":    nonEmpty("path relative to the repository root"),
 			"content": str("the complete new content"),
@@ -281,7 +282,7 @@ func (a *Agent) readLines(p string, from, to, maxChars int) (string, error) {
 		body.WriteString(l)
 		shown = i + 1
 	}
-	a.saw(p, from, strings.Join(lines[from-1:shown], ""))
+	a.saw(p, from, strings.Join(lines[from-1:shown], ""), from == 1 && shown == total && !cut)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: lines %d-%d %s\n", p, from, shown, of)
 	b.WriteString(body.String())

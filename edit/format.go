@@ -67,9 +67,35 @@ type Edits struct {
 	Whole   []WholeFile
 	Ignored []Ignored
 
+	// Base, when set, returns what a whole file was written against: the
+	// content the model last saw of it (its error wraps fs.ErrNotExist for
+	// a file it knew as missing). A whole file is then the change from its
+	// base, to be placed on the file as it is now like any diff, its hunks
+	// read three-way against the base (FilePlan.ThreeWay), so that lines
+	// changed since are kept. Without Base it is diffed against the file
+	// as it is now.
+	Base ReadFunc
+
 	hints     map[*Hunk]v4aHint
 	deleteAll map[*FileDiff]bool
 }
+
+// ErrDeletedSince means a whole file was written against content that the
+// file no longer has: it was deleted since.
+var ErrDeletedSince = errors.New("the file was deleted since the model read it")
+
+// WholeError is a whole file that cannot be read as a change from its
+// base (Edits.Base): the base could not be had, or the file was deleted
+// since (ErrDeletedSince).
+type WholeError struct {
+	Path string
+	Err  error
+}
+
+func (e *WholeError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *WholeError) Unwrap() error { return e.Err }
 
 // ParseEdits finds the edits in a patch or a model's reply and says which
 // form they are written in. It looks for V4A first, then SEARCH/REPLACE
@@ -141,23 +167,12 @@ func (e *Edits) Patch(read ReadFunc) (*Patch, error) {
 		p.Files = append(p.Files, fd)
 	}
 	for _, w := range e.Whole {
-		old, err := read(w.Path)
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		if exists {
-			if why := w.excerpt(old); why != "" {
-				e.Ignored = append(e.Ignored, Ignored{Line: w.Line, Reason: why})
-				continue
-			}
-		}
-		fd, err := w.Diff(old, exists)
+		fd, why, err := e.wholeDiff(w, read)
 		if err != nil {
 			return nil, err
 		}
-		if len(fd.Hunks) == 0 && exists {
-			e.Ignored = append(e.Ignored, Ignored{Line: w.Line, Reason: w.Path + " is unchanged"})
+		if why != "" {
+			e.Ignored = append(e.Ignored, Ignored{Line: w.Line, Reason: why})
 			continue
 		}
 		p.Files = append(p.Files, fd)
@@ -170,6 +185,46 @@ func (e *Edits) Patch(read ReadFunc) (*Patch, error) {
 		return nil, fmt.Errorf("%w (%s)", ErrNoEdits, strings.Join(why, "; "))
 	}
 	return p, nil
+}
+
+// wholeDiff is the file diff of the whole file w: from its base (Base),
+// or else from the file as it is now. why says why w is not an edit: an
+// excerpt, or a file that already has its content.
+func (e *Edits) wholeDiff(w WholeFile, read ReadFunc) (fd *FileDiff, why string, err error) {
+	cur, err := read(w.Path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
+	if exists {
+		if fd, err := w.Diff(cur, true); err != nil || len(fd.Hunks) == 0 {
+			return nil, w.Path + " is unchanged", err
+		}
+	}
+	old, oldExists := cur, exists
+	if e.Base != nil {
+		old, err = e.Base(w.Path)
+		oldExists = err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", &WholeError{w.Path, err}
+		}
+		if oldExists && !exists {
+			return nil, "", &WholeError{w.Path, ErrDeletedSince}
+		}
+	}
+	if oldExists {
+		if why := w.excerpt(old); why != "" {
+			return nil, why, nil
+		}
+	}
+	fd, err = w.Diff(old, oldExists)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(fd.Hunks) == 0 && oldExists {
+		return nil, w.Path + " is unchanged from what the model read; it was changed since", nil
+	}
+	return fd, "", nil
 }
 
 // fileDiffOf is the file diff that turns old into nw, as git would write

@@ -72,6 +72,11 @@ type Resolved struct {
 	// Interpreted lists the file lines an interpreted hunk (PassInterpreted)
 	// changes that the patch did not mark.
 	Interpreted []Interpretation
+	// Guard, when set, says why only a person who sees the hunk may
+	// approve it: decisions given ahead (--yes) never do. It is set on the
+	// deletion of a file that holds work the deleting side never saw (see
+	// Lost).
+	Guard string `json:",omitempty"`
 }
 
 // Label is the one-word placement shown to a reviewer: exact, offset,

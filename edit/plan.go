@@ -24,6 +24,15 @@ func (p *FilePlan) Path() string {
 	return p.OldPath
 }
 
+// Guard marks every hunk of p as one that only a person who sees it may
+// approve (Resolved.Guard), with why, also shown as a note.
+func (p *FilePlan) Guard(why string) {
+	for i := range p.Hunks {
+		p.Hunks[i].Guard = why
+		p.Hunks[i].Notes = append(p.Hunks[i].Notes, why)
+	}
+}
+
 // PlanFile places the hunks of fd against old, the content of oldPath.
 func PlanFile(oldPath, newPath, old string, fd *FileDiff) *FilePlan {
 	p := &FilePlan{OldPath: oldPath, NewPath: newPath, Diff: fd, Old: old}

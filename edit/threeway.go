@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -332,4 +333,40 @@ func describeLines(t fileText, lo, hi int) string {
 		return fmt.Sprintf("%q (line %d)", t.lines[lo], lo+1)
 	}
 	return fmt.Sprintf("lines %d-%d", lo+1, hi)
+}
+
+// Lost returns the lines of now (1-based) that from does not have: what
+// deleting the file now would lose, when from is the content the side
+// that deletes it knew.
+func Lost(from, now string) []int {
+	regions, _ := personChanges(splitFile(from), splitFile(now))
+	var out []int
+	for _, rg := range regions {
+		for c := rg.cLo; c < rg.cHi; c++ {
+			out = append(out, c+1)
+		}
+	}
+	return out
+}
+
+// LineList names 1-based line numbers, runs as ranges: "line 4", "lines
+// 2, 5-7".
+func LineList(ns []int) string {
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(ns[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", ns[i], ns[j]))
+		}
+		i = j + 1
+	}
+	if len(ns) == 1 {
+		return "line " + parts[0]
+	}
+	return "lines " + strings.Join(parts, ", ")
 }

@@ -196,3 +196,44 @@ func TestThreeWayLeavesOthers(t *testing.T) {
 		})
 	}
 }
+
+func TestLost(t *testing.T) {
+	for _, tt := range []struct {
+		from, now string
+		want      string
+	}{
+		{"a\nb\nc\n", "a\nb\nc\n", ""},
+		{"a\nb\nc\n", "a\nB\nc\nd\ne\n", "lines 2, 4-5"},
+		{"a\nb\nc\n", "a\nc\n", ""},
+		{"", "x\n", "line 1"},
+	} {
+		got := ""
+		if l := edit.Lost(tt.from, tt.now); len(l) > 0 {
+			got = edit.LineList(l)
+		}
+		if got != tt.want {
+			t.Errorf("Lost(%q, %q): got %q, want %q", tt.from, tt.now, got, tt.want)
+		}
+	}
+}
+
+// TestWholeFileFromBase: with a base, a whole file is the change from it,
+// which places on the file as it is now, the person's line kept.
+func TestWholeFileFromBase(t *testing.T) {
+	base := "a\nb\nc\nd\ne\nf\ng\nh\n"
+	now := strings.Replace(base, "g\n", "g, the person's\n", 1)
+	e, err := edit.ParseEdits("x.txt\n```\n" + strings.Replace(base, "a\n", "A\n", 1) + "```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Base = func(string) (string, error) { return base, nil }
+	p, err := e.Patch(func(string) (string, error) { return now, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := edit.PlanFile("x.txt", "x.txt", now, p.Files[0])
+	got, err := plan.Result(nil)
+	if want := strings.Replace(now, "a\n", "A\n", 1); err != nil || got != want {
+		t.Errorf("got %q (%v), want %q", got, err, want)
+	}
+}

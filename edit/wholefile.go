@@ -17,22 +17,23 @@ type WholeFile struct {
 	Content string
 	// Line is the 1-based line of the block's opening fence.
 	Line int
+	// Exact marks content given exactly, final newline or not (a model's
+	// write_file), rather than in a fence: it is never taken as an
+	// excerpt.
+	Exact bool
 }
 
-// Diff returns the file diff that turns old, the file's current content,
-// into w's content: the hunks of a line diff, with line numbers, as git
-// diff would write them. When the file does not exist (exists is false)
-// it is created. A fence cannot say whether the file ends with a newline,
-// so the file's own final newline (or its absence) is kept.
+// Diff returns the file diff that turns old into w's content: the hunks
+// of a line diff, with line numbers, as git diff would write them. old is
+// the file's current content, or (see Edits.Base) the content w was
+// written against. When the file does not exist (exists is false) it is
+// created. A fence cannot say whether the file ends with a newline, so
+// the file's own final newline (or its absence) is kept.
 func (w WholeFile) Diff(old string, exists bool) (*FileDiff, error) {
 	if !exists {
 		return fileDiffOf("", w.Path, "", w.Content)
 	}
-	nw := w.Content
-	if !splitFile(old).finalNewline() {
-		nw = strings.TrimSuffix(nw, "\n")
-	}
-	fd, err := fileDiffOf(w.Path, w.Path, old, nw)
+	fd, err := fileDiffOf(w.Path, w.Path, old, w.Text(old, exists))
 	if err != nil {
 		return nil, err
 	}
@@ -40,12 +41,21 @@ func (w WholeFile) Diff(old string, exists bool) (*FileDiff, error) {
 	return fd, nil
 }
 
+// Text is w's content as it replaces old (see Diff): with old's final
+// newline, or its absence, unless w is Exact.
+func (w WholeFile) Text(old string, exists bool) string {
+	if exists && !w.Exact && !splitFile(old).finalNewline() {
+		return strings.TrimSuffix(w.Content, "\n")
+	}
+	return w.Content
+}
+
 // excerpt returns why w cannot be taken as the whole of old, or "": a
 // block that keeps less than half of the lines of a file of some size is
 // an excerpt the model quoted, not the file's new content.
 func (w WholeFile) excerpt(old string) string {
 	ot := splitFile(old)
-	if len(ot.lines) < 8 {
+	if w.Exact || len(ot.lines) < 8 {
 		return ""
 	}
 	kept := 0

@@ -132,7 +132,8 @@ var (
 )
 
 // New starts the review of p. Hunks of a file in grants are approved at
-// once (and marked Granted); the cursor is on the first undecided item.
+// once (and marked Granted), but for guarded ones (edit.Resolved.Guard);
+// the cursor is on the first undecided item.
 func New(p Proposal, grants []string) *Review {
 	r := &Review{Proposal: p, Grants: slices.Clone(grants)}
 	for fi := range p.Files {
@@ -147,7 +148,8 @@ func New(p Proposal, grants []string) *Review {
 		}
 	}
 	for i := range r.Items {
-		if slices.Contains(r.Grants, r.path(i)) {
+		// A guarded hunk is for a person to see, whatever the grants.
+		if slices.Contains(r.Grants, r.path(i)) && r.Items[i].Hunk.Guard == "" {
 			r.Items[i].Decision, r.Items[i].Granted = audit.Approved, true
 		}
 	}

@@ -942,3 +942,23 @@ func TestRenameDiffHeaders(t *testing.T) {
 func regexpQuote(s string) string {
 	return strings.NewReplacer(".", `\.`).Replace(s)
 }
+
+// TestGuardedNotGranted: a grant approves its file's hunks at once, but
+// not a guarded one (a deletion that would lose work): a person decides.
+func TestGuardedNotGranted(t *testing.T) {
+	p := mustPlace(t, calcPatch)
+	p.Files[0].Hunks[1].Guard = "deleting it would lose 1 uncommitted line (line 4)"
+	r := review.New(p, []string{"calc.go"})
+	for i, it := range r.Items {
+		want := audit.Approved
+		if i == 1 {
+			want = audit.Undecided
+		}
+		if it.Decision != want {
+			t.Errorf("item %s: got %q, want %q", it.ID, it.Decision, want)
+		}
+	}
+	if r.Cursor != 1 {
+		t.Errorf("cursor on item %d, want 1 (the guarded one)", r.Cursor)
+	}
+}

@@ -241,6 +241,15 @@ func Run(ctx context.Context, o Options) error {
 	if o.Interpret || how == DecideTerminal {
 		edit.Interpret(plans)
 	}
+	// Deleting a file with changes HEAD does not have loses them: shown,
+	// and for a person to approve.
+	for _, p := range plans {
+		if p.NewPath == "" && p.OldPath != "" {
+			if why := tree.DeletionLoss(p.OldPath, p.Old); why != "" {
+				p.Guard(why)
+			}
+		}
+	}
 	placed, failed := 0, 0
 	for _, p := range plans {
 		report.Files = append(report.Files, fileReportOf(p))
@@ -298,6 +307,11 @@ func Run(ctx context.Context, o Options) error {
 	abandoned := false // no at the summary
 	switch how {
 	case DecideYes:
+		for i := range rev.Items {
+			if g := rev.Items[i].Hunk.Guard; g != "" {
+				return fail(fmt.Errorf("%s: %s; --yes does not approve it: review it on a terminal, without --yes", display.Name(rev.FileOf(&rev.Items[i]).Path()), g))
+			}
+		}
 		for !rev.Done() {
 			if err := rev.Approve(); err != nil {
 				return fail(err)

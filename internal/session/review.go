@@ -51,13 +51,28 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	switch c.how {
 	case patchflow.DecideYes:
 		before := c.ahead(rev)
-		for !rev.Done() {
-			if err := rev.Approve(); err != nil {
+		guarded := 0
+		for i := range rev.Items {
+			it := &rev.Items[i]
+			if it.Decision != audit.Undecided {
+				continue
+			}
+			if it.Hunk.Guard != "" {
+				// Only a person who sees it approves it.
+				guarded++
+				fmt.Fprintf(c.screen.Err, "pair: %s: %s; --yes does not approve it\n", display.Name(rev.FileOf(it).Path()), display.Line(it.Hunk.Guard))
+				continue
+			}
+			if err := rev.Decide(it.ID, audit.Approved, ""); err != nil {
 				return nil, err
 			}
 		}
 		if err := before.refuse(p, rev, "--yes"); err != nil {
 			return nil, err
+		}
+		if guarded > 0 {
+			fmt.Fprintf(c.screen.Err, "pair: the review waits: decide %s with pair review on a terminal or with --web\n", map[bool]string{true: "it", false: "them"}[guarded == 1])
+			return pauseReview(p, rev)
 		}
 	case patchflow.DecideLetters:
 		before := c.ahead(rev)
