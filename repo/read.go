@@ -119,12 +119,17 @@ func (t *Tree) readRegular(p string, max int64) (b []byte, ok bool) {
 // (runes; all of it when maxChars <= 0), cut on a character boundary, and
 // truncated says the file holds more. The path goes through Clean and
 // Guard: escapes, .git, secrets and ignored files are refused with their
-// errors unless access allows them; a symbolic link inside the tree is
-// followed only to a file that the same rules allow. A directory is an
-// error, and so is a binary file (ErrBinary).
+// errors unless access allows them; a file beyond a symbolic link (a
+// linked folder) is refused with a *LinkError that says where the link
+// leads, and a link to a file inside the tree is followed only to a file
+// that the same rules allow. A directory is an error, and so is a binary
+// file (ErrBinary).
 func (t *Tree) ReadText(p string, access Access, maxChars int) (text string, truncated bool, err error) {
 	cp, err := t.Clean(p)
 	if err != nil {
+		return "", false, err
+	}
+	if err := t.checkLinks(cp, LinkRead); err != nil {
 		return "", false, err
 	}
 	if err := t.Guard(cp, access); err != nil {

@@ -69,11 +69,21 @@ func TestSymlinkEscapeRead(t *testing.T) {
 	}
 }
 
+// TestSymlinkInsideRead: a link to a file inside the tree is read; a file
+// beyond a linked folder is not, even inside the tree, as git reads none.
 func TestSymlinkInsideRead(t *testing.T) {
 	t.Parallel()
 	root, _ := symlinkTree(t)
 	tr := openTree(t, root)
-	for _, p := range []string{"in-file", "in-dir/real.txt", "in/up", "in-dir/up"} {
+	for _, p := range []string{"in-dir/real.txt", "in-dir/up"} {
+		if got, err := tr.ReadFile(p); !errors.Is(err, repo.ErrBeyondLink) {
+			t.Errorf("ReadFile(%q) beyond a linked folder = %q, %v, want an error wrapping ErrBeyondLink", p, got, err)
+		}
+		if fi, err := tr.Stat(p); !errors.Is(err, repo.ErrBeyondLink) {
+			t.Errorf("Stat(%q) beyond a linked folder = %v, %v, want an error wrapping ErrBeyondLink", p, fi, err)
+		}
+	}
+	for _, p := range []string{"in-file", "in/up"} {
 		got, err := tr.ReadFile(p)
 		if err != nil || string(got) != "real\n" {
 			t.Errorf("ReadFile(%q) through a link inside = %q, %v, want %q, nil", p, got, err, "real\n")
