@@ -26,16 +26,13 @@ const linkMode = "120000"
 type LinkOp int
 
 const (
-	// LinkWrite: a patch writes the path (git's "affected file").
+	// LinkWrite: the path is written (git's "affected file").
 	LinkWrite LinkOp = iota
-	// LinkSource: a patch only reads the path, or deletes it (git's
-	// "reading from").
-	LinkSource
-	// LinkRead: a read tool of the model reads the path ("reading from",
-	// and where to read instead).
+	// LinkRead: the path is only read, or deleted (git's "reading
+	// from").
 	LinkRead
 	// LinkPathspec: the path is a glob of the read tools (git's
-	// "pathspec"), and where to look instead.
+	// "pathspec").
 	LinkPathspec
 )
 
@@ -65,7 +62,7 @@ type LinkError struct {
 func (e *LinkError) Error() string {
 	var b strings.Builder
 	switch e.Op {
-	case LinkSource, LinkRead:
+	case LinkRead:
 		fmt.Fprintf(&b, "reading from '%s' beyond a symbolic link", e.Path)
 	case LinkPathspec:
 		fmt.Fprintf(&b, "pathspec '%s' is beyond a symbolic link", e.Path)
@@ -81,10 +78,10 @@ func (e *LinkError) Error() string {
 		fmt.Fprintf(&b, " (%s is a symbolic link into the git directory)", e.Link)
 	case e.nowhere:
 		fmt.Fprintf(&b, " (%s is a symbolic link that leads nowhere)", e.Link)
-	case e.There != "" && (e.Op == LinkWrite || e.Op == LinkSource):
-		fmt.Fprintf(&b, " (%s is a symbolic link to %s; the file there is %s)", e.Link, e.Target, e.There)
-	case e.There != "":
+	case e.There != "" && e.Op == LinkPathspec:
 		fmt.Fprintf(&b, " (%s is a symbolic link to %s; use %s)", e.Link, e.Target, e.There)
+	case e.There != "":
+		fmt.Fprintf(&b, " (%s is a symbolic link to %s; the file there is %s)", e.Link, e.Target, e.There)
 	default:
 		fmt.Fprintf(&b, " (%s is a symbolic link)", e.Link)
 	}

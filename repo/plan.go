@@ -149,7 +149,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 		// "read from".
 		op := LinkWrite
 		if fd.Deleted || fd.Renamed || fd.Copied {
-			op = LinkSource
+			op = LinkRead
 		}
 		cands := fd.Candidates(src)
 		for i, c := range cands {

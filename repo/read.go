@@ -214,3 +214,17 @@ func (t *Tree) guardLinks(p string, access Access) error {
 	}
 	return nil
 }
+
+// ReadEditTarget reads the file an edit names, to turn the edit into a
+// diff (a whole file, SEARCH/REPLACE, V4A): ReadText of the whole file,
+// except that a path beyond a symbolic link reads as an empty file. The
+// placement of that diff refuses such a path with git's wording ("affected
+// file ... is beyond a symbolic link"), as for any other edit form, and
+// nothing is read through the link.
+func (t *Tree) ReadEditTarget(p string, access Access) (string, error) {
+	s, _, err := t.ReadText(p, access, 0)
+	if errors.Is(err, ErrBeyondLink) {
+		return "", nil
+	}
+	return s, err
+}

@@ -234,7 +234,7 @@ func TestReadTextSymlinks(t *testing.T) {
 	// A linked folder is not read through, even to a file inside; the
 	// error says where the file is.
 	_, _, err := tr.ReadText("in-dir/real.txt", repo.Access{}, 100)
-	if want := "reading from 'in-dir/real.txt' beyond a symbolic link (in-dir is a symbolic link to in; use in/real.txt)"; !errors.Is(err, repo.ErrBeyondLink) || err.Error() != want {
+	if want := "reading from 'in-dir/real.txt' beyond a symbolic link (in-dir is a symbolic link to in; the file there is in/real.txt)"; !errors.Is(err, repo.ErrBeyondLink) || err.Error() != want {
 		t.Errorf("ReadText(in-dir/real.txt) = %v, want %q", err, want)
 	}
 	for _, p := range []string{"in-file", "in/up"} {
