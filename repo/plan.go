@@ -39,6 +39,13 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	var targets []*target
 	byPath := map[[2]string]*target{}
 	links := t.linksOf(p)
+	if len(links.gone) > 0 {
+		for _, fd := range p.Files {
+			if fd.OldMode == linkMode {
+				return nil, fmt.Errorf("%s: only regular files (mode 100644 or 100755) can be changed or deleted, not mode %s (a symbolic link)", fd.OldPath, linkMode)
+			}
+		}
+	}
 	// A mode pair cannot write (a link, a submodule) is refused here, so
 	// that a check says so, but after every path is looked at: a path
 	// beyond a link the patch makes is refused as git words it.
