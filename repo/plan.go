@@ -87,6 +87,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			if err := t.checkPlacedPath(p, linked, w); err != nil {
 				return nil, err
 			}
+			// The path itself a link (its folders were looked at by
+			// resolve): the write would refuse it, so a check does too.
+			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {
