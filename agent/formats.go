@@ -88,8 +88,7 @@ func (a *Agent) editsOf(tool, text string) (*edit.Edits, error) {
 
 // readCurrent reads a file an edit names, with the session's access.
 func (a *Agent) readCurrent(p string) (string, error) {
-	s, _, err := a.Tree.ReadText(p, a.Access, 0)
-	return s, err
+	return a.Tree.ReadEditTarget(p, a.Access)
 }
 
 // replyHasEdits reports whether a reply without tool calls holds an edit

@@ -402,6 +402,6 @@ func shortHash(h string) string {
 // blockedPath reports whether err is a sandbox refusal, which goes into
 // blocked_actions.
 func blockedPath(err error) bool {
-	return slices.ContainsFunc([]error{repo.ErrOutsideRepo, repo.ErrSecret, repo.ErrIgnored, repo.ErrGitInternal, repo.ErrPairInternal},
+	return slices.ContainsFunc([]error{repo.ErrOutsideRepo, repo.ErrSecret, repo.ErrIgnored, repo.ErrGitInternal, repo.ErrPairInternal, repo.ErrBeyondLink},
 		func(e error) bool { return errors.Is(err, e) })
 }

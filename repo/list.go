@@ -22,7 +22,9 @@ import (
 // listed as a file (as git does) and never followed. Skipped: .git, nested
 // repositories and submodules (their files are theirs), and files that
 // git ignores, unless access allows ignored files (a tracked file is never
-// ignored). Files that look like secrets are listed: their names are not
+// ignored). A glob whose folders, up to its first wildcard, go through a
+// symbolic link is refused with a *LinkError, as git refuses such a
+// pathspec: the link is listed, not what it leads to. Files that look like secrets are listed: their names are not
 // what is protected, their content is (see ReadText and SearchFiles).
 //
 // The glob is matched against the whole path, one path segment at a time,
@@ -38,6 +40,9 @@ import (
 func (t *Tree) ListFiles(glob string, access Access, limit int) (files []string, truncated bool, err error) {
 	g, err := t.parseGlob(glob)
 	if err != nil {
+		return nil, false, err
+	}
+	if err := t.checkGlobLinks(g); err != nil {
 		return nil, false, err
 	}
 	files, err = t.walkFiles(g, access)
@@ -277,4 +282,25 @@ func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignor
 // readIndex reads the git index of the tree (empty when there is none).
 func (t *Tree) readIndex() (*index.Index, time.Time, error) {
 	return readIndex(filepath.Join(t.gitDir, "index"))
+}
+
+// checkGlobLinks refuses a glob whose literal leading folders (those
+// before its first wildcard) hold a symbolic link.
+func (t *Tree) checkGlobLinks(g *pathGlob) error {
+	if g == nil {
+		return nil
+	}
+	n := len(g.segs)
+	for i, seg := range g.segs {
+		if seg == "**" || strings.ContainsAny(seg, `*?[\`) {
+			n = i + 1
+			break
+		}
+	}
+	err := t.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
+	var le *LinkError
+	if errors.As(err, &le) {
+		return t.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
+	}
+	return err
 }

@@ -38,6 +38,18 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	}
 	var targets []*target
 	byPath := map[[2]string]*target{}
+	links := t.linksOf(p)
+	if len(links.gone) > 0 {
+		for _, fd := range p.Files {
+			if fd.OldMode == linkMode {
+				return nil, fmt.Errorf("%s: only regular files (mode 100644 or 100755) can be changed or deleted, not mode %s (a symbolic link)", fd.OldPath, linkMode)
+			}
+		}
+	}
+	// A mode pair cannot write (a link, a submodule) is refused here, so
+	// that a check says so, but after every path is looked at: a path
+	// beyond a link the patch makes is refused as git words it.
+	var modeErr error
 	for _, fd := range p.Files {
 		if fd.Binary {
 			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
@@ -48,9 +60,12 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 			return nil, ErrNoFileName
 		}
-		oldPath, newPath, err := t.resolve(fd, w)
+		oldPath, newPath, err := t.resolve(fd, links, w)
 		if err != nil {
 			return nil, err
+		}
+		if _, err := modeOf(fd); err != nil && modeErr == nil {
+			modeErr = err
 		}
 		for i, p := range []string{oldPath, newPath} {
 			if p == "" || i == 1 && p == oldPath {
@@ -72,6 +87,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			if err := t.checkPlacedPath(p, linked, w); err != nil {
 				return nil, err
 			}
+			// The path itself a link (its folders were looked at by
+			// resolve): the write would refuse it, so a check does too.
+			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
+			}
 		}
 		k := [2]string{oldPath, newPath}
 		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {
@@ -83,6 +103,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		tg := &target{oldPath, newPath, fd}
 		byPath[k] = tg
 		targets = append(targets, tg)
+	}
+	if modeErr != nil {
+		return nil, modeErr
 	}
 	ops := make([]fileOp, 0, len(targets))
 	for _, tg := range targets {
@@ -125,16 +148,28 @@ func (w *dirWalk) linked(p string) bool {
 }
 
 // resolve finds the tree paths a file diff reads from and writes to: ""
-// for a created file's source or a deleted file's destination.
-// Paths are looked at through the placement's walk w.
-func (t *Tree) resolve(fd *edit.FileDiff, w *dirWalk) (oldPath, newPath string, err error) {
+// for a created file's source or a deleted file's destination. A path
+// beyond a symbolic link, on disk or made by the patch (links), is
+// refused before anything is looked at through the link. Paths are
+// looked at through the placement's walk w.
+func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath, newPath string, err error) {
 	// The source: the first candidate name that exists.
 	stripped := false
 	if src := fd.Source(); src != "" {
+		// As git words it: a source that is written in place is an
+		// "affected file", one only read (deleted, renamed, copied) is
+		// "read from".
+		op := LinkWrite
+		if fd.Deleted || fd.Renamed || fd.Copied {
+			op = LinkRead
+		}
 		cands := fd.Candidates(src)
 		for i, c := range cands {
 			cp, err := t.Clean(c)
 			if err != nil {
+				return "", "", err
+			}
+			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
 				return "", "", err
 			}
 			fi, err := w.stat(cp)
@@ -175,6 +210,9 @@ func (t *Tree) resolve(fd *edit.FileDiff, w *dirWalk) (oldPath, newPath string, 
 		return "", "", err
 	}
 	if err := t.checkName(newPath); err != nil {
+		return "", "", err
+	}
+	if err := t.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
 		return "", "", err
 	}
 	// It must not exist yet (an empty file may be filled), and must not

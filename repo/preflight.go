@@ -89,14 +89,15 @@ func (t *Tree) checkName(p string) error {
 
 // checkWritePath checks a clean path that a write set creates, changes or
 // removes, against what is on disk now: its name must be one the system
-// and git can hold (see checkName), and its directories, followed through
-// every symbolic link as the write would follow them, must stay inside
-// the tree, outside any .git directory (this repository's, or one that a
-// link or another spelling reaches), and outside any submodule or nested
-// repository. A link in the path's directories that leads to a directory
-// of the tree is followed, and the path is judged by where it lands.
+// and git can hold (see checkName), none of its directories may be a
+// symbolic link (see checkLinks), and its directories must stay outside
+// any .git directory (this repository's, or one that another spelling
+// reaches), and outside any submodule or nested repository.
 func (t *Tree) checkWritePath(p string) error {
 	if err := t.checkName(p); err != nil {
+		return err
+	}
+	if err := t.checkLinks(p, LinkWrite); err != nil {
 		return err
 	}
 	real, err := t.realPath(p)

@@ -6,15 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
 )
 
 // TestWriteRefusesGitThroughLinks: a write set never lands in a .git
-// directory, whatever link leads there, and writes nothing when one of
-// its files would.
+// directory, whatever link leads there, nor anywhere beyond a linked
+// folder, and writes nothing when one of its files would.
 func TestWriteRefusesGitThroughLinks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -44,12 +43,12 @@ func TestWriteRefusesGitThroughLinks(t *testing.T) {
 		{"docs/hooks/pre-commit", repo.ErrGitInternal},
 		{"docs/config", repo.ErrGitInternal},
 		{"hop/hooks/pre-commit", repo.ErrGitInternal},
-		{"abs/hooks/pre-commit", repo.ErrOutsideRepo}, // os.Root follows no absolute link
+		{"abs/hooks/pre-commit", repo.ErrGitInternal},
 		{"deep/up/pre-commit", repo.ErrGitInternal},
 		{"deep/up/new/dir/pre-commit", repo.ErrGitInternal},
 		{"into-nested/config", repo.ErrGitInternal},
 		{"nested/file.txt", repo.ErrSubmodule},
-		{"loop/x", repo.ErrBadPath},
+		{"loop/x", repo.ErrBeyondLink},
 	} {
 		err := tr.Write([]repo.Change{
 			{Path: "a.txt", Content: []byte("changed\n")},
@@ -57,6 +56,9 @@ func TestWriteRefusesGitThroughLinks(t *testing.T) {
 		})
 		if !errors.Is(err, tc.want) {
 			t.Errorf("Write %s: got %v, want %v", tc.path, err, tc.want)
+		}
+		if tc.want != repo.ErrSubmodule && !errors.Is(err, repo.ErrBeyondLink) {
+			t.Errorf("Write %s: got %v, want an error wrapping ErrBeyondLink too", tc.path, err)
 		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n" {
@@ -67,15 +69,17 @@ func TestWriteRefusesGitThroughLinks(t *testing.T) {
 			t.Errorf("%s was written", p)
 		}
 	}
-	// Links inside the tree that lead to plain directories are fine.
+	// Nor through links inside the tree that lead to plain directories,
+	// as git refuses: "affected file ... is beyond a symbolic link".
 	if err := os.Symlink("sub", filepath.Join(dir, "alias")); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, texts(map[string]string{"sub/keep.txt": "keep\n"}))
-	if err := tr.Write([]repo.Change{{Path: "alias/new.txt", Content: []byte("new\n")}}); err != nil {
-		t.Fatalf("write through a link inside the tree: %v", err)
+	err := tr.Write([]repo.Change{{Path: "alias/new.txt", Content: []byte("new\n")}})
+	if want := "affected file 'alias/new.txt' is beyond a symbolic link (alias is a symbolic link to sub; the file there is sub/new.txt)"; !errors.Is(err, repo.ErrBeyondLink) || err.Error() != want {
+		t.Errorf("write through a link inside the tree: got %v, want %q", err, want)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "sub/new.txt")); !strings.Contains(string(b), "new") {
-		t.Errorf("sub/new.txt = %q", b)
+	if _, err := os.Lstat(filepath.Join(dir, "sub/new.txt")); err == nil {
+		t.Errorf("sub/new.txt was written through the link")
 	}
 }

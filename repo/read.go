@@ -119,12 +119,17 @@ func (t *Tree) readRegular(p string, max int64) (b []byte, ok bool) {
 // (runes; all of it when maxChars <= 0), cut on a character boundary, and
 // truncated says the file holds more. The path goes through Clean and
 // Guard: escapes, .git, secrets and ignored files are refused with their
-// errors unless access allows them; a symbolic link inside the tree is
-// followed only to a file that the same rules allow. A directory is an
-// error, and so is a binary file (ErrBinary).
+// errors unless access allows them; a file beyond a symbolic link (a
+// linked folder) is refused with a *LinkError that says where the link
+// leads, and a link to a file inside the tree is followed only to a file
+// that the same rules allow. A directory is an error, and so is a binary
+// file (ErrBinary).
 func (t *Tree) ReadText(p string, access Access, maxChars int) (text string, truncated bool, err error) {
 	cp, err := t.Clean(p)
 	if err != nil {
+		return "", false, err
+	}
+	if err := t.checkLinks(cp, LinkRead); err != nil {
 		return "", false, err
 	}
 	if err := t.Guard(cp, access); err != nil {
@@ -208,4 +213,18 @@ func (t *Tree) guardLinks(p string, access Access) error {
 		return fmt.Errorf("%s: link to %w", p, err)
 	}
 	return nil
+}
+
+// ReadEditTarget reads the file an edit names, to turn the edit into a
+// diff (a whole file, SEARCH/REPLACE, V4A): ReadText of the whole file,
+// except that a path beyond a symbolic link reads as an empty file. The
+// placement of that diff refuses such a path with git's wording ("affected
+// file ... is beyond a symbolic link"), as for any other edit form, and
+// nothing is read through the link.
+func (t *Tree) ReadEditTarget(p string, access Access) (string, error) {
+	s, _, err := t.ReadText(p, access, 0)
+	if errors.Is(err, ErrBeyondLink) {
+		return "", nil
+	}
+	return s, err
 }

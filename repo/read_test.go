@@ -231,7 +231,13 @@ func TestReadTextSymlinks(t *testing.T) {
 			t.Errorf("ReadText(%q) through a link = %q, %v, want an error wrapping %v", tc.path, got, err, tc.want)
 		}
 	}
-	for _, p := range []string{"in-file", "in-dir/real.txt", "in/up"} {
+	// A linked folder is not read through, even to a file inside; the
+	// error says where the file is.
+	_, _, err := tr.ReadText("in-dir/real.txt", repo.Access{}, 100)
+	if want := "reading from 'in-dir/real.txt' beyond a symbolic link (in-dir is a symbolic link to in; the file there is in/real.txt)"; !errors.Is(err, repo.ErrBeyondLink) || err.Error() != want {
+		t.Errorf("ReadText(in-dir/real.txt) = %v, want %q", err, want)
+	}
+	for _, p := range []string{"in-file", "in/up"} {
 		got, _, err := tr.ReadText(p, repo.Access{}, 100)
 		if err != nil || got != "real\n" {
 			t.Errorf("ReadText(%q) through a link inside = %q, %v, want %q, nil", p, got, err, "real\n")

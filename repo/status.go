@@ -63,7 +63,7 @@ func (t *Tree) Status() ([]StatusEntry, error) {
 				e.Staged = 'M'
 			}
 			if e.Worktree == ' ' {
-				wt, err := t.worktreeState(ie, gs.indexTime)
+				wt, err := t.worktreeState(ie, gs)
 				if err != nil {
 					return nil, err
 				}
@@ -101,6 +101,9 @@ type gitState struct {
 	unmerged  map[string]bool         // paths with conflict stages
 	tracked   map[string]bool         // every path of the index
 	indexTime time.Time
+	// lstat is the tree's, remembering the folders it looked at (see
+	// worktreeState).
+	lstat func(string) (fs.FileInfo, error)
 }
 
 func (t *Tree) loadGitState() (*gitState, error) {
@@ -109,7 +112,7 @@ func (t *Tree) loadGitState() (*gitState, error) {
 		return nil, err
 	}
 	gs := &gitState{st: st, head: map[string]headEntry{}, index: map[string]*index.Entry{},
-		unmerged: map[string]bool{}, tracked: map[string]bool{}}
+		unmerged: map[string]bool{}, tracked: map[string]bool{}, lstat: cachedLstat(t.root.Lstat)}
 	c, err := headCommit(st)
 	if err != nil {
 		return nil, err
@@ -164,11 +167,17 @@ func isLinkMode(m filemode.FileMode) bool { return m == filemode.Symlink }
 // ' ' unchanged, 'M' modified, 'D' deleted, 'T' type changed. As git
 // does, a file whose size and modification time are those the index
 // recorded is taken as unchanged, unless it was modified as late as the
-// index was written (then it is hashed).
-func (t *Tree) worktreeState(e *index.Entry, indexTime time.Time) (byte, error) {
+// index was written (then it is hashed). A file beyond a symbolic link
+// (a folder of its path is one) is deleted, as git sees it: its folder is
+// gone, and what the link leads to is not read.
+func (t *Tree) worktreeState(e *index.Entry, gs *gitState) (byte, error) {
 	if e.Mode == filemode.Submodule || e.SkipWorktree {
 		return ' ', nil
 	}
+	if err := t.checkPatchLinks(e.Name, LinkRead, patchLinks{}, gs.lstat); errors.Is(err, ErrBeyondLink) {
+		return 'D', nil
+	}
+	indexTime := gs.indexTime
 	fi, err := t.root.Lstat(e.Name)
 	if err != nil {
 		if gone(err) {

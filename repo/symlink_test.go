@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
@@ -69,11 +70,21 @@ func TestSymlinkEscapeRead(t *testing.T) {
 	}
 }
 
+// TestSymlinkInsideRead: a link to a file inside the tree is read; a file
+// beyond a linked folder is not, even inside the tree, as git reads none.
 func TestSymlinkInsideRead(t *testing.T) {
 	t.Parallel()
 	root, _ := symlinkTree(t)
 	tr := openTree(t, root)
-	for _, p := range []string{"in-file", "in-dir/real.txt", "in/up", "in-dir/up"} {
+	for _, p := range []string{"in-dir/real.txt", "in-dir/up"} {
+		if got, err := tr.ReadFile(p); !errors.Is(err, repo.ErrBeyondLink) {
+			t.Errorf("ReadFile(%q) beyond a linked folder = %q, %v, want an error wrapping ErrBeyondLink", p, got, err)
+		}
+		if fi, err := tr.Stat(p); !errors.Is(err, repo.ErrBeyondLink) {
+			t.Errorf("Stat(%q) beyond a linked folder = %v, %v, want an error wrapping ErrBeyondLink", p, fi, err)
+		}
+	}
+	for _, p := range []string{"in-file", "in/up"} {
 		got, err := tr.ReadFile(p)
 		if err != nil || string(got) != "real\n" {
 			t.Errorf("ReadFile(%q) through a link inside = %q, %v, want %q, nil", p, got, err, "real\n")
@@ -129,6 +140,53 @@ func TestSymlinkFileWriteTouchesNothingOutside(t *testing.T) {
 			}
 			sameSnapshot(t, "tree after Write("+p+")", snapshot(t, root), beforeIn)
 			sameSnapshot(t, "outside after Write("+p+")", snapshot(t, outside), beforeOut)
+		}
+	}
+}
+
+// TestSymlinkTrackedFolderReplaced: a tracked folder replaced by a link
+// (to a folder of the tree or out of it) leaves its files deleted, as git
+// status says, and the model's status and diff read nothing through the
+// link.
+func TestSymlinkTrackedFolderReplaced(t *testing.T) {
+	t.Parallel()
+	for _, target := range []string{"src", "../outside"} {
+		base := t.TempDir()
+		dir := filepath.Join(base, "root")
+		writeFiles(t, base, texts(map[string]string{
+			"root/lib/x.go":      "package x\n",
+			"root/src/x.go":      "package x // only-in-src\n",
+			"outside/x.go":       "package x // only-outside\n",
+			"root/src/other.txt": "other\n",
+		}))
+		gitInit(t, dir)
+		git(t, dir, "add", ".")
+		git(t, dir, "commit", "-q", "-m", "initial")
+		if err := os.RemoveAll(filepath.Join(dir, "lib")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "lib")); err != nil {
+			t.Fatal(err)
+		}
+		tr := openTree(t, dir)
+		st, err := tr.Status()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range st {
+			got = append(got, string([]byte{e.Staged, e.Worktree})+" "+e.Path)
+		}
+		want := strings.TrimRight(git(t, dir, "-c", "status.renames=false", "status", "--porcelain", "--untracked-files=all"), "\n")
+		if g := strings.Join(got, "\n"); g != want {
+			t.Errorf("lib -> %s: Status:\n%s\nwant, as git status:\n%s", target, g, want)
+		}
+		diff, err := tr.WorkDiff(repo.Access{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(diff, "only-") {
+			t.Errorf("lib -> %s: WorkDiff read through the link:\n%s", target, diff)
 		}
 	}
 }

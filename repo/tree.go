@@ -185,14 +185,22 @@ func (t *Tree) Clean(p string) (string, error) {
 }
 
 // Stat returns information about a file of the tree; the path must be
-// clean (see Clean).
+// clean (see Clean), and none of its folders a symbolic link (see
+// LinkError).
 func (t *Tree) Stat(p string) (fs.FileInfo, error) {
+	if err := t.checkLinks(p, LinkRead); err != nil {
+		return nil, err
+	}
 	fi, err := t.root.Stat(p)
 	return fi, wrapEscape(p, err)
 }
 
-// ReadFile reads a file of the tree.
+// ReadFile reads a file of the tree, none of whose folders may be a
+// symbolic link.
 func (t *Tree) ReadFile(p string) ([]byte, error) {
+	if err := t.checkLinks(p, LinkRead); err != nil {
+		return nil, err
+	}
 	b, err := t.root.ReadFile(p)
 	return b, wrapEscape(p, err)
 }
@@ -456,9 +464,13 @@ func (t *Tree) missingDirs(dir string, planned map[string]bool) ([]string, error
 }
 
 // removeEmptyDirs removes dir and its parents while they are empty, as
-// git does when a file's deletion leaves its directory empty.
+// git does when a file's deletion leaves its directory empty. A symbolic
+// link is never removed: it is no directory of the deleted file's.
 func (t *Tree) removeEmptyDirs(dir string) {
 	for dir != "." && dir != "" && dir != "/" {
+		if fi, err := t.root.Lstat(dir); err != nil || !fi.IsDir() {
+			return
+		}
 		if t.root.Remove(dir) != nil { // fails unless empty
 			return
 		}

@@ -53,7 +53,7 @@ func (t *Tree) diffPath(b *strings.Builder, gs *gitState, p string, access Acces
 	var newMode filemode.FileMode
 	newLink := false
 	if inIndex {
-		wt, err := t.worktreeState(ie, gs.indexTime)
+		wt, err := t.worktreeState(ie, gs)
 		if err != nil {
 			return err
 		}

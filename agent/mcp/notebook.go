@@ -3,8 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +23,64 @@ type serverTool struct {
 	run         func(args map[string]any) (string, error)
 }
 
+// maxNotes is the most of notes.txt that the notebook reads.
+const maxNotes = 1 << 20
+
+// openNotes opens the notebook's file name with flag, by the rule for the
+// files pair itself reads: never through a symbolic link (in the tree or
+// out of it), only a regular file. The name is looked at without
+// following it, and the file opened is checked to be the one looked at,
+// so that a link put there meanwhile is not followed either. A missing
+// file is fs.ErrNotExist, unless flag creates it.
+func openNotes(name string, flag int) (*os.File, error) {
+	fi, err := os.Lstat(name)
+	switch {
+	case err != nil && !(errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0):
+		return nil, err
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s is a symbolic link: the notebook reads and writes no file through a link", name)
+	case err == nil && !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file: the notebook reads and writes only a regular file", name)
+	}
+	f, err := os.OpenFile(name, flag|openNoFollow, 0o644)
+	if err != nil {
+		if isLinkLoop(err) {
+			return nil, fmt.Errorf("%s is a symbolic link: the notebook reads and writes no file through a link", name)
+		}
+		return nil, err
+	}
+	got, err := f.Stat()
+	if err == nil && (!got.Mode().IsRegular() || fi != nil && !os.SameFile(fi, got)) {
+		err = fmt.Errorf("%s changed while the notebook opened it: it reads and writes only a regular file, never through a link", name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readNotes reads the notebook's file: nothing when it is missing, and at
+// most maxNotes bytes (see openNotes).
+func readNotes(name string) ([]byte, error) {
+	f, err := openNotes(name, os.O_RDONLY)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxNotes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxNotes {
+		return nil, fmt.Errorf("%s is larger than %d bytes, the most the notebook reads", name, maxNotes)
+	}
+	return b, nil
+}
+
 // notebookTools are the tools of pair's example server: a notebook in
 // notes.txt in its working directory, with a read-only tool and one that
 // changes it.
@@ -32,8 +92,8 @@ func notebookTools() []serverTool {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"the word to look for"}},"required":["key"],"additionalProperties":false}`),
 			run: func(args map[string]any) (string, error) {
 				key, _ := args["key"].(string)
-				b, err := os.ReadFile(notes)
-				if err != nil && !os.IsNotExist(err) {
+				b, err := readNotes(notes)
+				if err != nil {
 					return "", err
 				}
 				var found []string
@@ -51,7 +111,7 @@ func notebookTools() []serverTool {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"the note"}},"required":["text"],"additionalProperties":false}`),
 			run: func(args map[string]any) (string, error) {
 				note, _ := args["text"].(string)
-				f, err := os.OpenFile(notes, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+				f, err := openNotes(notes, os.O_APPEND|os.O_CREATE|os.O_WRONLY)
 				if err != nil {
 					return "", err
 				}
@@ -68,7 +128,8 @@ func notebookTools() []serverTool {
 // ServeNotebook serves pair's example MCP server on standard input and
 // output until the client goes away: a notebook in notes.txt in the
 // working directory, with a read-only tool (lookup) and one that changes
-// it (add_note).
+// it (add_note). notes.txt is never a symbolic link, nor read past
+// maxNotes bytes (see openNotes).
 func ServeNotebook(ctx context.Context) error {
 	return serve(ctx, os.Stdin, os.Stdout, implementation{Name: "pair-notebook", Version: "1"}, notebookTools())
 }

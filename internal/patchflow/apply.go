@@ -219,8 +219,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	report.Form = edits.Form
 	patch, err := edits.Patch(func(p string) (string, error) {
-		s, _, err := tree.ReadText(p, o.Access, 0)
-		return s, err
+		return tree.ReadEditTarget(p, o.Access)
 	})
 	report.Ignored = edits.Ignored
 	if err == nil {
