@@ -844,7 +844,11 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	plans, perr := a.Tree.PlaceWith(pe.patch, a.Access)
 	if perr != nil {
 		if blockedPath(perr) {
-			a.block(tool, "", perr.Error())
+			target := ""
+			if le := (*repo.LinkError)(nil); errors.As(perr, &le) {
+				target = le.Path
+			}
+			a.block(tool, target, perr.Error())
 		}
 		return "error: " + perr.Error(), false, nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/repo"
 )
 
 // SeenFile is what the model was last shown of a file: its last read
@@ -96,6 +97,11 @@ var errUnread = errors.New("the file exists, is not committed, and you have not 
 func (a *Agent) base(p string) (Base, error) {
 	if s, ok := a.seenWhole(p); ok {
 		return Base{Path: p, Text: s.Text, From: baseSeen}, nil
+	}
+	// A path beyond a symbolic link has no base: the edit is placed as a
+	// new file, and placement refuses it in git's words.
+	if _, _, err := a.Tree.ReadText(p, a.Access, 0); errors.Is(err, repo.ErrBeyondLink) {
+		return Base{Path: p, Missing: true, From: baseHead}, nil
 	}
 	_, err := a.readCurrent(p)
 	exists := err == nil
