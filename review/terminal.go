@@ -305,9 +305,10 @@ func (t *Terminal) show(r *Review) {
 	}
 	t.printf("%s\n", t.paint(cCyan, display.Line(r.Header(it))))
 	for _, l := range it.Hunk.Lines {
-		// Escape sequences and bidi controls in a line could hide it or
-		// another line: they are shown, and the line is marked.
-		shown, marked := display.Escape(l.Text)
+		// Escape sequences, bidi controls, invisible and lookalike
+		// letters in a line could hide it or another line, or pass for
+		// what they are not: they are shown, and the line is marked.
+		shown, marker := display.EscapeMarked(l.Text)
 		text := string(l.Kind) + shown
 		switch l.Kind {
 		case edit.Add:
@@ -319,8 +320,8 @@ func (t *Terminal) show(r *Review) {
 		case edit.Delete:
 			text = t.paint(cRed, text)
 		}
-		if marked {
-			text += t.paint(cYellow, display.Marker)
+		if marker != "" {
+			text += t.paint(cYellow, marker)
 		}
 		t.printf("%s\n", text)
 	}
@@ -491,11 +492,9 @@ func (t *Terminal) list(r *Review) {
 		first, marker := "", ""
 		for _, l := range it.Hunk.Lines {
 			if l.Kind != edit.Context {
-				shown, marked := display.Escape(l.Text)
+				var shown string
+				shown, marker = display.EscapeMarked(l.Text)
 				first = string(l.Kind) + shown
-				if marked {
-					marker = display.Marker
-				}
 				break
 			}
 		}

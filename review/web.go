@@ -688,8 +688,9 @@ type webItemView struct {
 
 type webLineView struct {
 	Kind string `json:"kind"` // " ", "-" or "+"
-	// Text is the line as shown, its control and format characters
-	// escaped; Marker is display.Marker when it had any.
+	// Text is the line as shown, its control, format, invisible and
+	// lookalike characters escaped; Marker is the display marker that
+	// names what it had, if any.
 	Text   string `json:"text"`
 	Marker string `json:"marker,omitempty"`
 }
@@ -773,10 +774,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 			}
 			for _, l := range it.Hunk.Lines {
 				lv := webLineView{Kind: string(rune(l.Kind))}
-				var marked bool
-				if lv.Text, marked = display.Escape(l.Text); marked {
-					lv.Marker = display.Marker
-				}
+				lv.Text, lv.Marker = display.EscapeMarked(l.Text)
 				iv.Lines = append(iv.Lines, lv)
 			}
 			switch it.Hunk.FinalNewline {
