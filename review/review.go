@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // Proposal is a patch placed against the working tree: what a review
@@ -49,6 +50,50 @@ func (f *File) Action() string {
 		return "rename"
 	}
 	return "modify"
+}
+
+// linkMode is git's mode of a symbolic link.
+const linkMode = "120000"
+
+// modeChange names what the file's change does to its mode: a mode change
+// ("mode 100644 → 100755"), a symbolic link made, changed or replaced, or
+// a file created with a mode other than 100644. It returns "" when none.
+func (f *File) modeChange() string {
+	d := f.Diff
+	if d == nil {
+		return ""
+	}
+	switch {
+	case f.Action() == "create" && d.NewMode == linkMode:
+		return "new symbolic link"
+	case f.Action() == "create" && d.NewMode != "" && d.NewMode != "100644":
+		return "new, mode " + d.NewMode
+	case d.ModeChange() && (d.OldMode == linkMode || d.NewMode == linkMode):
+		return "mode " + d.OldMode + " → " + d.NewMode + ", symbolic link"
+	case d.ModeChange():
+		return "mode " + d.OldMode + " → " + d.NewMode
+	case d.OldMode == linkMode || d.NewMode == linkMode:
+		return "symbolic link"
+	}
+	return ""
+}
+
+// Changes names, for the person, what the file's change does besides
+// editing the content of a file: a deletion, a rename, a mode change, a
+// symbolic link. A grant (the A key) never covers these, and the summary
+// always names them. Names in it are escaped for display.
+func (f *File) Changes() []string {
+	var out []string
+	switch f.Action() {
+	case "delete":
+		out = append(out, "deleted")
+	case "rename":
+		out = append(out, "renamed from "+display.Name(f.OldPath))
+	}
+	if m := f.modeChange(); m != "" {
+		out = append(out, m)
+	}
+	return out
 }
 
 // Failure is a hunk of the patch that could not be placed: it is listed,
@@ -110,7 +155,8 @@ type Review struct {
 	Items    []Item   `json:"items"`
 	Cursor   int      `json:"cursor"`
 	// Grants are the paths whose hunks are approved for the rest of the
-	// session (the A key). They are never a blanket grant.
+	// session (the A key). They are never a blanket grant, and they cover
+	// edits of a file's content only (see Covered).
 	Grants []string `json:"grants,omitempty"`
 	// Quit is set when the person quit: everything undecided was
 	// rejected.
@@ -132,7 +178,8 @@ var (
 )
 
 // New starts the review of p. Hunks of a file in grants are approved at
-// once (and marked Granted); the cursor is on the first undecided item.
+// once (and marked Granted) when the grant covers them (see Covered); the
+// cursor is on the first undecided item.
 func New(p Proposal, grants []string) *Review {
 	r := &Review{Proposal: p, Grants: slices.Clone(grants)}
 	for fi := range p.Files {
@@ -147,7 +194,7 @@ func New(p Proposal, grants []string) *Review {
 		}
 	}
 	for i := range r.Items {
-		if slices.Contains(r.Grants, r.path(i)) {
+		if r.Covered(&r.Items[i]) {
 			r.Items[i].Decision, r.Items[i].Granted = audit.Approved, true
 		}
 	}
@@ -156,6 +203,33 @@ func New(p Proposal, grants []string) *Review {
 		r.advance()
 	}
 	return r
+}
+
+// Covered reports whether a grant approves the item: its file's path is
+// granted, and the change only edits the content of a file that is not
+// configuration. A deletion, a rename, a mode change or a symbolic link is
+// always asked, as is any edit of a file that pair or git reads as
+// configuration (audit.ConfigFile).
+func (r *Review) Covered(it *Item) bool {
+	f := r.FileOf(it)
+	return slices.Contains(r.Grants, f.Path()) && r.grantable(f)
+}
+
+func (r *Review) grantable(f *File) bool {
+	return f.Action() == "modify" && f.modeChange() == "" && !audit.ConfigFile(f.Path())
+}
+
+// NotCovered says, for an item of a granted file that the grant does not
+// approve, why it is asked all the same; it returns "" otherwise.
+func (r *Review) NotCovered(it *Item) string {
+	f := r.FileOf(it)
+	switch {
+	case !slices.Contains(r.Grants, f.Path()) || r.grantable(f):
+		return ""
+	case audit.ConfigFile(f.Path()):
+		return "asked although the file is always approved: pair or git reads it as configuration"
+	}
+	return "asked although the file is always approved: that covers edits of its content, not this change (" + strings.Join(f.Changes(), ", ") + ")"
 }
 
 func (r *Review) add(it Item) {

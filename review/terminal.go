@@ -290,6 +290,7 @@ func (t *Terminal) show(r *Review) {
 	t.printf("\n%s %s\n", t.paint(cBold, fmt.Sprintf("[%d/%d]", n, total)), t.paint(cBold, r.Where(it)))
 	if it.Whole {
 		t.printf("%s\n", t.paint(cYellow, wholeChange(f)))
+		t.notCovered(r, it)
 		return
 	}
 	switch f.Action() {
@@ -300,6 +301,10 @@ func (t *Terminal) show(r *Review) {
 	case "rename":
 		t.printf("%s\n", t.paint(cBold, "renamed from "+display.Name(f.OldPath)))
 	}
+	if m := f.modeChange(); m != "" {
+		t.printf("%s\n", t.paint(cYellow, m))
+	}
+	t.notCovered(r, it)
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
@@ -330,6 +335,13 @@ func (t *Terminal) show(r *Review) {
 	}
 	if it.Decision != audit.Undecided {
 		t.printf("%s\n", t.paint(cYellow, "currently "+t.decisionText(it)))
+	}
+}
+
+// notCovered says why an undecided item of a granted file is asked.
+func (t *Terminal) notCovered(r *Review, it *Item) {
+	if why := r.NotCovered(it); why != "" && it.Decision == audit.Undecided {
+		t.printf("%s\n", t.paint(cYellow, why))
 	}
 }
 
@@ -511,19 +523,11 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 	t.printf("\n%s\n", t.paint(cBold, "Review summary:"))
 	files, hunks := 0, 0
 	for _, s := range r.Summary() {
-		var parts []string
-		for _, c := range []struct {
-			n    int
-			what string
-		}{{s.Approved, "approved"}, {s.Edited, "edited"}, {s.Rejected, "rejected"}, {s.Failed, "not placed"}} {
-			if c.n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
-			}
-		}
-		if len(parts) == 0 {
+		text := s.Text()
+		if text == "" {
 			continue
 		}
-		t.printf("  %-40s %s\n", display.Name(s.Path), strings.Join(parts, ", "))
+		t.printf("  %-40s %s\n", display.Name(s.Path), text)
 		if s.Applies() {
 			files++
 			hunks += s.Approved + s.Edited

@@ -159,3 +159,15 @@ func TestHunkHash(t *testing.T) {
 		t.Errorf("HunkHash = %q, want %q", got, want)
 	}
 }
+
+func TestConfigFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		".pair.yml": true, ".PAIR.YML": true, "sub/.gitignore": true, ".gitattributes": true, "a/b/.gitattributes": true,
+		".gitmodules": true, ".mailmap": true, ".lfsconfig": true, "./.pair.yml": true,
+		"pair.yml": false, "docs/gitignore.md": false, ".gitignore.bak": false, "main.go": false, "": false,
+	} {
+		if got := audit.ConfigFile(p); got != want {
+			t.Errorf("ConfigFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
