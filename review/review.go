@@ -366,6 +366,34 @@ func (r *Review) AlwaysApprove() error {
 	return r.ApproveFile()
 }
 
+// ApproveAhead approves every undecided item, as --yes does, but those of
+// a file that pair or git reads as configuration (audit.ConfigFile): they
+// stay undecided, for the person, and are not written. It returns the
+// paths of those files, in the proposal's order.
+func (r *Review) ApproveAhead() []string {
+	var left []string
+	for i := range r.Items {
+		if r.Items[i].Decision != audit.Undecided {
+			continue
+		}
+		if p := r.path(i); audit.ConfigFile(p) {
+			if !slices.Contains(left, p) {
+				left = append(left, p)
+			}
+			continue
+		}
+		r.set(i, audit.Approved, "")
+	}
+	return left
+}
+
+// NotAhead tells the person, in one sentence, that the configuration
+// files ApproveAhead left undecided were not written under flag.
+func NotAhead(paths []string, flag string) string {
+	return fmt.Sprintf("pair: not written: %s: %s never approves an edit to a file that pair or git reads as configuration",
+		strings.Join(display.Names(paths), ", "), flag)
+}
+
 // QuitReview rejects every undecided item (q): the review is done.
 func (r *Review) QuitReview() {
 	for i := range r.Items {

@@ -171,3 +171,14 @@ func TestConfigFile(t *testing.T) {
 		}
 	}
 }
+
+func TestNotesText(t *testing.T) {
+	got := audit.NotesText([]audit.Note{{"calc.go", 12, "keep the old name"}, {"a.txt", 0, "no\n\nrename  please"}, {"b.go", 3, " "}})
+	want := "Rejected with a note:\n- calc.go:12: keep the old name\n- a.txt: no rename please"
+	if got != want {
+		t.Errorf("NotesText = %q, want %q", got, want)
+	}
+	if got := audit.NotesText(nil); got != "" {
+		t.Errorf("NotesText(nil) = %q, want none", got)
+	}
+}

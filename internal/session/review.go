@@ -47,13 +47,12 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	switch c.how {
 	case patchflow.DecideYes:
 		before := c.ahead(rev)
-		for !rev.Done() {
-			if err := rev.Approve(); err != nil {
-				return nil, err
-			}
-		}
+		left := rev.ApproveAhead()
 		if err := before.refuse(p, rev, "--yes"); err != nil {
 			return nil, err
+		}
+		if len(left) > 0 {
+			fmt.Fprintln(c.screen.Err, review.NotAhead(left, "--yes"))
 		}
 	case patchflow.DecideLetters:
 		before := c.ahead(rev)
@@ -198,12 +197,24 @@ func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 		it := &rev.Items[i]
 		rec := rev.HunkRecord(it)
 		h := agent.HunkDecision{Path: rec.Path, Start: rec.Start, Hash: rec.Hash, Decision: rec.Decision, Note: it.Note, Interpreted: rec.Interpreted, Uncertain: rec.Uncertain}
-		if it.Decision == audit.Edited {
+		switch it.Decision {
+		case audit.Edited:
 			h.Text = hunkText(it.Hunk)
+		case audit.Undecided:
+			// Left by --yes (review.ApproveAhead): not written.
+			h.Refused = notAheadReason(rec.Path)
 		}
 		out.Hunks = append(out.Hunks, h)
 	}
 	return out, nil
+}
+
+// notAheadReason tells the model why a hunk of path, a configuration
+// file, was not applied under --yes.
+func notAheadReason(path string) string {
+	return path + " is a file that pair or git reads as configuration; pair applies an edit to it only when the person reviews it, " +
+		"and this session approves edits with --yes, so nobody did. Do not propose it again in this session; " +
+		"in your final answer, tell the person what to change in it and why."
 }
 
 // sameProposal reports whether a saved review is of the same proposal as
