@@ -354,7 +354,8 @@ func (r *Review) decideFile(d audit.Decision, note string) error {
 
 // AlwaysApprove approves the current item and the rest of its file, and
 // grants the file's path for the rest of the session (A): later proposals
-// in the same session approve its hunks without asking.
+// in the same session that edit its content are approved without asking
+// (see Covered).
 func (r *Review) AlwaysApprove() error {
 	it, err := r.current()
 	if err != nil {

@@ -164,7 +164,7 @@ func (t *Terminal) press(ctx context.Context, r *Review, k rune) (bool, error) {
 		p := display.Name(r.FileOf(r.Current()).Path())
 		err = r.AlwaysApprove()
 		if err == nil {
-			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+" for the rest of this session"))
+			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+", and later edits of its content for the rest of this session"))
 		}
 	case 'q':
 		r.QuitReview()
@@ -473,7 +473,7 @@ func (t *Terminal) help(r *Review) {
 		"r - reject this hunk with a note for the model",
 		"a - approve this hunk and the rest of this file's undecided hunks",
 		"d - reject this hunk and the rest of this file's undecided hunks",
-		"A - approve this file's hunks now and for the rest of the session",
+		"A - approve this file's hunks now, and later edits of its content for the rest of the session",
 		"q - quit: reject every undecided hunk, then see the summary",
 		"s - split this hunk into smaller hunks",
 		"e - edit this hunk in your editor",

@@ -268,7 +268,7 @@
       type: "button",
       "data-action": "always",
       "aria-pressed": granted ? "true" : "false",
-      title: "Approve every hunk of " + file.shown + ", now and for the rest of this session",
+      title: "Approve every hunk of " + file.shown + " now, and later edits of its content for the rest of this session",
     }, "Always approve this file"));
     if (it.splittable) {
       acts.append(el("button", { type: "button", "data-action": "split", title: "Cut this hunk into its runs of changes, to decide each" }, "Split"));
