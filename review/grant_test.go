@@ -75,3 +75,21 @@ func TestTerminalGrantAsksModeChange(t *testing.T) {
 		}
 	}
 }
+
+// ApproveAhead (--yes) approves everything but the hunks of files read as
+// configuration, which stay undecided and are named.
+func TestApproveAheadLeavesConfiguration(t *testing.T) {
+	p := mustPlace(t, calcPatch+stringsPatch+readmePatch)
+	p.Files[1].OldPath, p.Files[1].NewPath = "sub/.gitattributes", "sub/.gitattributes"
+	r := review.New(p, nil)
+	left := r.ApproveAhead()
+	if got, want := state(r), "[1=y] 2=y 3=y 4=. 5=. 6=y"; got != want {
+		t.Errorf("got state %q, want %q", got, want)
+	}
+	if len(left) != 1 || left[0] != "sub/.gitattributes" {
+		t.Errorf("got left %q, want the configuration file", left)
+	}
+	if got, want := review.NotAhead(left, "--yes"), "pair: not written: sub/.gitattributes: --yes never approves an edit to a file that pair or git reads as configuration"; got != want {
+		t.Errorf("NotAhead = %q, want %q", got, want)
+	}
+}
