@@ -100,8 +100,11 @@ type HunkDecision struct {
 	// without lines, such as a pure rename).
 	Start    int
 	Hash     string
-	Decision audit.Decision // approved, edited or rejected
+	Decision audit.Decision // approved, edited or rejected; undecided when Refused
 	Note     string
+	// Refused says, for a hunk that decisions given ahead (--yes) did
+	// not approve and that nobody decided, why: it was not written.
+	Refused string
 	// Text is, for an edited hunk, the hunk as the person left it.
 	Text string
 	// Interpreted marks a hunk placed by interpretation
@@ -910,6 +913,12 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			fmt.Fprintf(&b, "- %s: applied\n", where)
 		case audit.Edited:
 			fmt.Fprintf(&b, "- %s: applied after the person edited it; it now reads:\n%s", where, indent(h.Text))
+		case audit.Undecided:
+			why := h.Refused
+			if why == "" {
+				why = "the person did not approve it"
+			}
+			fmt.Fprintf(&b, "- %s: not applied: %s\n", where, why)
 		default:
 			fmt.Fprintf(&b, "- %s: rejected by the person", where)
 			if h.Note != "" {
@@ -1038,8 +1047,12 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 // record is the commit record of a reviewed proposal.
 func (a *Agent) record(out *Outcome, message string) audit.Record {
 	var hunks []audit.HunkRecord
+	var notes []audit.Note
 	for _, h := range out.Hunks {
 		hunks = append(hunks, audit.HunkRecord{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision, Interpreted: h.Interpreted, Uncertain: h.Uncertain})
+		if h.Decision == audit.Rejected {
+			notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: h.Note})
+		}
 	}
 	r := audit.Reviewed(a.st.Session, a.st.Model, hunks)
 	r.Subject = strings.TrimSpace(firstLine(message))
@@ -1047,6 +1060,10 @@ func (a *Agent) record(out *Outcome, message string) audit.Record {
 		r.Subject = clipText(firstLine(a.st.Turn.Request), 72)
 	}
 	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, r.Applied(), len(out.Hunks), output.Plural(len(out.Hunks), "hunk"))
+	// The person's notes, as pair apply records them.
+	if n := audit.NotesText(notes); n != "" {
+		r.Body += "\n\n" + n
+	}
 	return r
 }
 

@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
@@ -13,6 +14,32 @@ import (
 type FileSummary struct {
 	Path                                          string
 	Approved, Edited, Rejected, Undecided, Failed int
+	// Changes names what the file's change does besides editing content,
+	// as in "deleted" or "mode 100644 → 100755" (see File.Changes).
+	Changes string
+}
+
+// Text is the summary's line for the file after its name: the counts,
+// then what the change does besides editing content, as in
+// "1 approved (deleted)". It is "" when there is nothing to count.
+func (s FileSummary) Text() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{s.Approved, "approved"}, {s.Edited, "edited"}, {s.Rejected, "rejected"}, {s.Failed, "not placed"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	text := strings.Join(parts, ", ")
+	if s.Changes != "" {
+		text += " (" + s.Changes + ")"
+	}
+	return text
 }
 
 // Applies reports whether anything of the file will be written.
@@ -24,6 +51,7 @@ func (r *Review) Summary() []FileSummary {
 	for i := range r.Proposal.Files {
 		out[i].Path = r.Proposal.Files[i].Path()
 		out[i].Failed = len(r.Proposal.Files[i].Failed)
+		out[i].Changes = strings.Join(r.Proposal.Files[i].Changes(), ", ")
 	}
 	for _, it := range r.Items {
 		s := &out[it.File]

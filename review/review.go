@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/display"
 )
 
 // Proposal is a patch placed against the working tree: what a review
@@ -49,6 +50,50 @@ func (f *File) Action() string {
 		return "rename"
 	}
 	return "modify"
+}
+
+// linkMode is git's mode of a symbolic link.
+const linkMode = "120000"
+
+// modeChange names what the file's change does to its mode: a mode change
+// ("mode 100644 → 100755"), a symbolic link made, changed or replaced, or
+// a file created with a mode other than 100644. It returns "" when none.
+func (f *File) modeChange() string {
+	d := f.Diff
+	if d == nil {
+		return ""
+	}
+	switch {
+	case f.Action() == "create" && d.NewMode == linkMode:
+		return "new symbolic link"
+	case f.Action() == "create" && d.NewMode != "" && d.NewMode != "100644":
+		return "new, mode " + d.NewMode
+	case d.ModeChange() && (d.OldMode == linkMode || d.NewMode == linkMode):
+		return "mode " + d.OldMode + " → " + d.NewMode + ", symbolic link"
+	case d.ModeChange():
+		return "mode " + d.OldMode + " → " + d.NewMode
+	case d.OldMode == linkMode || d.NewMode == linkMode:
+		return "symbolic link"
+	}
+	return ""
+}
+
+// Changes names, for the person, what the file's change does besides
+// editing the content of a file: a deletion, a rename, a mode change, a
+// symbolic link. A grant (the A key) never covers these, and the summary
+// always names them. Names in it are escaped for display.
+func (f *File) Changes() []string {
+	var out []string
+	switch f.Action() {
+	case "delete":
+		out = append(out, "deleted")
+	case "rename":
+		out = append(out, "renamed from "+display.Name(f.OldPath))
+	}
+	if m := f.modeChange(); m != "" {
+		out = append(out, m)
+	}
+	return out
 }
 
 // Failure is a hunk of the patch that could not be placed: it is listed,
@@ -110,7 +155,8 @@ type Review struct {
 	Items    []Item   `json:"items"`
 	Cursor   int      `json:"cursor"`
 	// Grants are the paths whose hunks are approved for the rest of the
-	// session (the A key). They are never a blanket grant.
+	// session (the A key). They are never a blanket grant, and they cover
+	// edits of a file's content only (see Covered).
 	Grants []string `json:"grants,omitempty"`
 	// Quit is set when the person quit: everything undecided was
 	// rejected.
@@ -132,8 +178,8 @@ var (
 )
 
 // New starts the review of p. Hunks of a file in grants are approved at
-// once (and marked Granted), but for guarded ones (edit.Resolved.Guard);
-// the cursor is on the first undecided item.
+// once (and marked Granted) when the grant covers them (see Covered); the
+// cursor is on the first undecided item.
 func New(p Proposal, grants []string) *Review {
 	r := &Review{Proposal: p, Grants: slices.Clone(grants)}
 	for fi := range p.Files {
@@ -148,8 +194,7 @@ func New(p Proposal, grants []string) *Review {
 		}
 	}
 	for i := range r.Items {
-		// A guarded hunk is for a person to see, whatever the grants.
-		if slices.Contains(r.Grants, r.path(i)) && r.Items[i].Hunk.Guard == "" {
+		if r.Covered(&r.Items[i]) {
 			r.Items[i].Decision, r.Items[i].Granted = audit.Approved, true
 		}
 	}
@@ -158,6 +203,33 @@ func New(p Proposal, grants []string) *Review {
 		r.advance()
 	}
 	return r
+}
+
+// Covered reports whether a grant approves the item: its file's path is
+// granted, and the change only edits the content of a file that is not
+// configuration. A deletion, a rename, a mode change or a symbolic link is
+// always asked, as is any edit of a file that pair or git reads as
+// configuration (audit.ConfigFile).
+func (r *Review) Covered(it *Item) bool {
+	f := r.FileOf(it)
+	return slices.Contains(r.Grants, f.Path()) && r.grantable(f) && it.Hunk.Guard == ""
+}
+
+func (r *Review) grantable(f *File) bool {
+	return f.Action() == "modify" && f.modeChange() == "" && !audit.ConfigFile(f.Path())
+}
+
+// NotCovered says, for an item of a granted file that the grant does not
+// approve, why it is asked all the same; it returns "" otherwise.
+func (r *Review) NotCovered(it *Item) string {
+	f := r.FileOf(it)
+	switch {
+	case !slices.Contains(r.Grants, f.Path()) || r.grantable(f):
+		return ""
+	case audit.ConfigFile(f.Path()):
+		return "asked although the file is always approved: pair or git reads it as configuration"
+	}
+	return "asked although the file is always approved: that covers edits of its content, not this change (" + strings.Join(f.Changes(), ", ") + ")"
 }
 
 func (r *Review) add(it Item) {
@@ -282,7 +354,8 @@ func (r *Review) decideFile(d audit.Decision, note string) error {
 
 // AlwaysApprove approves the current item and the rest of its file, and
 // grants the file's path for the rest of the session (A): later proposals
-// in the same session approve its hunks without asking.
+// in the same session that edit its content are approved without asking
+// (see Covered).
 func (r *Review) AlwaysApprove() error {
 	it, err := r.current()
 	if err != nil {
@@ -292,6 +365,36 @@ func (r *Review) AlwaysApprove() error {
 		r.Grants = append(r.Grants, p)
 	}
 	return r.ApproveFile()
+}
+
+// ApproveAhead approves every undecided item, as --yes does, but guarded
+// ones (edit.Resolved.Guard) and those of a file that pair or git reads
+// as configuration (audit.ConfigFile): they stay undecided, for the
+// person, and are not written. It returns the paths of the configuration
+// files, in the proposal's order.
+func (r *Review) ApproveAhead() []string {
+	var left []string
+	for i := range r.Items {
+		// A guarded hunk (edit.Resolved.Guard) is for a person who sees it.
+		if r.Items[i].Decision != audit.Undecided || r.Items[i].Hunk.Guard != "" {
+			continue
+		}
+		if p := r.path(i); audit.ConfigFile(p) {
+			if !slices.Contains(left, p) {
+				left = append(left, p)
+			}
+			continue
+		}
+		r.set(i, audit.Approved, "")
+	}
+	return left
+}
+
+// NotAhead tells the person, in one sentence, that the configuration
+// files ApproveAhead left undecided were not written under flag.
+func NotAhead(paths []string, flag string) string {
+	return fmt.Sprintf("pair: not written: %s: %s never approves an edit to a file that pair or git reads as configuration",
+		strings.Join(display.Names(paths), ", "), flag)
 }
 
 // QuitReview rejects every undecided item (q): the review is done.

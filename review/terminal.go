@@ -164,7 +164,7 @@ func (t *Terminal) press(ctx context.Context, r *Review, k rune) (bool, error) {
 		p := display.Name(r.FileOf(r.Current()).Path())
 		err = r.AlwaysApprove()
 		if err == nil {
-			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+" for the rest of this session"))
+			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+", and later edits of its content for the rest of this session"))
 		}
 	case 'q':
 		r.QuitReview()
@@ -290,6 +290,7 @@ func (t *Terminal) show(r *Review) {
 	t.printf("\n%s %s\n", t.paint(cBold, fmt.Sprintf("[%d/%d]", n, total)), t.paint(cBold, r.Where(it)))
 	if it.Whole {
 		t.printf("%s\n", t.paint(cYellow, wholeChange(f)))
+		t.notCovered(r, it)
 		return
 	}
 	switch f.Action() {
@@ -300,14 +301,19 @@ func (t *Terminal) show(r *Review) {
 	case "rename":
 		t.printf("%s\n", t.paint(cBold, "renamed from "+display.Name(f.OldPath)))
 	}
+	if m := f.modeChange(); m != "" {
+		t.printf("%s\n", t.paint(cYellow, m))
+	}
+	t.notCovered(r, it)
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
 	t.printf("%s\n", t.paint(cCyan, display.Line(r.Header(it))))
 	for _, l := range it.Hunk.Lines {
-		// Escape sequences and bidi controls in a line could hide it or
-		// another line: they are shown, and the line is marked.
-		shown, marked := display.Escape(l.Text)
+		// Escape sequences, bidi controls, invisible and lookalike
+		// letters in a line could hide it or another line, or pass for
+		// what they are not: they are shown, and the line is marked.
+		shown, marker := display.EscapeMarked(l.Text)
 		text := string(l.Kind) + shown
 		switch l.Kind {
 		case edit.Add:
@@ -319,8 +325,8 @@ func (t *Terminal) show(r *Review) {
 		case edit.Delete:
 			text = t.paint(cRed, text)
 		}
-		if marked {
-			text += t.paint(cYellow, display.Marker)
+		if marker != "" {
+			text += t.paint(cYellow, marker)
 		}
 		t.printf("%s\n", text)
 	}
@@ -329,6 +335,13 @@ func (t *Terminal) show(r *Review) {
 	}
 	if it.Decision != audit.Undecided {
 		t.printf("%s\n", t.paint(cYellow, "currently "+t.decisionText(it)))
+	}
+}
+
+// notCovered says why an undecided item of a granted file is asked.
+func (t *Terminal) notCovered(r *Review, it *Item) {
+	if why := r.NotCovered(it); why != "" && it.Decision == audit.Undecided {
+		t.printf("%s\n", t.paint(cYellow, why))
 	}
 }
 
@@ -460,7 +473,7 @@ func (t *Terminal) help(r *Review) {
 		"r - reject this hunk with a note for the model",
 		"a - approve this hunk and the rest of this file's undecided hunks",
 		"d - reject this hunk and the rest of this file's undecided hunks",
-		"A - approve this file's hunks now and for the rest of the session",
+		"A - approve this file's hunks now, and later edits of its content for the rest of the session",
 		"q - quit: reject every undecided hunk, then see the summary",
 		"s - split this hunk into smaller hunks",
 		"e - edit this hunk in your editor",
@@ -491,11 +504,9 @@ func (t *Terminal) list(r *Review) {
 		first, marker := "", ""
 		for _, l := range it.Hunk.Lines {
 			if l.Kind != edit.Context {
-				shown, marked := display.Escape(l.Text)
+				var shown string
+				shown, marker = display.EscapeMarked(l.Text)
 				first = string(l.Kind) + shown
-				if marked {
-					marker = display.Marker
-				}
 				break
 			}
 		}
@@ -512,19 +523,11 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 	t.printf("\n%s\n", t.paint(cBold, "Review summary:"))
 	files, hunks := 0, 0
 	for _, s := range r.Summary() {
-		var parts []string
-		for _, c := range []struct {
-			n    int
-			what string
-		}{{s.Approved, "approved"}, {s.Edited, "edited"}, {s.Rejected, "rejected"}, {s.Failed, "not placed"}} {
-			if c.n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
-			}
-		}
-		if len(parts) == 0 {
+		text := s.Text()
+		if text == "" {
 			continue
 		}
-		t.printf("  %-40s %s\n", display.Name(s.Path), strings.Join(parts, ", "))
+		t.printf("  %-40s %s\n", display.Name(s.Path), text)
 		if s.Applies() {
 			files++
 			hunks += s.Approved + s.Edited

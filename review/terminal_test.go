@@ -289,6 +289,39 @@ func TestTerminalEscapesHostileText(t *testing.T) {
 	}
 }
 
+// invisiblePatch adds lines whose invisible letters and lookalike
+// letters would pass for blanks and Latin letters: a Hangul filler as a
+// JavaScript name (the "invisible backdoor"), a Braille blank, a
+// variation selector, and a Cyrillic а in a Latin word.
+const invisiblePatch = "--- /dev/null\n+++ b/auth.js\n@@ -0,0 +1,4 @@\n" +
+	"+const { timeout,\u3164} = req.query;\n" +
+	"+exec(cmd,\u2800x)\n" +
+	"+if (role === 'admin\ufe0f') {}\n" +
+	"+if (pаssword === 'пароль') {}\n"
+
+func TestTerminalMarksInvisibleAndLookalike(t *testing.T) {
+	r := review.New(mustPlace(t, invisiblePatch), nil)
+	screen, err := term(t, r, "yy", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`+const { timeout,\u3164} = req.query; ⚠ invisible characters`,
+		`+exec(cmd,\u2800x) ⚠ invisible characters`,
+		`+if (role === 'admin\ufe0f') {} ⚠ invisible characters`,
+		`+if (p\u0430ssword === 'пароль') {} ⚠ lookalike letters`,
+	} {
+		if !strings.Contains(screen, want+"\n") {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	for _, bad := range []string{"\u3164", "\u2800", "\ufe0f", "pаss"} {
+		if strings.Contains(screen, bad) {
+			t.Errorf("screen holds %q raw:\n%s", bad, screen)
+		}
+	}
+}
+
 // TestTerminalUncertain: an uncertain hunk is offered with its label, the
 // reason in its notes and, on ?, what approving it means; the trailer
 // records it.

@@ -631,6 +631,18 @@ type webReviewView struct {
 	Grants    []string      `json:"grants"`
 	Files     []webFileView `json:"files"`
 	Items     []webItemView `json:"items"`
+	// Summary is what will be written, per file, as the terminal's
+	// summary says it before writing.
+	Summary []webSummaryView `json:"summary"`
+}
+
+// webSummaryView is a line of the summary: a file's name as shown and its
+// counts with what the change does besides editing content
+// ("1 approved (deleted)").
+type webSummaryView struct {
+	Path  string `json:"path"`
+	Shown string `json:"shown"`
+	Text  string `json:"text"`
 }
 
 type webTotals struct {
@@ -644,12 +656,15 @@ type webTotals struct {
 type webFileView struct {
 	// Path and OldPath are the names as they are; Shown and OldShown
 	// are what the page shows of them (see internal/display).
-	Path     string           `json:"path"`
-	OldPath  string           `json:"old_path,omitempty"`
-	Shown    string           `json:"shown"`
-	OldShown string           `json:"old_shown,omitempty"`
-	Action   string           `json:"action"`
-	Failed   []webFailureView `json:"failed,omitempty"`
+	Path     string `json:"path"`
+	OldPath  string `json:"old_path,omitempty"`
+	Shown    string `json:"shown"`
+	OldShown string `json:"old_shown,omitempty"`
+	Action   string `json:"action"`
+	// Changes names what the change does besides editing content: a
+	// deletion, a rename, a mode change, a symbolic link.
+	Changes []string         `json:"changes,omitempty"`
+	Failed  []webFailureView `json:"failed,omitempty"`
 }
 
 type webFailureView struct {
@@ -677,7 +692,9 @@ type webItemView struct {
 	Decision      string        `json:"decision"`
 	Note          string        `json:"note,omitempty"`
 	Granted       bool          `json:"granted,omitempty"`
-	Edited        bool          `json:"edited,omitempty"`
+	// NotCovered says why an item of an always-approved file is asked.
+	NotCovered string `json:"not_covered,omitempty"`
+	Edited     bool   `json:"edited,omitempty"`
 	// Splittable and Editable say whether a "split" or an "edit"
 	// decision is taken for this item; EditText is the text an edit
 	// starts from (the terminal's e), for an editable item.
@@ -688,8 +705,9 @@ type webItemView struct {
 
 type webLineView struct {
 	Kind string `json:"kind"` // " ", "-" or "+"
-	// Text is the line as shown, its control and format characters
-	// escaped; Marker is display.Marker when it had any.
+	// Text is the line as shown, its control, format, invisible and
+	// lookalike characters escaped; Marker is the display marker that
+	// names what it had, if any.
 	Text   string `json:"text"`
 	Marker string `json:"marker,omitempty"`
 }
@@ -739,7 +757,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	}
 	for i := range r.Proposal.Files {
 		f := &r.Proposal.Files[i]
-		fv := webFileView{Path: f.Path(), Shown: display.Name(f.Path()), Action: f.Action()}
+		fv := webFileView{Path: f.Path(), Shown: display.Name(f.Path()), Action: f.Action(), Changes: f.Changes()}
 		if f.Action() == "rename" {
 			fv.OldPath, fv.OldShown = f.OldPath, display.Name(f.OldPath)
 		}
@@ -747,6 +765,12 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 			fv.Failed = append(fv.Failed, webFailureView{Hunk: e.Hunk + 1, Reason: display.Line(e.Reason), Detail: display.Text(e.Detail)})
 		}
 		v.Files[i] = fv
+	}
+	v.Summary = []webSummaryView{}
+	for _, fs := range r.Summary() {
+		if text := fs.Text(); text != "" {
+			v.Summary = append(v.Summary, webSummaryView{Path: fs.Path, Shown: display.Name(fs.Path), Text: text})
+		}
 	}
 	// at is r with the cursor moved, to ask what the keys would do at
 	// each item without moving r's own cursor.
@@ -758,7 +782,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		iv := webItemView{
 			ID: it.ID, File: it.File, Path: f.Path(), Action: f.Action(),
 			Where: r.Where(it), Decision: it.Decision.String(), Note: it.Note,
-			Granted: it.Granted, Edited: it.Original != nil,
+			Granted: it.Granted, Edited: it.Original != nil, NotCovered: r.NotCovered(it),
 			Lines: []webLineView{},
 		}
 		if it.Whole {
@@ -773,10 +797,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 			}
 			for _, l := range it.Hunk.Lines {
 				lv := webLineView{Kind: string(rune(l.Kind))}
-				var marked bool
-				if lv.Text, marked = display.Escape(l.Text); marked {
-					lv.Marker = display.Marker
-				}
+				lv.Text, lv.Marker = display.EscapeMarked(l.Text)
 				iv.Lines = append(iv.Lines, lv)
 			}
 			switch it.Hunk.FinalNewline {

@@ -404,3 +404,56 @@ func TestWebBrowserHostileText(t *testing.T) {
 		t.Errorf("result: got %q, want the patch's bytes", got)
 	}
 }
+
+// TestWebBrowserInvisibleAndChanges: in a real Chromium, invisible
+// letters and a lookalike letter show as their code points with their
+// marker; a mode change of an always-approved file is asked, says why,
+// and the summary before submitting names it.
+func TestWebBrowserInvisibleAndChanges(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	mode := "diff --git a/notes.txt b/notes.txt\nold mode 100644\nnew mode 100755\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n-one\n+#!/bin/sh\n two\n three\n"
+	r := review.New(mustPlace(t, invisiblePatch+mode), []string{"notes.txt"})
+	browse(t, ctx, "open the page",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+	)
+	done, _ := startReview(t, context.Background(), w, r)
+	browse(t, ctx, "see the review", chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2"]`)))
+	lines := get(t, ctx, "read the lines", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('[data-hunk-id="1"] .ln')].map((l) => l.textContent + (l.dataset.marked ? " [marked]" : ""))`))
+	want := []string{
+		`+const { timeout,\u3164} = req.query; ⚠ invisible characters [marked]`,
+		`+exec(cmd,\u2800x) ⚠ invisible characters [marked]`,
+		`+if (role === 'admin\ufe0f') {} ⚠ invisible characters [marked]`,
+		`+if (p\u0430ssword === 'пароль') {} ⚠ lookalike letters [marked]`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines: got %q, want %q", lines, want)
+	}
+	page := get(t, ctx, "read the page", chromedp.Evaluate[string](`document.body.textContent`))
+	for _, bad := range []string{"\u3164", "\u2800", "\ufe0f", "pаss"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page's text holds %q raw", bad)
+		}
+	}
+	head := get(t, ctx, "read the heading", chromedp.TextContent(chromedp.CSS(`.file-head[data-file="notes.txt"] .action`)))
+	why := get(t, ctx, "read why it is asked", chromedp.TextContent(chromedp.CSS(`[data-hunk-id="2"] .not-covered`)))
+	if head != "mode 100644 → 100755" || !strings.Contains(why, "not this change (mode 100644 → 100755)") {
+		t.Errorf("mode change: got heading %q and %q, want it named and the grant not to cover it", head, why)
+	}
+	browse(t, ctx, "approve both",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="1"][data-decision="approved"]`)),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2"] [data-action="approve"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2"][data-decision="approved"]`)),
+	)
+	summary := get(t, ctx, "read the summary", chromedp.Evaluate[[]string](`[...document.querySelectorAll('#file-summary li')].map((l) => l.textContent)`))
+	if want := []string{"auth.js 1 approved", "notes.txt 1 approved (mode 100644 → 100755)"}; strings.Join(summary, "\n") != strings.Join(want, "\n") {
+		t.Errorf("summary: got %q, want %q", summary, want)
+	}
+	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after the submit", err)
+	}
+}

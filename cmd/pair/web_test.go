@@ -426,7 +426,9 @@ func TestWebEdit(t *testing.T) {
 		hunkTrailer("app.go", 8, webHunkBye, "rejected"),
 	)
 	msg := r.git(t, "log", "-1", "--format=%B")
-	for _, want := range []string{"app: friendlier words\n", "\nPair-Model: test-model\n", "\nPair-Session: " + pg.session + "\n"} {
+	// The note given in the page is in the commit message, as pair apply
+	// records notes.
+	for _, want := range []string{"app: friendlier words\n", "\nRejected with a note:\n- app.go:8: " + note + "\n", "\nPair-Model: test-model\n", "\nPair-Session: " + pg.session + "\n"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the commit message does not hold %q:\n%s", want, msg)
 		}

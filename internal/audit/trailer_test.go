@@ -185,3 +185,26 @@ func TestTrailersHoldNoControls(t *testing.T) {
 		t.Errorf("ParseMessage: ok %v err %v, reviewed by %q, model %q", ok, err, got.ReviewedBy, got.Model)
 	}
 }
+
+func TestConfigFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		".pair.yml": true, ".PAIR.YML": true, "sub/.gitignore": true, ".gitattributes": true, "a/b/.gitattributes": true,
+		".gitmodules": true, ".mailmap": true, ".lfsconfig": true, "./.pair.yml": true,
+		"pair.yml": false, "docs/gitignore.md": false, ".gitignore.bak": false, "main.go": false, "": false,
+	} {
+		if got := audit.ConfigFile(p); got != want {
+			t.Errorf("ConfigFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestNotesText(t *testing.T) {
+	got := audit.NotesText([]audit.Note{{"calc.go", 12, "keep the old name"}, {"a.txt", 0, "no\n\nrename  please"}, {"b.go", 3, " "}})
+	want := "Rejected with a note:\n- calc.go:12: keep the old name\n- a.txt: no rename please"
+	if got != want {
+		t.Errorf("NotesText = %q, want %q", got, want)
+	}
+	if got := audit.NotesText(nil); got != "" {
+		t.Errorf("NotesText(nil) = %q, want none", got)
+	}
+}

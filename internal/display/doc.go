@@ -15,10 +15,22 @@
 //     the bidi controls U+202A–U+202E and U+2066–U+2069, the zero-width
 //     characters U+200B–U+200F, U+FEFF, the tag characters…) as \u202e, or
 //     \U000e0041 above U+FFFF;
-//   - a byte that is not valid UTF-8 as \xff.
+//   - a byte that is not valid UTF-8 as \xff;
+//   - the characters that print as nothing or as a blank, the same way:
+//     Unicode's default-ignorable code points (the Hangul fillers U+115F,
+//     U+1160, U+3164 and U+FFA0, valid in JavaScript names; the variation
+//     selectors U+FE00–FE0F and U+E0100–E01EF…), every white space but
+//     space, tab and newline, the Braille blank U+2800, and code points not
+//     yet assigned;
+//   - a letter of Cyrillic, Greek, Armenian or Cherokee that looks like a
+//     Latin one, inside a word otherwise Latin ("p\u0430ssword"), or the
+//     Latin letters of a word mostly in one of those scripts. A word
+//     wholly in one script, accented letters and other scripts are shown
+//     as they are.
 //
 // The marker is Marker, after the line (or NameMarker, after a name inside
-// a sentence). A visible form such as ^[ written literally in the text is
+// a sentence); a line that held no control or format character is marked
+// InvisibleMarker, or LookalikeMarker. A visible form such as ^[ written literally in the text is
 // shown as it is; the marker tells the two apart.
 //
 // Escaping is for display only: the bytes that are applied, committed or

@@ -311,10 +311,8 @@ func Run(ctx context.Context, o Options) error {
 				return fail(fmt.Errorf("%s: %s; --yes does not approve it: review it on a terminal, without --yes", display.Name(rev.FileOf(&rev.Items[i]).Path()), g))
 			}
 		}
-		for !rev.Done() {
-			if err := rev.Approve(); err != nil {
-				return fail(err)
-			}
+		if left := rev.ApproveAhead(); len(left) > 0 {
+			fmt.Fprintln(o.IO.Err, review.NotAhead(left, "--yes"))
 		}
 	case DecideLetters:
 		if err := rev.Play(review.Letters(letters)); err != nil {
@@ -485,7 +483,8 @@ func answersError(err error, from string, items int) error {
 // proposal with its decision, and the notes that went with rejections.
 func recordOf(rev *review.Review, o Options, how How) audit.Record {
 	var hunks []audit.HunkRecord
-	var paths, notes []string
+	var paths []string
+	var notes []audit.Note
 	for _, s := range rev.Summary() {
 		if s.Applies() {
 			paths = append(paths, s.Path)
@@ -494,9 +493,7 @@ func recordOf(rev *review.Review, o Options, how How) audit.Record {
 	for i := range rev.Items {
 		h := rev.HunkRecord(&rev.Items[i])
 		hunks = append(hunks, h)
-		if note := rev.Items[i].Note; note != "" {
-			notes = append(notes, fmt.Sprintf("- %s:%d: %s", h.Path, h.Start, note))
-		}
+		notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: rev.Items[i].Note})
 	}
 	r := audit.Reviewed(audit.NewSessionID("apply"), "none", hunks)
 	r.Subject = o.Message
@@ -526,8 +523,8 @@ func recordOf(rev *review.Review, o Options, how How) audit.Record {
 	if t.Failed > 0 {
 		fmt.Fprintf(&b, " %d %s could not be placed and %s not offered.", t.Failed, output.Plural(t.Failed, "hunk"), map[bool]string{true: "was", false: "were"}[t.Failed == 1])
 	}
-	if len(notes) > 0 {
-		b.WriteString("\n\nRejected with a note:\n" + strings.Join(notes, "\n"))
+	if n := audit.NotesText(notes); n != "" {
+		b.WriteString("\n\n" + n)
 	}
 	r.Body = b.String()
 	return r

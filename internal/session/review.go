@@ -53,22 +53,18 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		before := c.ahead(rev)
 		guarded := 0
 		for i := range rev.Items {
-			it := &rev.Items[i]
-			if it.Decision != audit.Undecided {
-				continue
-			}
-			if it.Hunk.Guard != "" {
-				// Only a person who sees it approves it.
+			// Only a person who sees a guarded hunk approves it.
+			if it := &rev.Items[i]; it.Decision == audit.Undecided && it.Hunk.Guard != "" {
 				guarded++
 				fmt.Fprintf(c.screen.Err, "pair: %s: %s; --yes does not approve it\n", display.Name(rev.FileOf(it).Path()), display.Line(it.Hunk.Guard))
-				continue
-			}
-			if err := rev.Decide(it.ID, audit.Approved, ""); err != nil {
-				return nil, err
 			}
 		}
+		left := rev.ApproveAhead()
 		if err := before.refuse(p, rev, "--yes"); err != nil {
 			return nil, err
+		}
+		if len(left) > 0 {
+			fmt.Fprintln(c.screen.Err, review.NotAhead(left, "--yes"))
 		}
 		if guarded > 0 {
 			fmt.Fprintf(c.screen.Err, "pair: the review waits: decide %s with pair review on a terminal or with --web\n", map[bool]string{true: "it", false: "them"}[guarded == 1])
@@ -217,12 +213,24 @@ func outcomeOf(rev *review.Review) (*agent.Outcome, error) {
 		it := &rev.Items[i]
 		rec := rev.HunkRecord(it)
 		h := agent.HunkDecision{Path: rec.Path, Start: rec.Start, Hash: rec.Hash, Decision: rec.Decision, Note: it.Note, Interpreted: rec.Interpreted, Uncertain: rec.Uncertain}
-		if it.Decision == audit.Edited {
+		switch it.Decision {
+		case audit.Edited:
 			h.Text = hunkText(it.Hunk)
+		case audit.Undecided:
+			// Left by --yes (review.ApproveAhead): not written.
+			h.Refused = notAheadReason(rec.Path)
 		}
 		out.Hunks = append(out.Hunks, h)
 	}
 	return out, nil
+}
+
+// notAheadReason tells the model why a hunk of path, a configuration
+// file, was not applied under --yes.
+func notAheadReason(path string) string {
+	return path + " is a file that pair or git reads as configuration; pair applies an edit to it only when the person reviews it, " +
+		"and this session approves edits with --yes, so nobody did. Do not propose it again in this session; " +
+		"in your final answer, tell the person what to change in it and why."
 }
 
 // sameProposal reports whether a saved review is of the same proposal as

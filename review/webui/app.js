@@ -231,6 +231,7 @@
     head.append(el("span", { class: "badge" }, badge));
     art.append(head);
 
+    if (it.not_covered && it.decision === "undecided") art.append(el("p", { class: "not-covered" }, it.not_covered));
     if (it.placement_help) art.append(el("p", { class: "placement-help" }, it.placement_help));
     if (it.notes && it.notes.length) {
       const ul = el("ul", { class: "place-notes" });
@@ -267,7 +268,7 @@
       type: "button",
       "data-action": "always",
       "aria-pressed": granted ? "true" : "false",
-      title: "Approve every hunk of " + file.shown + ", now and for the rest of this session",
+      title: "Approve every hunk of " + file.shown + " now, and later edits of its content for the rest of this session",
     }, "Always approve this file"));
     if (it.splittable) {
       acts.append(el("button", { type: "button", "data-action": "split", title: "Cut this hunk into its runs of changes, to decide each" }, "Split"));
@@ -349,8 +350,9 @@
         lastFile = it.file;
         const h = el("h3", { class: "file-head", "data-file": file.path }, file.shown);
         let action = file.action;
-        if (file.action === "rename") action = "renamed from " + file.old_shown;
-        if (file.action !== "modify") h.append(el("span", { class: "action" }, action));
+        // Deletions, renames, mode changes and links are always named.
+        if (file.changes && file.changes.length) action = file.changes.join(", ");
+        if (file.action !== "modify" || file.changes) h.append(el("span", { class: "action" }, action));
         nodes.push(h);
         if (!shownFiles.has(it.file)) {
           shownFiles.add(it.file);
@@ -378,6 +380,14 @@
         n.scrollTop = caret[2];
       }
     }
+
+    // Per file, what will be written, named as the terminal's summary
+    // names it ("1 approved (deleted)").
+    $("file-summary").replaceChildren(...v.summary.map((s) => {
+      const li = el("li", { "data-file": s.path });
+      li.append(el("span", { class: "path" }, s.shown), document.createTextNode(" " + s.text));
+      return li;
+    }));
 
     const approved = t.approved + t.edited;
     const submit = $("submit");
