@@ -167,3 +167,43 @@ func TestRecordTornLine(t *testing.T) {
 		t.Errorf("Undo: %v", err)
 	}
 }
+
+// TestRecordNoLinkBounded: the record is never read through a symbolic
+// link, and only its end is read, however large it is.
+func TestRecordNoLinkBounded(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	cmCommit(t, tr, fcs, cmOptions(recs))
+	p := filepath.Join(dir, ".git", "pair", "commits")
+	line, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A large record: 16 MiB of lines that do not parse, then HEAD's.
+	junk := strings.Repeat(strings.Repeat("x", 105)+"\n", (16<<20)/106)
+	if err := os.WriteFile(p, append([]byte(junk), line...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := tr.Log(1); err != nil || len(entries) != 1 || !entries[0].MadeHere() {
+		t.Errorf("Log with a large record = %+v, %v; want HEAD, made here", entries, err)
+	}
+
+	// A link to a file that holds HEAD's line.
+	elsewhere := filepath.Join(t.TempDir(), "commits")
+	if err := os.WriteFile(elsewhere, line, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Log(1); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Log with the record a link: %v, want an error that says so", err)
+	}
+	if _, err := tr.Undo(true); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Undo with the record a link: %v, want an error that says so", err)
+	}
+}
