@@ -488,7 +488,7 @@ func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
 	var left []string // pair's temporary files in the tree
 	for _, e := range j.Changes {
 		for _, p := range []string{e.Temp, e.Restore} {
-			if _, lerr := t.root.Lstat(p); p != "" && lerr == nil {
+			if _, lerr := t.root.Lstat(p); lerr == nil && p != "" {
 				left = append(left, p)
 			}
 		}
@@ -723,7 +723,16 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
 		return err
 	}
-	if err := dir.Chmod(e.OldCopy, e.OldMode); err != nil {
+	// The old mode, made durable as the content is.
+	f, err := dir.Open(e.OldCopy)
+	if err == nil {
+		err = f.Chmod(e.OldMode)
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		f.Close()
+	}
+	if err != nil {
 		return pathErr("restore", e.Path, err)
 	}
 	if err := t.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
