@@ -338,6 +338,12 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 	appendReflogs(gitDir, commonDir, target, oldHash, hash, cName, cEmail, when, kind+": "+subject, true)
 	res.Hash = hash.String()
+	// The id is final: hooks and signing are done. pair log and pair
+	// undo believe the trailers of recorded commits only.
+	if err := t.recordCommit(res.Hash, msg); err != nil {
+		_, shown := t.recordPath()
+		res.Warnings = append(res.Warnings, fmt.Sprintf("commit %s made, but pair could not record it in %s (%v): pair log shows it as not made here, and pair undo refuses it", res.Hash[:12], shown, err))
+	}
 
 	if err := writeIndex(lock, next); err != nil {
 		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)

@@ -367,14 +367,14 @@ func TestCrashWrite(t *testing.T) {
 
 // TestCrashRecover kills the process writing at some steps, then the
 // process recovering at each step of the recovery; the next recovery
-// must end as an uninterrupted one would. One case loses a temporary
-// file after the renames began (as if someone removed it), so that the
-// recovery must roll a half-renamed set back from the journal's copies.
+// must end as an uninterrupted one would. One case loses a new copy after
+// the renames began (as if someone removed it), so that the recovery must
+// roll a half-renamed set back from the journal's copies.
 func TestCrashRecover(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		step    string
-		lose    bool // remove the temporary file of made/deep/new.txt
+		lose    bool // remove the new copy of made/deep/new.txt
 		wantSet string
 	}{
 		{step: "write: prepared", wantSet: "old"},
@@ -405,7 +405,7 @@ func TestCrashRecover(t *testing.T) {
 				if err != nil || j == nil {
 					t.Fatalf("journal after a crash at %q: %v, %v", tt.step, j, err)
 				}
-				if err := os.Remove(filepath.Join(dir, filepath.FromSlash(j.Changes[4].Temp))); err != nil {
+				if err := os.Remove(filepath.Join(jdir, j.Changes[4].NewCopy)); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,6 +11,8 @@
 // at all, with a journal that a crash is recovered from at the next Open.
 // Commit records the approved hunks on top of HEAD, running the person's
 // hooks, with the audit trailer that Record.Message writes and
-// ParseMessage reads. Undo takes back the last pair commit when that is
-// safe, and Log lists pair commits.
+// ParseMessage reads, and keeps the commit's id in pair's record of its
+// own commits. Undo takes back the last pair commit when this pair made it
+// and that is safe, and Log lists pair commits, marking those whose
+// trailers say pair but that this pair did not make.
 package repo

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pair-cli/pair/internal/proc"
@@ -24,12 +25,17 @@ import (
 // The journal makes a write set survive a crash (kill -9, power loss) of
 // the process writing it. Write records every change in it before
 // touching the tree: the target, whether it existed, its mode and a copy
-// of its old content, the temporary file beside the target that receives
-// the new content, and hashes of both contents. The journal's state says
-// how far the write got:
+// of its old content, the file of the journal directory that receives the
+// new content, and hashes of both contents. The new content is renamed
+// from there onto the target: no temporary file is ever in the working
+// tree, unless the journal directory is on another file system than the
+// tree (the rename fails with EXDEV). Then the new content is copied to a
+// temporary file beside the target first, named in the journal before it
+// can exist, and removed on every way out. The journal's state says how
+// far the write got:
 //
-//	prepared         temporary files may exist; no target is touched yet
-//	committing       every temporary file is complete; renames may have begun
+//	prepared         new copies may exist; no target is touched yet
+//	committing       every new copy is complete; renames may have begun
 //	rolling back     recovery chose to put the old contents back
 //	rolling forward  recovery chose to finish the renames
 //
@@ -96,14 +102,22 @@ type journalEntry struct {
 	Existed bool        `json:"existed"`
 	OldMode fs.FileMode `json:"old_mode,omitempty"`
 	OldHash string      `json:"old_hash,omitempty"`
-	// OldCopy names the copy of the old content in the journal directory.
+	// OldCopy names the copy of the old content in the journal directory;
+	// a roll-back renames it back onto the target.
 	OldCopy string      `json:"old_copy,omitempty"`
 	NewMode fs.FileMode `json:"new_mode,omitempty"`
 	NewHash string      `json:"new_hash,omitempty"`
-	// Temp is the temporary file beside the target that holds the new
-	// content; Restore the one recovery puts the old content back with.
+	// NewCopy names the file of the journal directory that receives the
+	// new content, renamed onto the target.
+	NewCopy string `json:"new_copy,omitempty"`
+	// Temp and Restore are files of the tree beside the target, used only
+	// where the journal directory is on another file system: the new
+	// content (Temp) or the old one (Restore) is copied there, then
+	// renamed onto the target. They are named before they can exist, so
+	// that recovery removes them. (In a journal of a pair that kept no
+	// NewCopy, Temp holds the new content.)
 	Temp    string `json:"temp,omitempty"`
-	Restore string `json:"restore"`
+	Restore string `json:"restore,omitempty"`
 }
 
 // RecoveryReport says what Recover did with a write set that a crash
@@ -151,10 +165,10 @@ func (t *Tree) hasJournal() bool {
 	if err != nil {
 		return false
 	}
-	// Anything but the sessions and the writer lock (an empty directory
-	// too) is a write's.
+	// Anything but the sessions, the writer lock and the record of pair's
+	// commits (an empty directory too) is a write's.
 	for _, e := range entries {
-		if e.Name() != "sessions" && e.Name() != applyLockFile {
+		if e.Name() != "sessions" && e.Name() != applyLockFile && e.Name() != recordFile {
 			return true
 		}
 	}
@@ -315,13 +329,14 @@ func readJournal(dir *os.Root) (*journal, error) {
 }
 
 // saveJournal writes the journal atomically.
-func saveJournal(dir *os.Root, j *journal) error {
+func (t *Tree) saveJournal(dir *os.Root, j *journal) error {
 	b, err := json.MarshalIndent(j, "", "\t")
 	if err != nil {
 		return err
 	}
 	tmp := journalFile + ".tmp"
-	if err := syncedWrite(dir, tmp, b); err != nil {
+	if err := t.writeIn(dir, tmp, b, 0o600); err != nil {
+		_ = dir.Remove(tmp)
 		return fmt.Errorf("write journal: %w", err)
 	}
 	if err := dir.Rename(tmp, journalFile); err != nil {
@@ -358,22 +373,6 @@ func clearJournal(dir *os.Root) error {
 	return nil
 }
 
-// syncedWrite writes a file of dir and flushes it to disk.
-func syncedWrite(dir *os.Root, name string, b []byte) error {
-	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // syncDir flushes a directory's entries (renames, removals) to disk.
 // Windows cannot sync a directory, and needs not.
 func syncDir(r *os.Root, dir string) error {
@@ -402,7 +401,8 @@ func randomHex() string {
 	return hex.EncodeToString(b[:])
 }
 
-// tempName returns a new name for a temporary file beside target.
+// tempName returns a new name for a temporary file beside target (used
+// only across file systems, see moveIn).
 func tempName(target string) string {
 	return path.Join(path.Dir(target), ".pair-"+randomHex()+".tmp")
 }
@@ -441,10 +441,10 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 		j.State = stateRollingBack
 	case stateCommitting:
 		j.State = stateRollingBack
-		if t.canRollForward(j) {
+		if t.canRollForward(dir, j) {
 			j.State = stateRollingForward
 		}
-		if err := saveJournal(dir, j); err != nil {
+		if err := t.saveJournal(dir, j); err != nil {
 			return RecoveryReport{}, err
 		}
 		t.crash("recover: decided")
@@ -464,7 +464,7 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	}
 	if j.State == stateRollingForward {
 		rep.Action = "rolled forward"
-		rep.Conflicts, err = t.rollForward(j)
+		rep.Conflicts, err = t.rollForward(dir, j)
 	} else {
 		rep.Conflicts, err = t.rollBack(dir, j)
 	}
@@ -473,6 +473,77 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	}
 	t.crash("recover: done")
 	return rep, clearJournal(dir)
+}
+
+// abandon rolls back a write set that failed with cause, and returns
+// cause with what is left of the set: nothing, once the roll-back is
+// complete. The roll-back is recorded when it can be; a full disk may not
+// let it, and it needs not be: the new copies go first, so that recovery
+// after a crash finds the set prepared, or a new content missing, and
+// rolls it back too.
+func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
+	j.State = stateRollingBack
+	_ = t.saveJournal(dir, j)
+	conflicts, err := t.rollBack(dir, j)
+	var left []string // pair's temporary files in the tree
+	for _, e := range j.Changes {
+		for _, p := range []string{e.Temp, e.Restore} {
+			if _, lerr := t.root.Lstat(p); lerr == nil && p != "" {
+				left = append(left, p)
+			}
+		}
+	}
+	var what []string
+	if err != nil {
+		var changed []string
+		for _, e := range j.Changes {
+			if s, serr := t.stateOf(e.Path); serr != nil || !s.isOld(e) {
+				changed = append(changed, e.Path)
+			}
+		}
+		what = append(what, fmt.Sprintf("rolling the write back failed too (%v), and %s %s not as %s: pair rolls the write back the next time it runs in this tree, from its journal in %s",
+			err, strings.Join(changed, ", "), isOrAre(len(changed)), itOrThey(len(changed)), t.journalShown()))
+	}
+	if len(conflicts) > 0 {
+		what = append(what, "changed meanwhile, and left as they are: "+strings.Join(conflicts, ", "))
+	}
+	if len(left) > 0 {
+		what = append(what, "pair's temporary files left in the working tree (remove them): "+strings.Join(left, ", "))
+	}
+	if err == nil && len(conflicts) == 0 {
+		if cerr := clearJournal(dir); cerr != nil {
+			what = append(what, fmt.Sprintf("its journal in %s could not be removed (%v)", t.journalShown(), cerr))
+		}
+	}
+	if len(what) == 0 {
+		return fmt.Errorf("%w; nothing was changed", cause)
+	}
+	return fmt.Errorf("%w; %s", cause, strings.Join(what, "; "))
+}
+
+func isOrAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itOrThey(n int) string {
+	if n == 1 {
+		return "it was"
+	}
+	return "they were"
+}
+
+// journalShown is the journal directory's name for a person: relative to
+// the tree's root when it is inside.
+func (t *Tree) journalShown() string {
+	home, name := t.journalHome()
+	p := filepath.Join(home, name)
+	if rel, err := filepath.Rel(t.Dir, p); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return p
 }
 
 // fileState is what a target holds now.
@@ -484,7 +555,12 @@ type fileState struct {
 }
 
 func (t *Tree) stateOf(p string) (fileState, error) {
-	fi, err := t.root.Lstat(p)
+	return stateIn(t.root, p)
+}
+
+// stateIn is what the file p of r holds now.
+func stateIn(r *os.Root, p string) (fileState, error) {
+	fi, err := r.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fileState{}, nil
 	}
@@ -495,7 +571,7 @@ func (t *Tree) stateOf(p string) (fileState, error) {
 	if !fi.Mode().IsRegular() {
 		return s, nil
 	}
-	b, err := t.root.ReadFile(p)
+	b, err := r.ReadFile(p)
 	if err != nil {
 		return fileState{}, wrapEscape(p, err)
 	}
@@ -517,22 +593,35 @@ func (s fileState) isNew(e journalEntry) bool {
 	return s.regular && s.hash == e.NewHash && s.mode == e.NewMode
 }
 
-// tempReady reports whether an entry's temporary file holds its new
-// content.
-func (t *Tree) tempReady(e journalEntry) bool {
-	if e.Temp == "" {
+// newReady reports whether an entry's new copy in the journal directory
+// dir (or, in an older journal, its temporary file in the tree) holds its
+// new content.
+func (t *Tree) newReady(dir *os.Root, e journalEntry) bool {
+	r, name := dir, e.NewCopy
+	if name == "" {
+		r, name = t.root, e.Temp
+	}
+	if name == "" {
 		return false
 	}
-	s, err := t.stateOf(e.Temp)
+	s, err := stateIn(r, name)
 	return err == nil && s.regular && s.hash == e.NewHash && s.mode == e.NewMode
 }
 
+// placeNew renames an entry's new content onto its target.
+func (t *Tree) placeNew(dir *os.Root, e journalEntry) error {
+	if e.NewCopy == "" {
+		return wrapEscape(e.Path, t.root.Rename(e.Temp, e.Path))
+	}
+	return t.moveIn(dir, e.NewCopy, e.Path, e.Temp)
+}
+
 // canRollForward reports whether every new content of the set is at
-// hand: in place, or in its temporary file. A file that someone changed
-// since the crash (neither old nor new) is left alone either way.
-func (t *Tree) canRollForward(j *journal) bool {
+// hand: in place, or in its new copy. A file that someone changed since
+// the crash (neither old nor new) is left alone either way.
+func (t *Tree) canRollForward(dir *os.Root, j *journal) bool {
 	for _, e := range j.Changes {
-		if e.Delete || t.tempReady(e) {
+		if e.Delete || t.newReady(dir, e) {
 			continue
 		}
 		s, err := t.stateOf(e.Path)
@@ -544,7 +633,7 @@ func (t *Tree) canRollForward(j *journal) bool {
 }
 
 // rollForward finishes the renames and deletions of a write set.
-func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
+func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err error) {
 	for i, e := range j.Changes {
 		s, err := t.stateOf(e.Path)
 		if err != nil {
@@ -556,10 +645,10 @@ func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
 			if err := t.root.Remove(e.Path); err != nil {
 				return conflicts, wrapEscape(e.Path, err)
 			}
-		case !e.Delete && s.isOld(e) && t.tempReady(e):
+		case !e.Delete && s.isOld(e) && t.newReady(dir, e):
 			// Not over a file someone changed since the crash.
-			if err := t.root.Rename(e.Temp, e.Path); err != nil {
-				return conflicts, wrapEscape(e.Path, err)
+			if err := t.placeNew(dir, e); err != nil {
+				return conflicts, err
 			}
 		default:
 			conflicts = append(conflicts, e.Path)
@@ -578,9 +667,14 @@ func (t *Tree) rollForward(j *journal) (conflicts []string, err error) {
 }
 
 // rollBack puts every file of a write set back as it was, and removes the
-// temporary files and directories the set made.
+// temporary files and directories the set made. The new copies go first:
+// that frees the space the old contents may need on another file system,
+// and a crash from then on finds a new content missing, and rolls back.
 func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error) {
 	for _, e := range j.Changes {
+		if e.NewCopy != "" {
+			_ = dir.Remove(e.NewCopy)
+		}
 		t.removeTemp(e.Temp)
 	}
 	for i := len(j.Changes) - 1; i >= 0; i-- {
@@ -614,7 +708,9 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 	return conflicts, nil
 }
 
-// restore puts an entry's old content back from the journal's copy.
+// restore puts an entry's old content back: the journal's copy is
+// renamed onto the target, which needs no space. Once it is, the target
+// holds its old content, so that a repeated roll-back leaves it.
 func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	old, err := dir.ReadFile(e.OldCopy)
 	if err != nil {
@@ -627,17 +723,57 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
 		return err
 	}
-	if err := t.writeFile(e.Restore, old, e.OldMode); err != nil {
+	// The old mode, made durable as the content is.
+	f, err := dir.Open(e.OldCopy)
+	if err == nil {
+		err = f.Chmod(e.OldMode)
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		f.Close()
+	}
+	if err != nil {
 		return pathErr("restore", e.Path, err)
 	}
-	if err := t.root.Rename(e.Restore, e.Path); err != nil {
-		return wrapEscape(e.Path, err)
+	if err := t.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
+		return fmt.Errorf("put back the old %s: %w", e.Path, err)
 	}
 	return nil
 }
 
+// moveIn renames the file name of the journal directory dir onto the
+// tree's path target. Where the two are on different file systems, it
+// copies the file to the temporary file beside (a path of the tree) and
+// renames that; beside is removed on every way out (or, if it cannot be,
+// named by the roll-back).
+func (t *Tree) moveIn(dir *os.Root, name, target, beside string) error {
+	err := t.renameInto(dir, name, target)
+	if err == nil || !errors.Is(err, syscall.EXDEV) {
+		return wrapEscape(target, err)
+	}
+	fi, err := dir.Lstat(name)
+	if err != nil {
+		return wrapEscape(target, err)
+	}
+	b, err := dir.ReadFile(name)
+	if err != nil {
+		return wrapEscape(target, err)
+	}
+	err = t.writeIn(t.root, beside, b, fi.Mode().Perm())
+	if err == nil {
+		err = t.root.Rename(beside, target)
+	}
+	if err != nil {
+		// What cannot be removed, the roll-back names (see abandon).
+		t.removeTemp(beside)
+		return wrapEscape(target, err)
+	}
+	_ = dir.Remove(name)
+	return nil
+}
+
 func (t *Tree) removeTemp(p string) {
-	if p != "" {
+	if p != "" && t.faultAt("remove", p) == nil {
 		_ = t.root.Remove(p)
 	}
 }

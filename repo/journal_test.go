@@ -248,3 +248,40 @@ func TestWriteRecoversFirst(t *testing.T) {
 		t.Errorf(".pair left in a plain directory: %v", err)
 	}
 }
+
+// TestRecoverOlderJournal: a journal written by a pair that kept the new
+// content in a temporary file beside the target (no new copy) is still
+// rolled forward from there, and the temporary file is gone.
+func TestRecoverOlderJournal(t *testing.T) {
+	t.Parallel()
+	dir := crashTree(t, true)
+	jdir := filepath.Join(dir, ".git", "pair", "journal")
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old, nw := oldSet()["keep.txt"].content, newSet()["keep.txt"].content
+	if err := os.WriteFile(filepath.Join(jdir, "old-0"), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".pair-0123456789ab.tmp"), nw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := `{"state": "committing", "changes": [{"path": "keep.txt", "existed": true, "old_mode": 420, "old_hash": "` + hashOf(old) +
+		`", "old_copy": "old-0", "new_mode": 420, "new_hash": "` + hashOf(nw) + `", "temp": ".pair-0123456789ab.tmp", "restore": ".pair-ba9876543210.tmp"}]}`
+	if err := os.WriteFile(filepath.Join(jdir, journalFile), []byte(j), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	if tr.Recovery.Action != "rolled forward" {
+		t.Errorf("Recovery = %+v, want rolled forward", tr.Recovery)
+	}
+	want := wantState(oldSet())
+	want["keep.txt"] = "file -rw-r--r-- " + hashOf(nw)
+	if got := treeState(t, dir); !sameState(got, want) {
+		t.Errorf("after recovery:\n%v\nwant\n%v", got, want)
+	}
+}

@@ -26,15 +26,24 @@ type LogEntry struct {
 	// Warning says what is wrong with the commit's trailers (a Pair-Hunk
 	// that does not parse, a missing Pair-Model); empty when nothing is.
 	Warning string
+	// NotMadeHere says why the commit, whose trailers say pair, is not
+	// one this pair made (see MadeHere); empty when it is.
+	NotMadeHere string
 }
+
+// MadeHere reports whether this pair made the commit: it is in pair's
+// record of its own commits, with the trailers recorded. Only then are
+// its trailers pair's word.
+func (e LogEntry) MadeHere() bool { return e.NotMadeHere == "" }
 
 // Total is the number of hunk records of the entry.
 func (e LogEntry) Total() int { return e.Approved + e.Edited + e.Rejected }
 
 // Log lists the pair commits reachable from HEAD by first parents, newest
 // first: at most limit of them, or all when limit <= 0. Commits that are
-// not pair commits are skipped. A repository without commits yet has an
-// empty log.
+// not pair commits are skipped. A commit whose trailers say pair but that
+// this pair did not make is listed with NotMadeHere set. A repository
+// without commits yet has an empty log.
 func (t *Tree) Log(limit int) ([]LogEntry, error) {
 	st, err := t.gitStorage()
 	if err != nil {
@@ -44,9 +53,13 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 	if c == nil || err != nil {
 		return nil, err // nil, nil on an unborn branch
 	}
+	made, err := t.readCommitRecord()
+	if err != nil {
+		return nil, err
+	}
 	var out []LogEntry
 	for {
-		if e, ok := logEntryOf(c); ok {
+		if e, ok := logEntryOf(c, made); ok {
 			out = append(out, e)
 			if limit > 0 && len(out) >= limit {
 				return out, nil
@@ -64,8 +77,8 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 }
 
 // logEntryOf reads a commit's message; ok is false when it is not a pair
-// commit.
-func logEntryOf(c *gitobj.Commit) (LogEntry, bool) {
+// commit. made is the record of the commits this pair made.
+func logEntryOf(c *gitobj.Commit, made *commitRecord) (LogEntry, bool) {
 	rec, ok, perr := audit.ParseMessage(c.Message)
 	if !ok {
 		return LogEntry{}, false
@@ -81,6 +94,7 @@ func logEntryOf(c *gitobj.Commit) (LogEntry, bool) {
 		When:       author.When,
 		Hunks:      rec.Hunks,
 	}
+	e.NotMadeHere = made.notMadeHere(c, rec)
 	for _, h := range rec.Hunks {
 		switch h.Decision {
 		case audit.Approved:
@@ -124,10 +138,14 @@ func (s ModelStats) Rate() float64 {
 }
 
 // Stats sums up log entries per model, sorted by model name. An entry
-// without a model counts under "".
+// without a model counts under "". Only commits this pair made count:
+// the trailers of others are anyone's word.
 func Stats(entries []LogEntry) []ModelStats {
 	by := map[string]*ModelStats{}
 	for _, e := range entries {
+		if !e.MadeHere() {
+			continue
+		}
 		s := by[e.Model]
 		if s == nil {
 			s = &ModelStats{Model: e.Model}

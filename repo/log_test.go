@@ -126,8 +126,19 @@ func (h *histRepo) plain(subject string) string {
 }
 
 // pair stages the named paths (all changes when none) and commits them as
-// a pair commit of the record.
+// a pair commit of the record, recorded as one this pair made.
 func (h *histRepo) pair(rec audit.Record, paths ...string) string {
+	h.t.Helper()
+	id := h.forged(rec, paths...)
+	if err := repo.RecordCommit(h.tree(), id); err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// forged is pair, without the record: a commit whose trailers say pair,
+// made by someone else.
+func (h *histRepo) forged(rec audit.Record, paths ...string) string {
 	h.t.Helper()
 	if len(paths) == 0 {
 		h.git("add", "-A")
@@ -204,16 +215,16 @@ func TestLogListsPairCommitsNewestFirst(t *testing.T) {
 	type brief struct {
 		Hash, Subject, Model, Session string
 		A, E, R                       int
-		Warn                          bool
+		Warn, Made                    bool
 	}
 	var gotBrief []brief
 	for _, e := range got {
-		gotBrief = append(gotBrief, brief{e.Hash, e.Subject, e.Model, e.Session, e.Approved, e.Edited, e.Rejected, e.Warning != ""})
+		gotBrief = append(gotBrief, brief{e.Hash, e.Subject, e.Model, e.Session, e.Approved, e.Edited, e.Rejected, e.Warning != "", e.MadeHere()})
 	}
 	want := []brief{
-		{third, "third pair", "gpt-x", "s-gpt-x", 0, 1, 0, true},
-		{second, "second pair", "llama", "s-llama", 1, 1, 0, false},
-		{first, "first pair", "gpt-x", "s-gpt-x", 2, 0, 1, false},
+		{third, "third pair", "gpt-x", "s-gpt-x", 0, 1, 0, true, false},
+		{second, "second pair", "llama", "s-llama", 1, 1, 0, false, true},
+		{first, "first pair", "gpt-x", "s-gpt-x", 2, 0, 1, false, true},
 	}
 	if !reflect.DeepEqual(gotBrief, want) {
 		t.Fatalf("Log(0):\ngot  %+v\nwant %+v", gotBrief, want)

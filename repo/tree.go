@@ -64,6 +64,8 @@ type Tree struct {
 	gitErr error
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
+	// fault is the fault tests' hook (see faultAt).
+	fault func(op, name string) error
 	// LockWait bounds how long a write waits for another pair process
 	// writing the same tree (0: ten seconds); then it fails with a
 	// *BusyError.
@@ -235,11 +237,13 @@ type Change struct {
 }
 
 // Write applies a set of changes all together or not at all: every new
-// content goes to a temporary file next to its target first, then each is
-// renamed into place; if anything fails, the files already replaced get
-// their old content back and the temporary files are removed. A journal
-// (see journal.go) records the set before any file is touched, so that
-// the next Open rolls back or finishes a set that a crash interrupted.
+// content goes to a file of the journal directory first (in the git
+// directory, never in the working tree), then each is renamed into place;
+// if anything fails (a full disk, say), the files already replaced get
+// their old content back and the new copies are removed, and the error
+// says so, or names what is left. A journal (see journal.go) records the
+// set before any file is touched, so that the next Open rolls back or
+// finishes a set that a crash interrupted.
 func (t *Tree) Write(changes []Change) (err error) {
 	return t.write(changes, false)
 }
@@ -276,26 +280,19 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		return fmt.Errorf("journal: %w", err)
 	}
 	defer func() {
-		if err == nil {
-			return
+		if err != nil {
+			err = t.abandon(l.dir, j, err)
 		}
-		j.State = stateRollingBack
-		if saveJournal(l.dir, j) == nil {
-			if _, rerr := t.rollBack(l.dir, j); rerr == nil {
-				_ = clearJournal(l.dir)
-			}
-		}
-		// Otherwise left for the next Open to recover.
 	}()
 	for i, e := range j.Changes {
 		if e.Existed {
-			if err := syncedWrite(l.dir, e.OldCopy, olds[i]); err != nil {
+			if err := t.writeIn(l.dir, e.OldCopy, olds[i], 0o600); err != nil {
 				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
 			}
 		}
 	}
 	j.State = statePrepared
-	if err := saveJournal(l.dir, j); err != nil {
+	if err := t.saveJournal(l.dir, j); err != nil {
 		return err
 	}
 	t.crash("write: prepared")
@@ -313,25 +310,25 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		if e.Delete {
 			continue
 		}
-		if err := t.writeFile(e.Temp, news[i], e.NewMode); err != nil {
-			// Named by the user's file, not the temporary one.
+		if err := t.writeIn(l.dir, e.NewCopy, news[i], e.NewMode); err != nil {
+			// Named by the user's file, not the journal's copy.
 			return pathErr("write", e.Path, err)
 		}
 		t.crash("write: temp " + strconv.Itoa(i))
 	}
 	j.State = stateCommitting
-	if err := saveJournal(l.dir, j); err != nil {
+	if err := t.saveJournal(l.dir, j); err != nil {
 		return err
 	}
 	t.crash("write: committing")
 	for i, e := range j.Changes {
 		if e.Delete {
-			err = t.root.Remove(e.Path)
+			err = wrapEscape(e.Path, t.root.Remove(e.Path))
 		} else {
-			err = t.root.Rename(e.Temp, e.Path)
+			err = t.placeNew(l.dir, e)
 		}
 		if err != nil {
-			return wrapEscape(e.Path, err)
+			return err
 		}
 		t.crash("write: rename " + strconv.Itoa(i))
 	}
@@ -344,7 +341,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	t.crash("write: done")
 	if keep {
 		j.State = stateWritten
-		if saveJournal(l.dir, j) == nil {
+		if t.saveJournal(l.dir, j) == nil {
 			for _, e := range j.Changes {
 				if e.OldCopy != "" {
 					_ = l.dir.Remove(e.OldCopy)
@@ -427,6 +424,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			}
 			news[i] = c.Content
 			e.NewHash = hashOf(c.Content)
+			e.NewCopy = "new-" + strconv.Itoa(i)
 			e.Temp = tempName(c.Path)
 			dirs, err := t.missingDirs(path.Dir(c.Path), planned)
 			if err != nil {
@@ -499,14 +497,34 @@ func (t *Tree) mkdirs(dir string) ([]string, error) {
 	return append(made, dir), nil
 }
 
-func (t *Tree) writeFile(p string, content []byte, mode fs.FileMode) error {
-	f, err := t.root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+// writeIn writes the file name of r (the tree's root, or the journal
+// directory), with mode exactly, and syncs it to disk.
+func (t *Tree) writeIn(r *os.Root, name string, content []byte, mode fs.FileMode) error {
+	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
 		return err
+	}
+	if ferr := t.faultAt("write", name); ferr != nil {
+		// As a full disk does: part of the content is written.
+		_, _ = f.Write(content[:len(content)/2])
+		f.Close()
+		return &fs.PathError{Op: "write", Path: f.Name(), Err: ferr}
 	}
 	// OpenFile's mode is filtered by the umask and ignored for an existing
 	// file: set it exactly, before the sync that makes it durable.
 	return writeDurably(f, content, &mode)
+}
+
+// faultAt calls the tree's fault hook, if any, before an operation (op
+// "write", "rename" or "remove") on name; the error it returns is the
+// operation's (a "remove" of a temporary file is then not done).
+// Only the fault tests set one, to make a disk full or a rename cross
+// file systems.
+func (t *Tree) faultAt(op, name string) error {
+	if t.fault == nil {
+		return nil
+	}
+	return t.fault(op, name)
 }
 
 // writeDurably writes content to f, sets its mode when mode is not nil,

@@ -29,6 +29,10 @@ const (
 	RuleInProgress = "in-progress"
 	// RuleHeadNotPair: HEAD is not a pair commit (or there is no commit).
 	RuleHeadNotPair = "head-not-pair"
+	// RuleNotMadeHere: HEAD carries pair's trailers, but this pair did
+	// not make it (it is not in pair's record of its own commits): its
+	// trailers are anyone's word.
+	RuleNotMadeHere = "not-made-here"
 	// RuleMerge: HEAD is a merge commit (more than one parent).
 	RuleMerge = "merge"
 	// RuleRoot: HEAD has no parent to go back to.
@@ -83,7 +87,8 @@ type UndoResult struct {
 
 // Undo takes back the last pair commit. It refuses, with an *UndoRefusal
 // naming the rule, unless all hold: no merge, rebase, cherry-pick, revert
-// or bisect is in progress; HEAD is a pair commit; it has exactly one
+// or bisect is in progress; HEAD is a pair commit that this pair made
+// (it is in the record Commit keeps); it has exactly one
 // parent; it is not reachable from the branch's upstream nor from any
 // remote-tracking branch; it changes only regular files; and none of
 // those files differs from HEAD in the index or the working tree.
@@ -235,9 +240,16 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
-	entry, ok := logEntryOf(c)
+	made, err := t.readCommitRecord()
+	if err != nil {
+		return nil, err
+	}
+	entry, ok := logEntryOf(c, made)
 	if !ok {
 		return nil, &UndoRefusal{Rule: RuleHeadNotPair, Detail: fmt.Sprintf("HEAD %s (%q) is not a pair commit: it has no %s trailer", shortHash(head), subjectOf(c.Message), audit.TrailerSession)}
+	}
+	if !entry.MadeHere() {
+		return nil, &UndoRefusal{Rule: RuleNotMadeHere, Detail: fmt.Sprintf("HEAD %s carries pair's trailers, but %s: pair undo takes back only its own commits; undo it with git instead", shortHash(head), entry.NotMadeHere)}
 	}
 	parents := c.Parents()
 	switch len(parents) {

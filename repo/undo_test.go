@@ -294,6 +294,9 @@ func TestUndoRefuses(t *testing.T) {
 				f.t.Fatal(err)
 			}
 			f.git("merge", "-q", "--no-ff", "-F", mf, "side")
+			if err := repo.RecordCommit(f.tree(), f.rev("HEAD")); err != nil {
+				f.t.Fatal(err)
+			}
 		}},
 		{name: "operation in progress", rule: repo.RuleInProgress, detail: "MERGE_HEAD", setup: func(f *undoFixture) {
 			if err := os.WriteFile(filepath.Join(f.dir, ".git", "MERGE_HEAD"), []byte(f.base+"\n"), 0o644); err != nil {
@@ -406,6 +409,14 @@ func TestUndoPackedRefAndWorktree(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.gitIn(wt, "commit", "-q", "-F", mf)
+	// Recorded from the worktree, in the common directory: main's tree
+	// sees it too.
+	if err := repo.RecordCommit(openTree(t, wt), strings.TrimSpace(g.gitIn(wt, "rev-parse", "HEAD"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(g.dir, ".git", "pair", "commits")); err != nil {
+		t.Errorf("the record is not in the common directory: %v", err)
+	}
 	res, err := openTree(t, wt).Undo(false)
 	if err != nil {
 		t.Fatal(err)

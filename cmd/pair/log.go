@@ -26,9 +26,17 @@ Other commits are skipped. For each: the abbreviated hash, the date, the
 subject, the model, the session and how many hunks were approved, edited
 and rejected. A trailer that does not parse is shown as a warning.
 
+Trailers are text anyone can write. pair records each commit it makes in
+.git/pair/commits (shared by linked worktrees, never pushed). A commit whose
+trailers say pair but that is not in that record (one pulled, applied with
+git am, made by hand, or made by a pair that kept no record yet) is marked
+"not made here": its model, reviewer and hunks are unchecked. A commit the
+person amended with git commit --amend stays pair's.
+
 With --stats, prints instead a table per model: the number of pair commits
 and hunks, the hunks by decision, and the acceptance rate, (approved +
-edited) / all hunks. -n limits both to the N newest pair commits.
+edited) / all hunks. Only commits made here count. -n limits both to the N
+newest pair commits.
 
 Exit status: 0 listed (even when there is no pair commit); 1 failure (for
 example, not a git repository); 2 usage error.`,
@@ -70,7 +78,10 @@ type logReport struct {
 	Status  string       `json:"status"` // ok | failed
 	Commits []logCommit  `json:"commits,omitempty"`
 	Models  []modelStats `json:"models,omitempty"`
-	Error   string       `json:"error,omitempty"`
+	// NotCounted is the number of commits --stats left out: their
+	// trailers say pair, but this pair did not make them.
+	NotCounted int    `json:"not_counted,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 type logCommit struct {
@@ -87,6 +98,10 @@ type logCommit struct {
 	Rejected   int       `json:"rejected"`
 	Hunks      []logHunk `json:"hunks"`
 	Warning    string    `json:"warning,omitempty"`
+	// MadeHere: the commit is in pair's record of its own commits, so its
+	// trailers are pair's word; NotMadeHere says why it is not.
+	MadeHere    bool   `json:"made_here"`
+	NotMadeHere string `json:"not_made_here,omitempty"`
 }
 
 type logHunk struct {
@@ -112,6 +127,7 @@ func logCommitOf(e repo.LogEntry) logCommit {
 		Subject: e.Subject, Model: e.Model, Session: e.Session, ReviewedBy: e.ReviewedBy, Author: e.Author,
 		Approved: e.Approved, Edited: e.Edited, Rejected: e.Rejected,
 		Hunks: []logHunk{}, Warning: e.Warning,
+		MadeHere: e.MadeHere(), NotMadeHere: e.NotMadeHere,
 	}
 	for _, h := range e.Hunks {
 		lc.Hunks = append(lc.Hunks, logHunk{Path: h.Path, Start: h.Start, Hash: h.Hash, Decision: h.Decision})
@@ -148,6 +164,11 @@ func runLog(o logOptions) error {
 				AcceptanceRate: s.Rate(),
 			})
 		}
+		for _, e := range entries {
+			if !e.MadeHere() {
+				report.NotCounted++
+			}
+		}
 	} else {
 		report.Commits = []logCommit{}
 		for _, e := range entries {
@@ -160,7 +181,7 @@ func runLog(o logOptions) error {
 	case len(entries) == 0:
 		fmt.Fprintln(o.IO.Out, "no pair commits")
 	case o.Stats:
-		printStats(o.IO.Out, report.Models)
+		printStats(o.IO.Out, report.Models, report.NotCounted)
 	default:
 		printLog(o.IO.Out, entries)
 	}
@@ -175,6 +196,9 @@ func printLog(w io.Writer, entries []repo.LogEntry) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s %s %s\n", shortHash(e.Hash), e.When.Format("2006-01-02 15:04"), display.Line(e.Subject))
+		if !e.MadeHere() {
+			fmt.Fprintf(w, "\tnot made here: %s; its trailers are unchecked\n", display.Line(e.NotMadeHere))
+		}
 		fmt.Fprintf(w, "\tmodel:   %s\n", display.Line(orNone(e.Model)))
 		fmt.Fprintf(w, "\tsession: %s\n", display.Line(orNone(e.Session)))
 		fmt.Fprintf(w, "\thunks:   %d approved, %d edited, %d rejected\n", e.Approved, e.Edited, e.Rejected)
@@ -184,7 +208,16 @@ func printLog(w io.Writer, entries []repo.LogEntry) {
 	}
 }
 
-func printStats(w io.Writer, models []modelStats) {
+func printStats(w io.Writer, models []modelStats, notCounted int) {
+	defer func() {
+		if notCounted > 0 {
+			fmt.Fprintf(w, "not counted: %d %s whose trailers say pair, but that this pair did not make (see pair log)\n", notCounted, output.Plural(notCounted, "commit"))
+		}
+	}()
+	if len(models) == 0 {
+		fmt.Fprintln(w, "no pair commits made here")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODEL\tCOMMITS\tHUNKS\tAPPROVED\tEDITED\tREJECTED\tACCEPTED")
 	for _, m := range models {

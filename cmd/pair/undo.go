@@ -28,6 +28,10 @@ refusal names the rule that stopped it:
 
   in-progress    no merge, rebase, cherry-pick, revert or bisect is under way
   head-not-pair  HEAD is a pair commit (it has a Pair-Session trailer)
+  not-made-here  this pair made HEAD: it is in .git/pair/commits, pair's
+                 record of its own commits, or the person amended such a
+                 commit (trailers pulled, applied with git am or written
+                 by hand are anyone's word)
   root           HEAD has a parent
   merge          HEAD has only one parent
   pushed         HEAD is not on the branch's upstream, nor on any other

@@ -205,6 +205,17 @@ func (r Record) Trailers() string {
 	return b.String()
 }
 
+// Digest is the SHA-256, in hex, of the trailers as Trailers writes them:
+// what the person approved (session, model, reviewer, each hunk's
+// decision) and what the commit changes. pair keeps it with the id of
+// each commit it makes, so that trailers copied into another commit can
+// be told from its own. A record read back by ParseMessage has the
+// digest of the record it was written from.
+func (r Record) Digest() string {
+	h := sha256.Sum256([]byte(r.Trailers()))
+	return hex.EncodeToString(h[:])
+}
+
 // oneLine makes s fit a trailer's value (or the subject): one line, its
 // runs of white space made one space, and any other control or format
 // character, or invalid byte, written escaped (display.Escape), so that

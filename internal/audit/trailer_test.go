@@ -208,3 +208,35 @@ func TestNotesText(t *testing.T) {
 		t.Errorf("NotesText(nil) = %q, want none", got)
 	}
 }
+
+// TestDigest: a record read back from its message has the digest of the
+// record written, whatever the subject and body; a change to any trailer
+// changes it.
+func TestDigest(t *testing.T) {
+	r := audit.Record{
+		Subject: "Fix", Session: "s  1", Model: "m", ReviewedBy: "Ann <ann@example.com>",
+		Hunks:   []audit.HunkRecord{{Path: "a b.go", Start: 3, Hash: "0123456789ab", Decision: audit.Edited, Interpreted: true}},
+		Changes: []audit.ChangeRecord{{Path: "a b.go", Mode: "100644", Blob: "0123456789ab"}, {Path: "gone.go"}},
+	}
+	got, ok, err := audit.ParseMessage("Other subject\n\nA body.\n\n" + r.Trailers())
+	if !ok || err != nil {
+		t.Fatalf("ParseMessage: %v, %v", ok, err)
+	}
+	if got.Digest() != r.Digest() || len(r.Digest()) != 64 {
+		t.Errorf("digest read back %s, written %s", got.Digest(), r.Digest())
+	}
+	for _, change := range []func(*audit.Record){
+		func(r *audit.Record) { r.Session = "s-2" },
+		func(r *audit.Record) { r.Model = "n" },
+		func(r *audit.Record) { r.ReviewedBy = "Bob <bob@example.com>" },
+		func(r *audit.Record) { r.Hunks[0].Decision = audit.Approved },
+		func(r *audit.Record) { r.Changes = r.Changes[:1] },
+	} {
+		c := r
+		c.Hunks = append([]audit.HunkRecord(nil), r.Hunks...)
+		change(&c)
+		if c.Digest() == r.Digest() {
+			t.Errorf("a changed record %+v has the same digest", c)
+		}
+	}
+}

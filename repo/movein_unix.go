@@ -1,0 +1,34 @@
+//go:build unix
+
+package repo
+
+import (
+	"os"
+	"path"
+
+	"golang.org/x/sys/unix"
+)
+
+// renameInto renames the file name of the journal directory dir onto the
+// tree's path target, with renameat between the two open directories:
+// the target's directory is opened through the tree's root, so that the
+// rename cannot leave the tree.
+func (t *Tree) renameInto(dir *os.Root, name, target string) error {
+	if err := t.faultAt("rename", target); err != nil {
+		return &os.LinkError{Op: "rename", Old: name, New: target, Err: err}
+	}
+	from, err := dir.Open(".")
+	if err != nil {
+		return err
+	}
+	defer from.Close()
+	to, err := t.root.Open(path.Dir(target))
+	if err != nil {
+		return err
+	}
+	defer to.Close()
+	if err := unix.Renameat(int(from.Fd()), name, int(to.Fd()), path.Base(target)); err != nil {
+		return &os.LinkError{Op: "rename", Old: name, New: target, Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package repo
+
+// recordNoFollow: the record's Lstat check stands alone here (see
+// record_unix.go).
+const recordNoFollow = 0
