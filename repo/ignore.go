@@ -47,26 +47,35 @@ func parseIgnoreRules(b []byte, base string) ignoreRules {
 			continue
 		}
 		l = trimTrailingSpaces(l)
-		r := ignoreRule{base: base}
-		if l != "" && l[0] == '!' {
-			r.negate = true
+		negate := l != "" && l[0] == '!'
+		if negate {
 			l = l[1:]
 		}
-		if strings.HasSuffix(l, "/") {
-			r.mustDir = true
-			l = l[:len(l)-1]
-		}
-		r.noDir = !strings.Contains(l, "/")
-		if !r.noDir {
-			l = strings.TrimPrefix(l, "/")
-		}
-		if l == "" {
+		r := newPatternRule(l, base)
+		if r.pattern == "" {
 			continue
 		}
-		r.pattern = l
+		r.negate = negate
 		rs = append(rs, r)
 	}
 	return rs
+}
+
+// newPatternRule parses a pattern of an ignore or attributes file (its
+// "!" taken off) as git does: a final "/" only matches a directory, and a
+// pattern without another "/" matches the base name at any depth.
+func newPatternRule(pat, base string) ignoreRule {
+	r := ignoreRule{base: base}
+	if strings.HasSuffix(pat, "/") {
+		r.mustDir = true
+		pat = pat[:len(pat)-1]
+	}
+	r.noDir = !strings.Contains(pat, "/")
+	if !r.noDir {
+		pat = strings.TrimPrefix(pat, "/")
+	}
+	r.pattern = pat
+	return r
 }
 
 // trimTrailingSpaces removes the spaces at the end of a line that no
@@ -97,29 +106,32 @@ func trimTrailingSpaces(l string) string {
 
 // match returns the verdict of the rules for a path of the tree (slash
 // separated, from the top): hit when a rule matches it, and then
-// excluded unless the last matching rule is a negation. Only the rules
-// whose base holds the path take part.
+// excluded unless the last matching rule is a negation.
 func (rs ignoreRules) match(p string, isDir bool) (hit, excluded bool) {
-	name := path.Base(p)
 	for i := len(rs) - 1; i >= 0; i-- {
-		r := &rs[i]
-		if r.mustDir && !isDir {
-			continue
-		}
-		rest, ok := strings.CutPrefix(p, r.base)
-		if !ok || rest == "" {
-			continue
-		}
-		if r.noDir {
-			ok = wildmatch(r.pattern, name, false)
-		} else {
-			ok = wildmatch(r.pattern, rest, true)
-		}
-		if ok {
-			return true, !r.negate
+		if rs[i].matches(p, isDir) {
+			return true, !rs[i].negate
 		}
 	}
 	return false, false
+}
+
+// matches reports whether the rule's pattern matches the path, as git
+// matches it: only a path under the rule's base, only a directory for a
+// pattern ending in "/", the base name for a pattern without "/", else
+// the path from the base.
+func (r *ignoreRule) matches(p string, isDir bool) bool {
+	if r.mustDir && !isDir {
+		return false
+	}
+	rest, ok := strings.CutPrefix(p, r.base)
+	if !ok || rest == "" {
+		return false
+	}
+	if r.noDir {
+		return wildmatch(r.pattern, path.Base(rest), false)
+	}
+	return wildmatch(r.pattern, rest, true)
 }
 
 // excludes reports whether the rules exclude the path itself (not
