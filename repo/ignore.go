@@ -30,6 +30,7 @@ type ignoreRule struct {
 	negate  bool   // "!": the path is not ignored after all
 	mustDir bool   // final "/": only a directory matches
 	noDir   bool   // no "/" in the pattern: matched against the base name
+	fold    bool   // core.ignoreCase: pattern and base are lowercase, the path is folded
 }
 
 // ignoreRules are rules in git's order of priority, lowest first:
@@ -38,8 +39,13 @@ type ignoreRules []ignoreRule
 
 // parseIgnoreRules parses the content of an ignore file whose directory
 // is base ("" for the top and the files outside the tree, else "a/b/").
-func parseIgnoreRules(b []byte, base string) ignoreRules {
+// With fold (core.ignoreCase), the rules match whatever the case of
+// ASCII letters, as git's do then.
+func parseIgnoreRules(b []byte, base string, fold bool) ignoreRules {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if fold {
+		b, base = []byte(lowerASCII(string(b))), lowerASCII(base)
+	}
 	var rs ignoreRules
 	for _, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSuffix(l, "\r")
@@ -55,7 +61,7 @@ func parseIgnoreRules(b []byte, base string) ignoreRules {
 		if r.pattern == "" {
 			continue
 		}
-		r.negate = negate
+		r.negate, r.fold = negate, fold
 		rs = append(rs, r)
 	}
 	return rs
@@ -123,6 +129,9 @@ func (rs ignoreRules) match(p string, isDir bool) (hit, excluded bool) {
 func (r *ignoreRule) matches(p string, isDir bool) bool {
 	if r.mustDir && !isDir {
 		return false
+	}
+	if r.fold {
+		p = lowerASCII(p)
 	}
 	rest, ok := strings.CutPrefix(p, r.base)
 	if !ok || rest == "" {
@@ -255,4 +264,14 @@ func (t *Tree) excludesFile(cfg gitConfig) string {
 		return filepath.Join(home, ".config", "git", "ignore")
 	}
 	return ""
+}
+
+// lowerASCII lowers the ASCII letters of s, as git folds case.
+func lowerASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }

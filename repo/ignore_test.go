@@ -21,6 +21,7 @@ type ignoreCase struct {
 	files   map[string]string // files of the repository
 	tracked []string
 	links   map[string]string // symbolic links of the repository: name -> target
+	config  []string          // git config of the repository: key, value, ...
 }
 
 // TestIgnoredMatchesGitStack compares Ignored and ListFiles with git's
@@ -60,9 +61,10 @@ func TestIgnoredMatchesGitStack(t *testing.T) {
 			files: map[string]string{".git/info/exclude": "info.txt\n"},
 		},
 		{
-			name:  "excludesFile in the repository's configuration wins over the global one",
-			home:  map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/my-ignore\n", "my-ignore": "global.txt\n", "repo-ignore": "xdg.txt\n"},
-			files: map[string]string{".git/config.extra": "", ".git/info/exclude": "info.txt\n!a.log\n"},
+			name:   "excludesFile in the repository's configuration wins over the global one",
+			home:   map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/my-ignore\n", "my-ignore": "global.txt\n", "repo-ignore": "xdg.txt\n"},
+			files:  map[string]string{".git/info/exclude": "info.txt\n!a.log\n"},
+			config: []string{"core.excludesFile", "~/repo-ignore"},
 		},
 		{
 			name:  "XDG_CONFIG_HOME",
@@ -85,6 +87,12 @@ func TestIgnoredMatchesGitStack(t *testing.T) {
 			env:   map[string]string{"GIT_CONFIG_GLOBAL": "~/other.gitconfig"},
 			home:  map[string]string{"other.gitconfig": "[core]\n\texcludesFile = ~/other-ignore\n", "other-ignore": "global.txt\n", ".gitconfig": "[core]\n\texcludesFile = ~/my-ignore\n", "my-ignore": "home.txt\n"},
 			files: map[string]string{},
+		},
+		{
+			name:   "core.ignoreCase",
+			home:   map[string]string{".config/git/ignore": "HOME.TXT\n"},
+			files:  map[string]string{".git/info/exclude": "INFO.txt\nDoc/\n"},
+			config: []string{"core.ignoreCase", "true"},
 		},
 		{
 			name:  "a .gitignore that is a symbolic link is not read",
@@ -118,10 +126,9 @@ func TestIgnoredMatchesGitStack(t *testing.T) {
 			for k, v := range c.files {
 				all[k] = v
 			}
-			delete(all, ".git/config.extra")
 			writeFiles(t, dir, texts(all))
-			if _, ok := c.files[".git/config.extra"]; ok {
-				gitWith(t, dir, "config", "core.excludesFile", "~/repo-ignore")
+			for i := 0; i < len(c.config); i += 2 {
+				gitWith(t, dir, "config", c.config[i], c.config[i+1])
 			}
 			for name, target := range c.links {
 				if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {

@@ -87,6 +87,7 @@ func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 type ignores struct {
 	once    sync.Once
 	err     error
+	fold    bool                   // core.ignoreCase
 	base    ignoreRules            // core.excludesFile and info/exclude
 	dirs    map[string]ignoreRules // .gitignore rules by directory
 	tracked map[string]bool        // paths in the index, read on first need
@@ -160,6 +161,9 @@ func (t *Tree) loadBase(ig *ignores) error {
 	if err != nil {
 		return err
 	}
+	if ig.fold, err = configBool(cfg.get("core", "ignoreCase")); err != nil {
+		return fmt.Errorf("read git config core.ignoreCase: %w", err)
+	}
 	for _, name := range []string{t.excludesFile(cfg), filepath.Join(t.commonDir, "info", "exclude")} {
 		if name == "" {
 			continue
@@ -168,7 +172,7 @@ func (t *Tree) loadBase(ig *ignores) error {
 		if err != nil {
 			return err
 		}
-		ig.base = append(ig.base, parseIgnoreRules(b, "")...)
+		ig.base = append(ig.base, parseIgnoreRules(b, "", ig.fold)...)
 	}
 	return nil
 }
@@ -184,5 +188,5 @@ func readIgnoreFile(t *Tree, w *dirWalk, dir string) (ignoreRules, error) {
 	if dir != "" {
 		base = dir + "/"
 	}
-	return parseIgnoreRules(b, base), nil
+	return parseIgnoreRules(b, base, t.ignores.fold), nil
 }
