@@ -182,6 +182,8 @@ type filters struct {
 	files   map[string][]byte // attributes files read, by name
 }
 
+// newFilters reads the filters of the tree; ctx stops the filters it
+// runs (nil: never).
 func (t *Tree) newFilters(ctx context.Context, cfg gitConfig) *filters {
 	if ctx == nil {
 		ctx = context.Background()
@@ -351,7 +353,7 @@ func (t *Tree) CheckFilters(paths []string) error {
 	if err != nil {
 		return err
 	}
-	fl := t.newFilters(nil, cfg)
+	fl := t.newFilters(context.Background(), cfg)
 	for _, p := range paths {
 		d, err := fl.driver(p)
 		if err != nil {

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,7 +63,7 @@ func TestFilterDriverMatchesGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := tr.newFilters(nil, cfg)
+	fl := tr.newFilters(context.Background(), cfg)
 	named := 0
 	for _, p := range []string{
 		"a.key", "unset.key", "secrets/a.txt", "secrets/open.txt", "secrets/sub/deep/x.md", "secrets/sub/y.md",

@@ -15,13 +15,12 @@ import (
 // ignore files among them), the ones to commit, and the environment that
 // says where git finds the person's configuration ("~" is HOME).
 type ignoreCase struct {
-	name    string
-	env     map[string]string // XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL; "~/" is HOME
-	home    map[string]string // files of HOME
-	files   map[string]string // files of the repository
-	tracked []string
-	links   map[string]string // symbolic links of the repository: name -> target
-	config  []string          // git config of the repository: key, value, ...
+	name   string
+	env    map[string]string // XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL; "~/" is HOME
+	home   map[string]string // files of HOME
+	files  map[string]string // files of the repository
+	links  map[string]string // symbolic links of the repository: name -> target
+	config []string          // git config of the repository: key, value, ...
 }
 
 // TestIgnoredMatchesGitStack compares Ignored and ListFiles with git's
