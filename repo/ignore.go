@@ -155,7 +155,10 @@ func (rs ignoreRules) excludes(p string, isDir bool) bool {
 // A file that is missing, unreadable or not a regular file (a device, a
 // pipe) holds no patterns.
 func readPatternFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, readFlags, 0) // a pipe does not block the open
+	if err != nil && errors.Is(err, syscall.ENXIO) {
+		return nil, nil // a socket, or a pipe that nothing writes
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isNotDir(err) {
 			return nil, nil

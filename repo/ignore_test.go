@@ -177,3 +177,37 @@ func gitWith(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	return runGit(t, dir, os.Environ(), args...)
 }
+
+// TestIgnoreFilesBounded: an ignore file that is a device holds no
+// patterns (git reads nothing from it either), and one over git's size
+// bound is an error, not a read of 100 MB or a pattern list pair does not
+// know.
+func TestIgnoreFilesBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	writeFiles(t, home, texts(map[string]string{".gitconfig": "[core]\n\texcludesFile = /dev/zero\n"}))
+	dir := t.TempDir()
+	gitInit(t, dir)
+	writeFiles(t, dir, texts(map[string]string{"a.txt": "a\n", "big/x.txt": "x\n"}))
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	tr := openTree(t, dir)
+	if got, err := tr.Ignored("a.txt"); got || err != nil {
+		t.Errorf("Ignored(a.txt) = %v, %v; want false, nil", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big", ".gitignore"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, "big", ".gitignore"), 101<<20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Ignored("big/x.txt"); err == nil || !strings.Contains(err.Error(), "big/.gitignore: file too large for git to read as patterns") {
+		t.Errorf("Ignored(big/x.txt): %v, want the file too large", err)
+	}
+}
