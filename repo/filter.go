@@ -305,6 +305,9 @@ func (f *filters) git(p, driver string, stdin []byte, args ...string) ([]byte, e
 		if ctxErr := f.ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, &FilterError{Path: p, Filter: driver, Configured: true, Reason: "pair runs filters through git, which is not installed here"}
+		}
 		// git's verdict ("p: clean filter 'x' failed") says what the
 		// error says already: the reason is the filter's own last word.
 		reason := ""
@@ -314,9 +317,24 @@ func (f *filters) git(p, driver string, stdin []byte, args ...string) ([]byte, e
 				reason = l
 			}
 		}
-		return nil, &FilterError{Path: p, Filter: driver, Configured: true, Reason: reason}
+		return nil, &FilterError{Path: p, Filter: driver, Configured: true, Reason: shortLine(reason)}
 	}
 	return out, nil
+}
+
+// shortLine makes a line of a program's output fit in a message: no
+// control characters, at most 200 bytes.
+func shortLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
 }
 
 // lookupSub returns the last value of section "sub".key, and whether any
