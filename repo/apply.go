@@ -80,6 +80,9 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		if err := t.CheckCommit(); err != nil {
 			return res, err
 		}
+		if err := t.checkFilters(opts.Context, changes); err != nil {
+			return res, err
+		}
 	}
 	if err := t.write(changes, commit); err != nil {
 		return res, err

@@ -138,6 +138,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	if err != nil {
 		return nil, err
 	}
+	fl := t.newFilters(ctx, cfg)
 
 	// Take the index lock for the whole commit, as git commit does. It
 	// is removed on every way out, a panic included; a lock left by a
@@ -185,7 +186,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	changes := map[string]*treeChange{}
 	var touched []FileCommit
 	for _, f := range files {
-		fcs, reason, err := t.fileChanges(st, baseTree, f)
+		fcs, reason, err := t.fileChanges(st, baseTree, f, fl)
 		if err != nil {
 			return nil, fmt.Errorf("commit %s: %w", f.Path, err)
 		}
@@ -223,7 +224,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 
 	// The index after the commit, and the hooks.
-	staged, lost, err := keepStaged(st, baseTree, idx, changes, committedSet)
+	staged, lost, err := keepStaged(st, baseTree, idx, changes, committedSet, fl)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 		}
 		// What pre-commit staged, or rewrote in a file that held the
 		// committed content, goes into the commit, as with git commit.
-		hooked, err := t.hookChanges(st, hooks.index, changes, committedSet, clean)
+		hooked, err := t.hookChanges(st, hooks.index, changes, committedSet, clean, fl)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +267,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 				res.Committed, res.HookChanged = nil, nil
 				return res, nil
 			}
-			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet); err != nil {
+			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet, fl); err != nil {
 				return nil, err
 			}
 			next = t.nextIndex(idx, idxTime, changes, committedSet, staged)
@@ -408,11 +409,26 @@ type treeChange struct {
 	blob    plumbing.Hash
 	mode    filemode.FileMode
 	file    *FileCommit // the file whose hunks made the change (not for a removal)
+	// filtered says that git add stores the path through a content
+	// filter: work is then the working-tree form of content.
+	filtered bool
+	work     string
+}
+
+// worktree is what the working file holds when it holds the change.
+func (c *treeChange) worktree() string {
+	if c.filtered {
+		return c.work
+	}
+	return c.content
 }
 
 // fileChanges works out what one file puts in the commit, or why it is
-// left out.
-func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit) ([]*treeChange, string, error) {
+// left out. A path whose attributes name a content filter is compared
+// with HEAD and stored as git add would: cleaned by the filter (see
+// filters.clean); the hunks are placed on what the person sees, the
+// working-tree form.
+func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit, fl *filters) ([]*treeChange, string, error) {
 	src := f.Path
 	if f.OldPath != "" {
 		src = f.OldPath
@@ -434,7 +450,25 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 	if !f.Create && !inHead {
 		return nil, reasonUntrack, nil
 	}
+	driver, err := fl.driver(f.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	srcDriver := driver
+	if src != f.Path {
+		if srcDriver, err = fl.driver(src); err != nil {
+			return nil, "", err
+		}
+	}
+	headBlob := plumbing.ComputeHash(plumbing.BlobObject, []byte(headContent))
 	clean := headContent == f.Before
+	if srcDriver != "" && inHead && !clean {
+		h, err := fl.clean(src, srcDriver, []byte(f.Before), false)
+		if err != nil {
+			return nil, "", err
+		}
+		clean = h == headBlob
+	}
 	var out []*treeChange
 	if f.OldPath != "" && f.OldPath != f.Path {
 		out = append(out, &treeChange{path: f.OldPath, delete: true})
@@ -450,9 +484,16 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 	}
 	content := f.After
 	if !clean {
+		onto := headContent
+		if srcDriver != "" {
+			b, err := fl.smudge(src, srcDriver, headBlob)
+			if err != nil {
+				return nil, "", err
+			}
+			onto = string(b)
+		}
 		var ok bool
-		var err error
-		content, ok, err = reapply(f, headContent)
+		content, ok, err = reapply(f, onto)
 		if err != nil {
 			return nil, "", err
 		}
@@ -467,13 +508,34 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 	case f.Mode == 0 && headMode == filemode.Executable:
 		mode = filemode.Executable
 	}
-	blob, err := storeBlob(st, content)
-	if err != nil {
+	fc := f
+	c := &treeChange{path: f.Path, mode: mode, file: &fc}
+	if err := c.store(st, fl, driver, content); err != nil {
 		return nil, "", err
 	}
-	fc := f
-	out = append(out, &treeChange{path: f.Path, content: content, blob: blob, mode: mode, file: &fc})
+	out = append(out, c)
 	return out, "", nil
+}
+
+// store sets the change's content and blob from work, what the working
+// file holds: the same content, or, for a path with a filter driver, what
+// the filter makes of it (see filters.clean).
+func (c *treeChange) store(st storer.EncodedObjectStorer, fl *filters, driver, work string) error {
+	if driver == "" {
+		blob, err := storeBlob(st, work)
+		c.content, c.blob = work, blob
+		return err
+	}
+	blob, err := fl.clean(c.path, driver, []byte(work), true)
+	if err != nil {
+		return err
+	}
+	b, err := readBlob(st, blob)
+	if err != nil {
+		return fmt.Errorf("read the blob the filter %s made of %s: %w", driver, c.path, err)
+	}
+	c.content, c.blob, c.filtered, c.work = string(b), blob, true, work
+	return nil
 }
 
 // reapply places the file's approved hunks, rendered against Before, on
@@ -664,7 +726,7 @@ const reasonStagedLost = "your staged changes in this file overlap the committed
 // nor the committed version): their staged version with the committed
 // hunks placed on it, when they place exactly. Where they do not, the
 // index takes the committed version and the file is listed in lost.
-func keepStaged(st storer.EncodedObjectStorer, base *gitobj.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool) (map[string]*treeChange, []Uncommitted, error) {
+func keepStaged(st storer.EncodedObjectStorer, base *gitobj.Tree, idx *index.Index, changes map[string]*treeChange, committed map[string]bool, fl *filters) (map[string]*treeChange, []Uncommitted, error) {
 	staged := map[string]*treeChange{}
 	var lost []Uncommitted
 	for _, e := range idx.Entries {
@@ -681,7 +743,16 @@ func keepStaged(st storer.EncodedObjectStorer, base *gitobj.Tree, idx *index.Ind
 		if e.Hash == headHash || headHash.IsZero() {
 			continue // nothing staged beyond HEAD
 		}
-		b, err := readBlob(st, e.Hash)
+		driver, err := fl.driver(e.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		var b []byte
+		if driver != "" {
+			b, err = fl.smudge(e.Name, driver, e.Hash)
+		} else {
+			b, err = readBlob(st, e.Hash)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("read the staged %s: %w", e.Name, err)
 		}
@@ -693,11 +764,11 @@ func keepStaged(st storer.EncodedObjectStorer, base *gitobj.Tree, idx *index.Ind
 			lost = append(lost, Uncommitted{Path: e.Name, Reason: reasonStagedLost})
 			continue
 		}
-		h, err := storeBlob(st, content)
-		if err != nil {
+		s := &treeChange{path: e.Name, mode: c.mode}
+		if err := s.store(st, fl, driver, content); err != nil {
 			return nil, nil, err
 		}
-		staged[e.Name] = &treeChange{path: e.Name, content: content, blob: h, mode: c.mode}
+		staged[e.Name] = s
 	}
 	return staged, lost, nil
 }
@@ -734,8 +805,8 @@ func (t *Tree) nextIndex(idx *index.Index, idxTime time.Time, changes map[string
 		e := &index.Entry{Name: p, Hash: c.blob, Mode: c.mode}
 		// Stat data only when the working file holds exactly the committed
 		// content; otherwise git must compare, and sees the person's edits.
-		if fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(c.content)) {
-			if b, err := t.ReadFile(p); err == nil && string(b) == c.content {
+		if fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(c.worktree())) {
+			if b, err := t.ReadFile(p); err == nil && string(b) == c.worktree() {
 				e.ModifiedAt = fi.ModTime()
 				e.Size = uint32(fi.Size())
 			}
@@ -811,7 +882,7 @@ func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[str
 		if !committed[p] || c.delete {
 			continue
 		}
-		if b, err := t.ReadFile(p); err == nil && string(b) == c.content {
+		if b, err := t.ReadFile(p); err == nil && string(b) == c.worktree() {
 			out[p] = true
 		}
 	}
@@ -823,7 +894,7 @@ func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[str
 // commits what the hook staged), or else the working-tree content it
 // wrote in a file that held the committed content before it ran (a
 // formatter that does not stage).
-func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, changes map[string]*treeChange, committed, clean map[string]bool) ([]*treeChange, error) {
+func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, changes map[string]*treeChange, committed, clean map[string]bool, fl *filters) ([]*treeChange, error) {
 	idx, _, err := readIndex(indexFile)
 	if err != nil {
 		return nil, fmt.Errorf("read the index the pre-commit hook left: %w", err)
@@ -857,14 +928,18 @@ func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, chan
 			continue
 		}
 		b, err := t.ReadFile(p)
-		if err != nil || string(b) == c.content {
+		if err != nil || string(b) == c.worktree() {
 			continue // removed (it stays as staged) or unchanged
 		}
-		blob, err := storeBlob(st, string(b))
+		driver, err := fl.driver(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &treeChange{path: p, content: string(b), blob: blob, mode: c.mode})
+		hc := &treeChange{path: p, mode: c.mode}
+		if err := hc.store(st, fl, driver, string(b)); err != nil {
+			return nil, err
+		}
+		out = append(out, hc)
 	}
 	return out, nil
 }

@@ -2,9 +2,6 @@ package repo
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -16,7 +13,7 @@ import (
 // endings to LF when it reads the file (its clean conversion), from
 // core.autocrlf and the text, eol and binary attributes.
 type eolRules struct {
-	dir      string // work tree root
+	t        *Tree  // the tree, whose .gitattributes files are read
 	infoFile string // $GIT_COMMON_DIR/info/attributes
 	global   string // core.attributesFile
 	autocrlf bool   // core.autocrlf is true or input
@@ -29,7 +26,7 @@ func (t *Tree) eolRules() (*eolRules, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &eolRules{dir: t.Dir, infoFile: filepath.Join(t.commonDir, "info", "attributes")}
+	e := &eolRules{t: t, infoFile: filepath.Join(t.commonDir, "info", "attributes")}
 	switch strings.ToLower(cfg.get("core", "autocrlf")) {
 	case "true", "yes", "on", "1", "input":
 		e.autocrlf = true
@@ -40,13 +37,18 @@ func (t *Tree) eolRules() (*eolRules, error) {
 	return e, nil
 }
 
-// readAttrs reads one attributes file; a missing file has none.
-func readAttrs(file string, domain []string, macros bool) ([]gitattributes.MatchAttribute, error) {
-	b, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return nil, nil
+// readAttrs reads one attributes file outside the tree, or, with domain
+// not nil, the .gitattributes of the tree's directory domain (never
+// through a link); a missing file has none (see readPatternFile).
+func (e *eolRules) readAttrs(file string, domain []string, macros bool) ([]gitattributes.MatchAttribute, error) {
+	var b []byte
+	var err error
+	if domain != nil {
+		b, err = e.t.readTreePatternFile(nil, path.Join(path.Join(domain...), ".gitattributes"))
+	} else {
+		b, err = readPatternFile(file)
 	}
-	if err != nil {
+	if err != nil || b == nil {
 		return nil, err
 	}
 	return gitattributes.ReadAttributes(bytes.NewReader(b), domain, macros)
@@ -58,7 +60,7 @@ func readAttrs(file string, domain []string, macros bool) ([]gitattributes.Match
 func (e *eolRules) attr(p, name string) (string, error) {
 	var stack []gitattributes.MatchAttribute
 	if e.global != "" {
-		a, err := readAttrs(e.global, nil, true)
+		a, err := e.readAttrs(e.global, nil, true)
 		if err != nil {
 			return "", err
 		}
@@ -69,14 +71,14 @@ func (e *eolRules) attr(p, name string) (string, error) {
 		dirs = nil
 	}
 	for i := 0; i <= len(dirs); i++ {
-		domain := dirs[:i]
-		a, err := readAttrs(filepath.Join(e.dir, filepath.FromSlash(strings.Join(domain, "/")), ".gitattributes"), domain, i == 0)
+		domain := append([]string{}, dirs[:i]...)
+		a, err := e.readAttrs("", domain, i == 0)
 		if err != nil {
 			return "", err
 		}
 		stack = append(stack, a...)
 	}
-	a, err := readAttrs(e.infoFile, nil, true)
+	a, err := e.readAttrs(e.infoFile, nil, true)
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -181,7 +180,7 @@ type fileWalk struct {
 // .git, nested repositories and, unless access allows them, ignored files.
 func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
 	w := &fileWalk{t: t, glob: g, ignore: t.Git && !access.Ignored}
-	var base []gitignore.Pattern
+	var base ignoreRules
 	if w.ignore {
 		ig := &t.ignores
 		ig.once.Do(func() { ig.err = t.loadBase(ig) })
@@ -208,10 +207,10 @@ func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
 	return w.files, nil
 }
 
-// dir walks a directory (parts are its segments); ps are the gitignore
-// patterns of its parents, and ignored says whether one of them is
-// ignored (which nothing inside can undo).
-func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignored bool) error {
+// dir walks a directory (parts are its segments); ps are the ignore
+// rules of its parents, and ignored says whether one of them is ignored
+// (which nothing inside can undo).
+func (w *fileWalk) dir(dir string, parts []string, ps ignoreRules, ignored bool) error {
 	name := dir
 	if name == "" {
 		name = "."
@@ -239,13 +238,12 @@ func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignor
 		}
 	}
 	if w.ignore {
-		own, err := readIgnoreFile(w.t, nil, dir, parts)
+		own, err := readIgnoreFile(w.t, nil, dir)
 		if err != nil {
 			return err
 		}
 		ps = append(ps[:len(ps):len(ps)], own...)
 	}
-	m := gitignore.NewMatcher(ps)
 	for _, e := range ents {
 		base := e.Name()
 		if strings.EqualFold(base, ".git") || (dir == "" && !w.t.Git && strings.EqualFold(base, ".pair")) {
@@ -254,7 +252,7 @@ func (w *fileWalk) dir(dir string, parts []string, ps []gitignore.Pattern, ignor
 		p := path.Join(dir, base)
 		sub := append(parts[:len(parts):len(parts)], base)
 		typ := e.Type()
-		ig := ignored || (w.ignore && m.Match(sub, typ.IsDir()))
+		ig := ignored || (w.ignore && ps.excludes(p, typ.IsDir()))
 		switch {
 		case typ.IsDir():
 			if ig && !w.dirs[p] {

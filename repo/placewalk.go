@@ -121,22 +121,8 @@ func (w *dirWalk) stat(p string) (fs.FileInfo, error) {
 	return w.t.Stat(p)
 }
 
-// readFile is os.Root.ReadFile on the tree's root, with its errors
-// unwrapped (see wrapEscape), but through the handle of the file's
-// directory when it has one. A file missing from a real directory is
-// missing; another failure there (a link leading out of the directory,
-// say) is tried again on the tree's root, which says what it is.
-func (w *dirWalk) readFile(p string) ([]byte, error) {
-	if d := w.dir(path.Dir(p)); d != nil {
-		b, err := d.ReadFile(path.Base(p))
-		if err == nil || errors.Is(err, fs.ErrNotExist) {
-			return b, err
-		}
-	}
-	return w.t.root.ReadFile(p)
-}
-
-// readString is readFile for a file's content as a string. The file is
+// readString reads a file of the tree through the handle of its
+// directory, as lstat does, for its content as a string. The file is
 // read into a buffer that the walk reuses and copied once into the
 // string, where reading it into a new slice and converting that would
 // copy it twice.

@@ -3,14 +3,10 @@ package repo
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // ErrIgnored is returned for a path that git ignores (and does not track),
@@ -91,15 +87,20 @@ func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 type ignores struct {
 	once    sync.Once
 	err     error
-	base    []gitignore.Pattern            // core.excludesFile and .git/info/exclude
-	dirs    map[string][]gitignore.Pattern // .gitignore patterns by directory
-	tracked map[string]bool                // paths in the index, read on first need
+	fold    bool                   // core.ignoreCase
+	base    ignoreRules            // core.excludesFile and info/exclude
+	dirs    map[string]ignoreRules // .gitignore rules by directory
+	tracked map[string]bool        // paths in the index, read on first need
 }
 
-// Ignored reports whether git ignores the path: a .gitignore of one of
-// its directories, .git/info/exclude or core.excludesFile matches it (or
-// one of its directories), and it is not tracked. Outside a git
-// repository nothing is ignored.
+// Ignored reports whether git ignores the path and does not track it, as
+// git check-ignore says: the last rule that matches the path, or one of
+// its directories, excludes it. The rules are git's, lowest priority
+// first: core.excludesFile (or $XDG_CONFIG_HOME/git/ignore, or
+// ~/.config/git/ignore), info/exclude, then each directory's .gitignore
+// from the top down; a negation ("!") takes a path back, except from a
+// directory that is excluded. Outside a git repository nothing is
+// ignored.
 func (t *Tree) Ignored(p string) (bool, error) {
 	return t.ignored(p, nil)
 }
@@ -116,23 +117,23 @@ func (t *Tree) ignored(p string, w *dirWalk) (bool, error) {
 		return false, ig.err
 	}
 	parts := strings.Split(p, "/")
-	ps := append([]gitignore.Pattern(nil), ig.base...)
-	for i := 0; i < len(parts); i++ { // the root's .gitignore, then each directory's
-		dir := strings.Join(parts[:i], "/")
-		dps, ok := ig.dirs[dir]
+	rs := ig.base[:len(ig.base):len(ig.base)]
+	hit := false
+	// Each directory from the top, then the path: the rules of the
+	// .gitignore files above it decide; a directory excluded excludes
+	// all it holds, and its own .gitignore is not read.
+	for i := 1; i <= len(parts) && !hit; i++ {
+		dir := strings.Join(parts[:i-1], "/")
+		drs, ok := ig.dirs[dir]
 		if !ok {
 			var err error
-			if dps, err = readIgnoreFile(t, w, dir, parts[:i]); err != nil {
+			if drs, err = readIgnoreFile(t, w, dir); err != nil {
 				return false, err
 			}
-			ig.dirs[dir] = dps
+			ig.dirs[dir] = drs
 		}
-		ps = append(ps, dps...)
-	}
-	m := gitignore.NewMatcher(ps)
-	hit := false
-	for i := 1; i <= len(parts) && !hit; i++ {
-		hit = m.Match(parts[:i], i < len(parts))
+		rs = append(rs, drs...)
+		hit = rs.excludes(strings.Join(parts[:i], "/"), i < len(parts))
 	}
 	if !hit {
 		return false, nil
@@ -148,52 +149,44 @@ func (t *Tree) ignored(p string, w *dirWalk) (bool, error) {
 	return !ig.tracked[p], nil
 }
 
+// loadBase reads the ignore rules that come before any .gitignore: the
+// person's global file, then info/exclude (the common directory's, which
+// linked worktrees share, as git reads it).
 func (t *Tree) loadBase(ig *ignores) error {
-	ig.dirs = map[string][]gitignore.Pattern{}
-	if home, err := os.UserHomeDir(); err == nil {
-		if ps, err := gitignore.LoadGlobalPatterns(osfs.New(home)); err == nil {
-			ig.base = append(ig.base, ps...)
-		}
-	}
+	ig.dirs = map[string]ignoreRules{}
 	if !t.Git {
 		return nil
 	}
-	// info/exclude is shared by the linked worktrees, as git reads it.
-	b, err := os.ReadFile(filepath.Join(t.commonDir, "info", "exclude"))
-	if err == nil {
-		ig.base = append(ig.base, parseIgnore(string(b), nil)...)
+	cfg, err := t.loadConfig()
+	if err != nil {
+		return err
+	}
+	if ig.fold, err = configBool(cfg.get("core", "ignoreCase")); err != nil {
+		return fmt.Errorf("read git config core.ignoreCase: %w", err)
+	}
+	for _, name := range []string{t.excludesFile(cfg), filepath.Join(t.commonDir, "info", "exclude")} {
+		if name == "" {
+			continue
+		}
+		b, err := readPatternFile(name)
+		if err != nil {
+			return err
+		}
+		ig.base = append(ig.base, parseIgnoreRules(b, "", ig.fold)...)
 	}
 	return nil
 }
 
-// readIgnoreFile reads the .gitignore of a directory of the tree, through
-// the walk w when it is not nil.
-func readIgnoreFile(t *Tree, w *dirWalk, dir string, domain []string) ([]gitignore.Pattern, error) {
-	name := path.Join(dir, ".gitignore")
-	var b []byte
-	var err error
-	if w != nil {
-		b, err = w.readFile(name)
-	} else {
-		b, err = t.root.ReadFile(name)
+// readIgnoreFile reads the .gitignore of a directory of the tree ("" for
+// the top), through the walk w when it is not nil.
+func readIgnoreFile(t *Tree, w *dirWalk, dir string) (ignoreRules, error) {
+	b, err := t.readTreePatternFile(w, path.Join(dir, ".gitignore"))
+	if err != nil || b == nil {
+		return nil, err
 	}
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, wrapEscape(name, err)
+	base := ""
+	if dir != "" {
+		base = dir + "/"
 	}
-	return parseIgnore(string(b), domain), nil
-}
-
-func parseIgnore(text string, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSuffix(l, "\r")
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(l, append([]string(nil), domain...)))
-	}
-	return ps
+	return parseIgnoreRules(b, base, t.ignores.fold), nil
 }

@@ -300,6 +300,15 @@ func Run(ctx context.Context, o Options) error {
 		if err := tree.CheckCommitSettings(); err != nil {
 			return fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
+		var written []string
+		for _, p := range plans {
+			if p.NewPath != "" {
+				written = append(written, p.NewPath)
+			}
+		}
+		if err := tree.CheckFilters(written); err != nil {
+			return fail(fmt.Errorf("%w (or use --no-commit)", err))
+		}
 	}
 
 	rev := review.New(review.FromPlans(plans), nil)
