@@ -176,3 +176,28 @@ func TestCommitFilterFails(t *testing.T) {
 		t.Errorf("x.bin was written: %v", err)
 	}
 }
+
+// TestUndoFilteredFile: pair undo of a commit that changed a filtered
+// file compares the working file with HEAD as git add would store it, and
+// writes the parent's version back as git checkout would (smudged): never
+// the stored (cleaned) form.
+func TestUndoFilteredFile(t *testing.T) {
+	orig := cmNumbered("line ", 9)
+	dir, tr := ftRepo(t, map[string]string{"doc.rot": orig})
+	if _, err := ftApply(t, tr, "--- a/doc.rot\n+++ b/doc.rot\n@@ -4,3 +4,3 @@\n line 4\n-line 5\n+line five\n line 6\n"); err != nil {
+		t.Fatalf("ApplyPlans: %v", err)
+	}
+	res, err := tr.Undo(false)
+	if err != nil {
+		t.Fatalf("Undo: %v", err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Path != "doc.rot" {
+		t.Errorf("undone files: %+v", res.Files)
+	}
+	if got := cmRead(t, dir, "doc.rot"); got != orig {
+		t.Errorf("doc.rot after undo = %q, want the parent's smudged form %q", got, orig)
+	}
+	if st := cmGit(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after undo:\n%s", st)
+	}
+}

@@ -149,7 +149,10 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 			changes = append(changes, Change{Path: f.path, Delete: true})
 		} else {
 			content := f.parent.content
-			if f.crlf && !looksBinary(content) {
+			switch {
+			case f.work != nil:
+				content = f.work.parent
+			case f.crlf && !looksBinary(content):
 				content = toCRLF(content)
 			}
 			changes = append(changes, Change{Path: f.path, Content: content, Mode: f.parent.perm()})
@@ -158,7 +161,10 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 			back = append(back, Change{Path: f.path, Delete: true})
 		} else {
 			content := f.head.content
-			if f.crlf {
+			switch {
+			case f.work != nil:
+				content = f.work.head
+			case f.crlf:
 				content = toCRLF(content)
 			}
 			back = append(back, Change{Path: f.path, Content: content, Mode: f.head.perm()})
@@ -204,7 +210,13 @@ type undoFilePlan struct {
 	// into the LF of HEAD's blob; the parent's version is written back
 	// with CRLF too.
 	crlf bool
+	// work holds, for a file whose attributes name a content filter, the
+	// working-tree form of the parent's and HEAD's blobs (as git checkout
+	// writes them through the filter).
+	work *undoWork
 }
+
+type undoWork struct{ parent, head []byte }
 
 type undoPlanned struct {
 	res          *UndoResult
@@ -302,6 +314,11 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, err
 	}
+	gcfg, err := t.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	fl := t.newFilters(nil, gcfg)
 	var edited, details []string
 	for i := range files {
 		f := &files[i]
@@ -309,7 +326,12 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 		if !undoIndexMatches(byName[f.path], f.head) {
 			where = append(where, "index")
 		}
-		same, crlf, err := t.undoWorktreeMatches(f.path, f.head, fileMode, eol)
+		var same, crlf bool
+		if f.work, err = undoSmudged(fl, f); err == nil && f.work != nil {
+			same, err = t.undoFilteredMatches(fl, f, fileMode)
+		} else if err == nil {
+			same, crlf, err = t.undoWorktreeMatches(f.path, f.head, fileMode, eol)
+		}
 		f.crlf = crlf
 		if err != nil {
 			return nil, err
@@ -508,6 +530,61 @@ func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol 
 	}
 	same = plumbing.ComputeHash(plumbing.BlobObject, c) == head.hash
 	return same, same, nil
+}
+
+// undoSmudged returns, for a file whose attributes name a content
+// filter, the working-tree form of its parent's and HEAD's blobs; nil for
+// a file without a filter. A filter that is not configured or fails is
+// an error that names it: its file can't be put back as the person had it.
+func undoSmudged(fl *filters, f *undoFilePlan) (*undoWork, error) {
+	d, err := fl.driver(f.path)
+	if err != nil || d == "" {
+		return nil, err
+	}
+	w := &undoWork{}
+	for _, side := range []struct {
+		b   *undoBlob
+		dst *[]byte
+	}{{f.parent, &w.parent}, {f.head, &w.head}} {
+		if side.b == nil {
+			continue
+		}
+		if *side.dst, err = fl.smudge(f.path, d, side.b.hash); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// undoFilteredMatches is undoWorktreeMatches for a filtered file: the
+// working-tree file is HEAD's when git add would store it as HEAD's blob.
+func (t *Tree) undoFilteredMatches(fl *filters, f *undoFilePlan, fileMode bool) (bool, error) {
+	fi, err := t.root.Lstat(f.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return f.head == nil, nil
+		}
+		return false, wrapEscape(f.path, err)
+	}
+	if f.head == nil || !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	if fileMode && (fi.Mode().Perm()&0o100 != 0) != (f.head.mode == filemode.Executable) {
+		return false, nil
+	}
+	b, err := t.root.ReadFile(f.path)
+	if err != nil {
+		return false, wrapEscape(f.path, err)
+	}
+	d, err := fl.driver(f.path)
+	if err != nil {
+		return false, err
+	}
+	h, err := fl.clean(f.path, d, b, false)
+	if err != nil {
+		return false, err
+	}
+	return h == f.head.hash, nil
 }
 
 // undoIndex writes the index with the commit's files set to the parent's
