@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -301,6 +302,10 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 		if p := t.Pending; p != nil && (p.Kind == agent.KindCommand || p.Kind == agent.KindMCP) {
 			// Letters and --yes answer hunks only.
 			ways = "--approve-command, or --web"
+		}
+		if p := t.Pending; p != nil && p.Kind == agent.KindEdit && guardedWaits(p.Review) {
+			// --yes leaves a guarded hunk for a person to see.
+			ways = "--decisions LETTERS, or --web"
 		}
 		if t.ReviewRefused != "" {
 			// Deciding ahead approved interpreted hunks: offering it again
@@ -792,3 +797,18 @@ func tailText(s string, n int) string {
 
 // decideNone means no way to decide: proposals pause.
 const decideNone patchflow.How = -1
+
+// guardedWaits reports whether a saved review waits on a guarded hunk
+// (edit.Resolved.Guard), which --yes never approves.
+func guardedWaits(saved []byte) bool {
+	var rev review.Review
+	if json.Unmarshal(saved, &rev) != nil {
+		return false
+	}
+	for _, it := range rev.Items {
+		if it.Decision == audit.Undecided && it.Hunk.Guard != "" {
+			return true
+		}
+	}
+	return false
+}
