@@ -30,8 +30,8 @@ const minNumbered = 2
 // consecutive numbers that continue the old or the new side's numbering,
 // and none of the old side's lines, its number removed, starts with a
 // number and a tab again (then the file's lines carry numbers of their
-// own, and so may the added lines). Otherwise they are kept as written: their numbers, if
-// any, are taken as their text.
+// own, and so may the added lines). Otherwise they are kept as written:
+// their numbers, if any, are taken as their text.
 //
 // Anything else is left as written, and diffs made by git (an "index"
 // header) are never changed. A file whose lines really start with numbers
@@ -181,9 +181,10 @@ func lineNumber(s string) (int, string, bool) {
 // Unnumber changed whose context and deleted lines, as written, numbers
 // included, are consecutive lines of old, the file's content: the
 // numbers were the file's own text (a tab-separated file whose first
-// column is the line number, say), not read_file's. It returns how many
-// hunks it gave back.
+// column is the line number, say), not read_file's. Line endings are not
+// compared. It returns how many hunks it gave back.
 func KeepOwnNumbers(fd *FileDiff, old string) int {
+	old = "\n" + strings.ReplaceAll(old, "\r\n", "\n")
 	n := 0
 	for _, h := range fd.Hunks {
 		if !h.Numbered {
@@ -197,7 +198,7 @@ func KeepOwnNumbers(fd *FileDiff, old string) int {
 				pre.WriteByte('\n')
 			}
 		}
-		if strings.Contains("\n"+old, pre.String()) || strings.HasSuffix("\n"+old, strings.TrimSuffix(pre.String(), "\n")) {
+		if strings.Contains(old, pre.String()) || strings.HasSuffix(old, strings.TrimSuffix(pre.String(), "\n")) {
 			h.Lines, h.written, h.Numbered = h.written, nil, false
 			n++
 		}

@@ -171,12 +171,15 @@ func TestOwnNumbersKept(t *testing.T) {
 			"1\talice\n2\tbob\n3\tcaroline\n4\tdave\n5\terin\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _, errs := planEdits(t, map[string]string{"ids.tsv": old}, tc.diff)
-			if len(errs) > 0 {
-				t.Fatalf("got errors %v, want none", errs)
-			}
-			if got["ids.tsv"] != tc.want {
-				t.Errorf("got\n%q\nwant\n%q", got["ids.tsv"], tc.want)
+			for _, eol := range []string{"\n", "\r\n"} {
+				crlf := func(s string) string { return strings.ReplaceAll(s, "\n", eol) }
+				got, _, errs := planEdits(t, map[string]string{"ids.tsv": crlf(old)}, tc.diff)
+				if len(errs) > 0 {
+					t.Fatalf("got errors %v, want none", errs)
+				}
+				if got["ids.tsv"] != crlf(tc.want) {
+					t.Errorf("got\n%q\nwant\n%q", got["ids.tsv"], crlf(tc.want))
+				}
 			}
 		})
 	}
