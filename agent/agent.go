@@ -1024,8 +1024,10 @@ func onlyFileOps(plans []*edit.FilePlan) bool {
 }
 
 // writeFailures explains the hunks that could not be placed, with the
-// nearest lines of the file, so that the next attempt can succeed.
+// nearest lines of the file, so that the next attempt can succeed. It
+// first says which hunks lost read_file's line numbers.
 func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
+	writeUnnumbered(b, plans)
 	for _, p := range plans {
 		for _, e := range p.Errors {
 			fmt.Fprintf(b, "- %s hunk %d: not placed: %v", p.Path(), e.Hunk+1, e.Err)
@@ -1036,9 +1038,7 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 			writeMisread(b, e)
 			if len(e.Nearest) > 0 {
 				fmt.Fprintf(b, "  The nearest lines of %s are:\n", p.Path())
-				for _, l := range e.Nearest {
-					fmt.Fprintf(b, "  %5d | %s\n", l.N, l.Text)
-				}
+				writeNumbered(b, e.Nearest)
 			}
 		}
 	}

@@ -301,7 +301,7 @@ func TestUnplaceableThenCorrected(t *testing.T) {
 	}
 	first := srv.Requests()[1].Messages
 	got := first[len(first)-1].Content
-	if !strings.Contains(got, "could be placed") || !strings.Contains(got, "| func Greet(name string) string {") {
+	if !strings.Contains(got, "could be placed") || !strings.Contains(got, "\n4\tfunc Greet(name string) string {\n") {
 		t.Errorf("failure report: got %q, want the reason and the nearest lines", got)
 	}
 	if st.Turn.Retries != 1 || st.Turn.Applied != 1 {

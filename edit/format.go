@@ -102,7 +102,9 @@ func (e *WholeError) Unwrap() error { return e.Err }
 // blocks, then a unified diff, then whole files in fences under their
 // paths; the first form found is the text's form, and fenced blocks that
 // are not part of it are listed in Ignored. A fenced block with no path
-// naming it is example code, never a whole-file edit.
+// naming it is example code, never a whole-file edit. The line numbers a
+// model copied from read_file into a unified diff are removed (see
+// Unnumber).
 func ParseEdits(text string) (*Edits, error) {
 	lines := splitPatchLines(text)
 	switch {
@@ -112,6 +114,7 @@ func ParseEdits(text string) (*Edits, error) {
 		return parseSearchReplace(lines)
 	}
 	if p, err := parseLines(lines); err == nil {
+		Unnumber(p)
 		e := &Edits{Form: FormUnified, Files: p.Files}
 		for _, b := range diffFences(lines) {
 			if !looksLikeDiff(b.body) {
@@ -140,7 +143,9 @@ type ReadFunc func(path string) (string, error)
 // File" become line hints. Anchors are hints only: hunks are still placed
 // by their content, with the same rules as any hunk. A whole file that
 // keeps less than half of a file's lines is taken as an excerpt: it is
-// added to Ignored, not to the patch.
+// added to Ignored, not to the patch. A hunk whose line numbers were
+// removed gets them back when the file holds its lines with them (see
+// KeepOwnNumbers).
 func (e *Edits) Patch(read ReadFunc) (*Patch, error) {
 	p := &Patch{}
 	for _, fd := range e.Files {
@@ -162,6 +167,11 @@ func (e *Edits) Patch(read ReadFunc) (*Patch, error) {
 			}
 			if err == nil {
 				e.applyHints(fd, old)
+			}
+		}
+		if fd.numbered() && fd.Source() != "" {
+			if old, err := read(fd.Source()); err == nil {
+				KeepOwnNumbers(fd, old)
 			}
 		}
 		p.Files = append(p.Files, fd)

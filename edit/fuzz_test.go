@@ -28,6 +28,12 @@ var parseSeeds = []string{
 	"diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n",
 	"diff --git a/i.png b/i.png\nGIT binary patch\nliteral 1\nIcmZPo000310RR91\n\n",
 	"diff --git \"a/unterminated b/x\n@@ -1 +1 @@\n-a\n+b\n",
+	// read_file's numbers copied into a diff (see Unnumber), and data
+	// whose lines start with numbers and tabs.
+	"--- a/x\n+++ b/x\n@@ -9,3 +9,3 @@\n  9\ta\n-10\tb\n+c\n 11\td\n",
+	"--- a/x\n+++ b/x\n@@ @@\n 2\ta\n-3\tb\n+3\tc\n+4\te\n 4\td\n",
+	"--- a/x\n+++ b/x\n@@ -2,2 +2,2 @@\n 2\t2\ta\n-3\t3\tb\n+3\tc\n",
+	"--- a/x.tsv\n+++ b/x.tsv\n@@ -2,3 +2,3 @@\n 101\t7\n-102\t9\n+102\t10\n 103\t4\n",
 	"--- \"a/\\777\"\n+++ \"b/\\3\"\n@@ -1,-1 +x,y @@\n\\\n-\n+\n",
 }
 
@@ -68,7 +74,52 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
+		checkUnnumber(t, s)
 	})
+}
+
+// checkUnnumber checks what Unnumber does to the hunks of the patch s:
+// it keeps their lines and kinds, and removes from a line at most a
+// number and a tab, from every context and deleted line of a hunk it
+// changes, and only once.
+func checkUnnumber(t *testing.T, s string) {
+	t.Helper()
+	p, _ := edit.Parse(s)
+	q, _ := edit.Parse(s)
+	if p == nil {
+		return
+	}
+	n := edit.Unnumber(q)
+	if again := edit.Unnumber(q); again != 0 {
+		t.Errorf("Unnumber twice: got %d more hunks changed, want none", again)
+	}
+	changed := 0
+	for i, fd := range p.Files {
+		for j, h := range fd.Hunks {
+			nh := q.Files[i].Hunks[j]
+			if len(nh.Lines) != len(h.Lines) || nh.Numbered && fd.Indexed {
+				t.Fatalf("Unnumber: got %s, want the lines of\n%s", showLines(nh.Lines), showLines(h.Lines))
+			}
+			if nh.Numbered {
+				changed++
+			}
+			for k, l := range h.Lines {
+				nl := nh.Lines[k]
+				_, rest, cut := strings.Cut(l.Text, "\t")
+				switch {
+				case nl.Kind != l.Kind:
+					t.Fatalf("Unnumber: line %d: got kind %q, want %q", k, nl.Kind, l.Kind)
+				case nl.Text == l.Text && (!nh.Numbered || l.Kind == edit.Add):
+				case nh.Numbered && cut && rest == nl.Text && strings.TrimLeft(strings.TrimRight(l.Text[:len(l.Text)-len(rest)-1], "0123456789"), " ") == "":
+				default:
+					t.Fatalf("Unnumber: line %d: got %q from %q", k, nl.Text, l.Text)
+				}
+			}
+		}
+	}
+	if changed != n {
+		t.Errorf("Unnumber: got %d hunks marked, %d counted", changed, n)
+	}
 }
 
 // fuzzLines are the lines random texts are made of: few, so that they

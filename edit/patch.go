@@ -33,6 +33,12 @@ type Hunk struct {
 	// OldNoNewline and NewNoNewline record a "\ No newline at end of file"
 	// marker after the last old-side or new-side line of the hunk.
 	OldNoNewline, NewNoNewline bool
+	// Numbered reports that the lines carried their line numbers, as
+	// read_file shows them, and Unnumber removed them.
+	Numbered bool
+	// written holds the lines of a Numbered hunk as written, numbers
+	// included.
+	written []Line
 }
 
 // Pre returns the hunk's pre-image: its context and deleted lines in order.

@@ -1,6 +1,9 @@
 package edit
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // FilePlan is one file of a patch placed against the file's content: the
 // hunks that will be written and those that could not be placed.
@@ -40,6 +43,7 @@ func PlanFile(oldPath, newPath, old string, fd *FileDiff) *FilePlan {
 	for _, e := range p.Errors {
 		e.Path = p.Path()
 	}
+	p.noteNumbered()
 	return p
 }
 
@@ -63,9 +67,20 @@ func PlanFiles(in []PlanInput) []*FilePlan {
 		for _, e := range p.Errors {
 			e.Path = p.Path()
 		}
+		p.noteNumbered()
 		plans[i] = p
 	}
 	return plans
+}
+
+// noteNumbered gives the placed hunks whose lines lost their line
+// numbers (Hunk.Numbered) the note that says so, first.
+func (p *FilePlan) noteNumbered() {
+	for i, r := range p.Hunks {
+		if r.Hunk < len(p.Diff.Hunks) && p.Diff.Hunks[r.Hunk].Numbered && !slices.Contains(r.Notes, NumberedNote) {
+			p.Hunks[i].Notes = append([]string{NumberedNote}, r.Notes...)
+		}
+	}
 }
 
 // Result applies the plan's hunks (all of them, or those keep accepts when
