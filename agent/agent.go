@@ -333,7 +333,7 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		return nil
 	}
 	if len(st.Messages) == 0 {
-		prompt := systemPrompt(a.mode, a.textOnly())
+		prompt := systemPrompt(a.mode, a.textOnly(), a.Settings)
 		if !a.textOnly() {
 			prompt += a.externalPrompt(a.mode)
 		}
@@ -842,7 +842,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	case errors.Is(perr, edit.ErrNoEdits) && tool == "write_file":
 		return "the content is what you last read of the file, which was changed since; nothing to change", true, nil
 	case perr != nil:
-		return "error: the edit does not parse: " + perr.Error() + ". Send " + editForms + ".", false, nil
+		return unparsed(perr, a.textOnly()), false, nil
 	}
 	plans, perr := a.Tree.PlaceWith(pe.patch, a.Access)
 	if perr != nil {
