@@ -332,7 +332,8 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
 		return nil
 	}
-	if len(st.Messages) == 0 {
+	first := len(st.Messages) == 0
+	if first {
 		prompt := systemPrompt(a.mode, a.textOnly(), a.Settings)
 		if !a.textOnly() {
 			prompt += a.externalPrompt(a.mode)
@@ -340,7 +341,7 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
 	repairCalls(st)
-	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
+	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request, first), Request: st.Turn.Request})
 	return a.loop(ctx)
 }
 

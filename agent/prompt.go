@@ -118,10 +118,17 @@ const (
 )
 
 // userMessage is the request, with the files in context whose content
-// the model has not seen as it is now. Files it may not read are refused
-// and recorded as blocked.
-func (a *Agent) userMessage(request string) string {
+// the model has not seen as it is now, and, for the first request of a
+// session, the orientation before them. Files it may not read are
+// refused and recorded as blocked.
+func (a *Agent) userMessage(request string, first bool) string {
 	var b strings.Builder
+	if first {
+		if o := a.orientation(request); o != "" {
+			b.WriteString(o + "\n")
+		}
+	}
+	said := false
 	for _, p := range a.st.Files {
 		text, truncated, err := a.Tree.ReadText(p, a.Access, 4*defaultMaxChars)
 		if err != nil {
@@ -138,20 +145,34 @@ func (a *Agent) userMessage(request string) string {
 		a.st.Sent[p] = h
 		a.noteFile(p)
 		a.sawContext(p, text, truncated)
-		fence := "```"
-		for strings.Contains(text, fence) {
-			fence += "`"
+		if !said {
+			b.WriteString(inContext)
+			said = true
 		}
-		fmt.Fprintf(&b, "%s:\n%s\n%s", p, fence, text)
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			b.WriteString("\n")
-		}
-		b.WriteString(fence + "\n")
+		b.WriteString(p + ":\n")
+		writeFenced(&b, text)
 		if truncated {
-			b.WriteString("(truncated; use read_file for the rest)\n")
+			fmt.Fprintf(&b, "(truncated; %s shows the rest)\n", a.readHint(p))
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString(request)
 	return b.String()
+}
+
+// inContext introduces the files in context in a request.
+const inContext = "The files in context are below, as they are now: you need not read them again.\n\n"
+
+// writeFenced writes text in a fenced block, with a fence longer than
+// any run of backquotes in it.
+func writeFenced(b *strings.Builder, text string) {
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	b.WriteString(fence + "\n" + text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(fence + "\n")
 }
