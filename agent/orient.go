@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -94,12 +95,16 @@ func (a *Agent) orientMap(request string) string {
 }
 
 // instructions is the project's instructions: the first of
-// instructionFiles that can be read, within maxInstructions characters.
-// It is read as any file the model reads (ReadText): never through a
-// link out of the tree, nor a secret or an ignored file. Its text is the
-// repository's, not the person's, and the model is told so.
+// instructionFiles that can be read, within maxInstructions characters
+// (none when it is in context: it goes with the files). It is read as
+// any file the model reads (ReadText): never through a link out of the
+// tree, nor a secret or an ignored file. Its text is the repository's,
+// not the person's, and the model is told so.
 func (a *Agent) instructions() string {
 	for _, p := range instructionFiles {
+		if slices.Contains(a.st.Files, p) {
+			return "" // in context: sent with the files
+		}
 		text, truncated, err := a.Tree.ReadText(p, a.Access, maxInstructions)
 		if err != nil || strings.TrimSpace(text) == "" {
 			continue

@@ -115,25 +115,27 @@ func TestOrientationInstructions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name  string
-		files map[string]string
-		setup func(t *testing.T, dir string)
-		want  string // the file sent, "" for none
+		name    string
+		files   map[string]string
+		setup   func(t *testing.T, dir string)
+		context []string
+		want    string // the file sent as instructions, "" for none
 	}{
-		{"agents", map[string]string{"AGENTS.md": "A\n", "CONVENTIONS.md": "C\n"}, nil, "AGENTS.md"},
-		{"conventions", map[string]string{"CONVENTIONS.md": "C\n"}, nil, "CONVENTIONS.md"},
-		{"none", nil, nil, ""},
-		{"empty", map[string]string{"AGENTS.md": "\n"}, nil, ""},
+		{"agents", map[string]string{"AGENTS.md": "A\n", "CONVENTIONS.md": "C\n"}, nil, nil, "AGENTS.md"},
+		{"conventions", map[string]string{"CONVENTIONS.md": "C\n"}, nil, nil, "CONVENTIONS.md"},
+		{"none", nil, nil, nil, ""},
+		{"empty", map[string]string{"AGENTS.md": "\n"}, nil, nil, ""},
+		{"in context", map[string]string{"AGENTS.md": "A\n", "CONVENTIONS.md": "C\n"}, nil, []string{"AGENTS.md"}, ""},
 		{"link out", map[string]string{"CONVENTIONS.md": "C\n"}, func(t *testing.T, dir string) {
 			if err := os.Symlink(outside, filepath.Join(dir, "AGENTS.md")); err != nil {
 				t.Fatal(err)
 			}
-		}, "CONVENTIONS.md"},
+		}, nil, "CONVENTIONS.md"},
 		{"ignored", map[string]string{".gitignore": "AGENTS.md\n"}, func(t *testing.T, dir string) {
 			if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("IGNORED\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, ""},
+		}, nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{"app.go": appGo}
@@ -144,7 +146,7 @@ func TestOrientationInstructions(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t, tree.Dir)
 			}
-			_, srv, err := run(t, tree, &reviewer{}, agent.ModeAsk, nil, "hi", agenttest.Reply{Text: "Hello."})
+			_, srv, err := run(t, tree, &reviewer{}, agent.ModeAsk, c.context, "hi", agenttest.Reply{Text: "Hello."})
 			if err != nil {
 				t.Fatal(err)
 			}

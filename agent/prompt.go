@@ -51,7 +51,7 @@ This session is read-only: answer the question; do not propose changes or run co
 		outcome = "The next message"
 	}
 	b.WriteString(`
-Change only what was asked, in small hunks. The person reviews each hunk: they may apply it, edit it, or reject it, with or without a note. ` + outcome + ` says which, per hunk, and gives the nearest real lines for a hunk that did not place: fix it from those lines. Follow a note. After a rejection without a note, do not propose that change again: go on with the rest, or ask the person.
+Change only what was asked, in small hunks. The person reviews each hunk: they may apply it, edit it, or reject it, with or without a note. ` + outcome + ` says which, per hunk, and gives the nearest real lines for a hunk that did not place: fix it from those lines. Follow the person's notes. After a rejection without a note, do not propose that change again: go on with the rest, or ask the person.
 `)
 	if textOnly {
 		b.WriteString("You cannot run commands; say which command the person should run, if one is needed.\n")
