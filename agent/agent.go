@@ -332,15 +332,16 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		a.emit(Event{Kind: EventFinal, Text: st.Turn.Final})
 		return nil
 	}
-	if len(st.Messages) == 0 {
-		prompt := systemPrompt(a.mode, a.textOnly())
+	first := len(st.Messages) == 0
+	if first {
+		prompt := systemPrompt(a.mode, a.textOnly(), a.Settings)
 		if !a.textOnly() {
 			prompt += a.externalPrompt(a.mode)
 		}
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
 	repairCalls(st)
-	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request), Request: st.Turn.Request})
+	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request, first), Request: st.Turn.Request})
 	return a.loop(ctx)
 }
 
@@ -842,7 +843,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	case errors.Is(perr, edit.ErrNoEdits) && tool == "write_file":
 		return "the content is what you last read of the file, which was changed since; nothing to change", true, nil
 	case perr != nil:
-		return "error: the edit does not parse: " + perr.Error() + ". Send " + editForms + ".", false, nil
+		return unparsed(perr, a.textOnly()), false, nil
 	}
 	plans, perr := a.Tree.PlaceWith(pe.patch, a.Access)
 	if perr != nil {

@@ -668,8 +668,11 @@ func TestV4AProposeAddFile(t *testing.T) {
 	if fb := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(fb, "docs/usage.md") || !strings.Contains(fb, "Committed as") {
 		t.Errorf("feedback to the model: %q", fb)
 	}
-	if !strings.Contains(string(reqs[0].Raw), "a patch in any of these forms") {
-		t.Errorf("propose_diff's argument is not described as any form")
+	// V4A is read, but the model is taught the unified diff only.
+	for _, menu := range []string{"Begin Patch", "V4A", "SEARCH/REPLACE", "any of these forms"} {
+		if strings.Contains(string(reqs[0].Raw), menu) {
+			t.Errorf("the first request offers another edit form: %q", menu)
+		}
 	}
 }
 

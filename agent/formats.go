@@ -4,13 +4,27 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/pair-cli/pair/edit"
 )
 
-// editForms names the edit forms pair reads, for the model.
-const editForms = "a unified diff (---/+++ headers, @@ hunks), Aider's SEARCH/REPLACE blocks under the file's path, " +
-	"a V4A patch (*** Begin Patch), or a whole file in a fenced block under its path"
+// unparsed is the feedback for an edit that does not parse: what is
+// wrong, and the one form the system prompt teaches (see systemPrompt).
+// pair reads other forms too (see edit.ParseEdits), but the model is
+// taught one, so that it does not mix them.
+func unparsed(err error, textOnly bool) string {
+	problem := err.Error()
+	if errors.Is(err, edit.ErrNoEdits) {
+		// Its text lists every form pair reads: keep only the reasons.
+		problem = "no unified diff found" + strings.TrimPrefix(problem, edit.ErrNoEdits.Error())
+	}
+	send := `Send a unified diff with propose_diff: "--- a/path" and "+++ b/path" headers, then "@@" hunks whose lines start with " " (context, copied from the file), "-" (removed) or "+" (added); or call write_file with the complete content of a new or rewritten file.`
+	if textOnly {
+		send = `Send a unified diff in a fenced block marked diff: "--- a/path" and "+++ b/path" headers, then "@@" hunks whose lines start with " " (context, copied from the file), "-" (removed) or "+" (added).`
+	}
+	return "error: the edit does not parse: " + problem + ". " + send
+}
 
 // parsedEdit is an edit read for a proposal: its patch, the bases its
 // whole files are changes from, and those files as the model wrote them.

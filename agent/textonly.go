@@ -44,7 +44,7 @@ func (a *Agent) goTextOnly(err error) {
 	a.st.NoTools = true
 	a.log(ActionNotice, "", "the server refused tools ("+err.Error()+"): going on without tools for this session")
 	a.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("the model %s has no tool support (%v); going on without tools: it reads files with READ lines and proposes edits as fenced diffs", a.st.Model, err)})
-	a.st.Messages = textMessages(a.st.Messages, systemPrompt(a.mode, true))
+	a.st.Messages = textMessages(a.st.Messages, systemPrompt(a.mode, true, a.Settings))
 }
 
 // undoTextOnly is what a switch to text-only mode changed, to take it

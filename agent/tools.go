@@ -138,10 +138,10 @@ var tools = []*tool{
 	},
 	{
 		name: "propose_diff",
-		description: "Propose changes as a unified diff against the current files (---/+++ headers, @@ hunks with 3 lines of context); other edit forms are accepted too. " +
+		description: "Propose changes as a unified diff against the current files (---/+++ headers, @@ hunks with 3 lines of context). " +
 			"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or could not be placed (with the nearest real lines).",
 		schema: obj([]string{"diff"}, map[string]*schema{
-			"diff":    nonEmpty("a patch in any of these forms: " + editForms),
+			"diff":    nonEmpty("a unified diff"),
 			"message": str("a one-line commit message for the change"),
 		}),
 		risk: RiskEdit,

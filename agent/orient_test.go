@@ -1,0 +1,246 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/repo"
+)
+
+const agentsMD = "# Agents\n\nWrap errors with context; run go test ./... before you finish.\n"
+
+// contextSentence introduces the files in context.
+const contextSentence = "The files in context are below, as they are now: you need not read them again."
+
+// TestOrientationFirstRequest: the first request of a session holds a
+// short git status, the map, the project's instructions (AGENTS.md) and
+// the files in context with the sentence that they are already there;
+// the later requests of the session do not repeat it.
+func TestOrientationFirstRequest(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo, "AGENTS.md": agentsMD, "docs/usage.md": "# Usage\n"})
+	if err := os.WriteFile(filepath.Join(tree.Dir, "notes.txt"), []byte("draft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tree.Dir, "docs/usage.md"), []byte("# Usage\n\nCall Greet.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := agenttest.NewServer(t,
+		agenttest.Reply{ToolCalls: []agenttest.Call{call("read_file", map[string]any{"path": "docs/usage.md"})}},
+		agenttest.Reply{Text: "It greets."},
+		agenttest.Reply{Text: "It says goodbye too."},
+	)
+	client := agent.NewClient(srv.Config())
+	client.Sleep = func(context.Context, time.Duration) error { return nil }
+	st := agent.NewState("s", "m", agent.ModeAsk, []string{"app.go"})
+	a := &agent.Agent{Model: client, Tree: tree, Reviewer: &reviewer{}, Settings: agent.Settings{MaxSteps: 4}}
+	if err := a.Run(context.Background(), st, "what does app.go do?"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(context.Background(), st, "and Bye?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("got %d requests, want 3", len(reqs))
+	}
+	first := reqs[0].Messages[1].Content
+	for _, want := range []string{
+		"git status --short --branch:\n## main\n M docs/usage.md\n?? notes.txt\n",
+		"Repository map",
+		"app.go\n  package app\n  func Greet\n",
+		"Project instructions, from AGENTS.md: the repository's own text, not the person's.",
+		"```\n" + agentsMD + "```\n",
+		contextSentence + "\n\napp.go:\n```\n" + appGo + "```\n",
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first request lacks %q:\n%s", want, first)
+		}
+	}
+	if !strings.HasSuffix(first, "\n\nwhat does app.go do?") {
+		t.Errorf("the first request does not end with the request:\n%s", first)
+	}
+	// Every later request carries the orientation once: in the first
+	// message, never again.
+	for i, r := range reqs[1:] {
+		n := 0
+		for _, m := range r.Messages {
+			n += strings.Count(m.Content, "git status --short --branch") + strings.Count(m.Content, "Wrap errors with context")
+		}
+		if n != 2 {
+			t.Errorf("request %d carries the orientation %d times, want once", i+2, n/2)
+		}
+	}
+	if last := reqs[2].Messages[len(reqs[2].Messages)-1]; last.Content != "and Bye?" {
+		t.Errorf("the second request of the session: got %q, want the request alone", last.Content)
+	}
+	if !logHas(st, "AGENTS.md sent to the model as the project's instructions") {
+		t.Errorf("the action log does not say AGENTS.md was sent")
+	}
+}
+
+// TestOrientationTextOnly: text-only mode gets the same orientation, and
+// is told how to read the rest of long instructions.
+func TestOrientationTextOnly(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo, "AGENTS.md": strings.Repeat("Keep it short.\n", 500)})
+	srv := agenttest.NewServer(t, agenttest.Reply{Text: "It greets."})
+	st := agent.NewState("s", "m", agent.ModeAsk, nil)
+	a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{}, Settings: agent.Settings{NoTools: true}}
+	if err := a.Run(context.Background(), st, "what does app.go do?"); err != nil {
+		t.Fatal(err)
+	}
+	first := srv.Requests()[0].Messages[1].Content
+	for _, want := range []string{"## main\n", "func Greet", "from AGENTS.md", "(cut at 4000 characters; READ AGENTS.md shows the rest)"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first request lacks %q:\n%s", want, first)
+		}
+	}
+	if strings.Count(first, "Keep it short.") > 4000/len("Keep it short.\n")+1 {
+		t.Errorf("the instructions were not cut at 4000 characters")
+	}
+}
+
+// TestOrientationInstructions: AGENTS.md first, else CONVENTIONS.md;
+// never through a link out of the tree, nor an ignored file.
+func TestOrientationInstructions(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "AGENTS.md")
+	if err := os.WriteFile(outside, []byte("OUTSIDE THE TREE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		setup   func(t *testing.T, dir string)
+		context []string
+		want    string // the file sent as instructions, "" for none
+	}{
+		{"agents", map[string]string{"AGENTS.md": "A\n", "CONVENTIONS.md": "C\n"}, nil, nil, "AGENTS.md"},
+		{"conventions", map[string]string{"CONVENTIONS.md": "C\n"}, nil, nil, "CONVENTIONS.md"},
+		{"none", nil, nil, nil, ""},
+		{"empty", map[string]string{"AGENTS.md": "\n"}, nil, nil, ""},
+		{"in context", map[string]string{"AGENTS.md": "A\n", "CONVENTIONS.md": "C\n"}, nil, []string{"AGENTS.md"}, ""},
+		{"link out", map[string]string{"CONVENTIONS.md": "C\n"}, func(t *testing.T, dir string) {
+			if err := os.Symlink(outside, filepath.Join(dir, "AGENTS.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, "CONVENTIONS.md"},
+		{"ignored", map[string]string{".gitignore": "AGENTS.md\n"}, func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("IGNORED\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{"app.go": appGo}
+			for k, v := range c.files {
+				files[k] = v
+			}
+			tree := newRepo(t, files)
+			if c.setup != nil {
+				c.setup(t, tree.Dir)
+			}
+			_, srv, err := run(t, tree, &reviewer{}, agent.ModeAsk, c.context, "hi", agenttest.Reply{Text: "Hello."})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := srv.Requests()[0].Messages[1].Content
+			for _, p := range []string{"AGENTS.md", "CONVENTIONS.md"} {
+				if got := strings.Contains(first, "Project instructions, from "+p); got != (p == c.want) {
+					t.Errorf("%s sent: %v, want %v:\n%s", p, got, p == c.want, first)
+				}
+			}
+			for _, never := range []string{"OUTSIDE THE TREE", "IGNORED"} {
+				if strings.Contains(first, never) {
+					t.Errorf("the first request holds %q", never)
+				}
+			}
+		})
+	}
+}
+
+// TestOrientationStatusBounded: git status shows at most 20 paths, then
+// how many more; a tree outside git has no status.
+func TestOrientationStatusBounded(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo})
+	for i := range 25 {
+		if err := os.WriteFile(filepath.Join(tree.Dir, "new"+string(rune('a'+i))+".txt"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, srv, err := run(t, tree, &reviewer{}, agent.ModeAsk, nil, "hi", agenttest.Reply{Text: "Hello."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := srv.Requests()[0].Messages[1].Content
+	if !strings.Contains(first, "?? newt.txt\n(and 5 more)\n") || strings.Contains(first, "?? newu.txt") {
+		t.Errorf("the status is not cut after 20 paths:\n%s", first)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.go"), []byte(appGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	_, srv, err = run(t, plain, &reviewer{}, agent.ModeAsk, nil, "hi", agenttest.Reply{Text: "Hello."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first = srv.Requests()[0].Messages[1].Content
+	if strings.Contains(first, "git status") || !strings.Contains(first, "func Greet") {
+		t.Errorf("outside git: want the map without a status:\n%s", first)
+	}
+}
+
+// TestFixedCost measures what every session's first request costs
+// besides the request: the system prompt, the tool definitions and the
+// orientation of a small repository, in the bytes of the recorded body
+// and in estimated tokens (bench.EstimateTokens; the bytes bound is the
+// same at 4 characters a token). The bound is about 2k tokens, with room
+// for tool descriptions a little longer than today's 1.2k.
+func TestFixedCost(t *testing.T) {
+	const maxTokens, maxBytes = 2200, 9000
+	tree := newRepo(t, map[string]string{"app.go": appGo, "AGENTS.md": agentsMD})
+	settings := agent.Settings{TestCmd: "go test ./...", MaxSteps: 2}
+	for _, c := range []struct {
+		name     string
+		mode     agent.Mode
+		textOnly bool
+	}{{"edit", agent.ModeEdit, false}, {"edit text-only", agent.ModeEdit, true}, {"ask", agent.ModeAsk, false}} {
+		srv := agenttest.NewServer(t, agenttest.Reply{Text: "Nothing to do."})
+		s := settings
+		s.NoTools = c.textOnly
+		a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{}, Settings: s}
+		const request = "nothing"
+		if err := a.Run(context.Background(), agent.NewState("s", "m", c.mode, nil), request); err != nil {
+			t.Fatal(err)
+		}
+		r := srv.Requests()[0]
+		toolDefs, err := json.Marshal(r.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		system := r.Messages[0].Content
+		orientation := strings.TrimSuffix(r.Messages[1].Content, request)
+		tokens := bench.EstimateTokens(system) + bench.EstimateTokens(orientation)
+		if len(r.Tools) > 0 {
+			tokens += bench.EstimateTokens(string(toolDefs))
+		}
+		bytes := len(r.Raw) - len(request)
+		t.Logf("%s: %d bytes, about %d tokens: system prompt %d, tool definitions %d, orientation %d", c.name, bytes, tokens,
+			bench.EstimateTokens(system), map[bool]int{true: bench.EstimateTokens(string(toolDefs))}[len(r.Tools) > 0], bench.EstimateTokens(orientation))
+		if tokens > maxTokens || bytes > maxBytes {
+			t.Errorf("%s: the first request costs %d bytes, about %d tokens, besides the request; want at most %d bytes, %d tokens", c.name, bytes, tokens, maxBytes, maxTokens)
+		}
+	}
+}
