@@ -194,15 +194,18 @@ func BenchmarkCompleteHugeReply(b *testing.B) {
 // saved with the error, nothing written, the partial reply not kept.
 func TestRunStalledOrHugeReplyFails(t *testing.T) {
 	args := `{"diff":` + fmt.Sprintf("%q", greetDiff) + `}`
+	// The size case waits long between pieces, so that only the bound can
+	// end it, however slow the machine.
 	tests := []struct {
 		name string
 		rep  agenttest.Reply
+		idle time.Duration
 		want string
 	}{
 		{"stall", agenttest.Reply{ToolCalls: []agenttest.Call{{Name: "propose_diff", Arguments: args}}, Stall: true, After: 2000},
-			"model: model server: the reply stalled: nothing more of it within 200ms (the idle timeout)"},
+			200 * time.Millisecond, "model: model server: the reply stalled: nothing more of it within 200ms (the idle timeout)"},
 		{"too large", agenttest.Reply{ToolCalls: []agenttest.Call{{Name: "propose_diff", Arguments: args}}, Repeat: -1, Text: "padding "},
-			"model: model server: the reply is larger than 64 KiB (the bound on a reply's size)"},
+			time.Minute, "model: model server: the reply is larger than 64 KiB (the bound on a reply's size)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,7 +213,7 @@ func TestRunStalledOrHugeReplyFails(t *testing.T) {
 			store := agent.Sessions{Dir: filepath.Join(t.TempDir(), "sessions")}
 			srv := agenttest.NewServer(t, tt.rep)
 			st := agent.NewState("s1", "m", "edit", nil)
-			a := &agent.Agent{Model: boundedClient(srv, 200*time.Millisecond, 64<<10), Tree: tree, Reviewer: &reviewer{},
+			a := &agent.Agent{Model: boundedClient(srv, tt.idle, 64<<10), Tree: tree, Reviewer: &reviewer{},
 				Settings: agent.Settings{Commit: true}, Checkpoint: store.Save}
 			err := a.Run(context.Background(), st, "change it")
 			if err == nil || err.Error() != tt.want {
