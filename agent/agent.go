@@ -226,7 +226,7 @@ const (
 	EventError          EventKind = "error"
 	EventNotice         EventKind = "notice"
 	EventReplyFinished  EventKind = "reply_finished"
-	EventFeedback       EventKind = "feedback" // what the model is told after a review
+	EventFeedback       EventKind = "feedback" // a review's summary for the person; Detail is what the model is told
 	EventRequestStarted EventKind = "request_started"
 )
 
@@ -341,7 +341,14 @@ func (a *Agent) RunWith(ctx context.Context, st *State, request string, o RunOpt
 		st.Messages = append(st.Messages, Message{Role: RoleSystem, Content: prompt})
 	}
 	repairCalls(st)
-	st.Messages = append(st.Messages, Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request, first), Request: st.Turn.Request})
+	msg := Message{Role: RoleUser, Content: a.userMessage(st.Turn.Request, first), Request: st.Turn.Request}
+	if n := len(st.Messages); n > 0 && st.Messages[n-1].Role == RoleUser && st.Messages[n-1].Request == "" {
+		// What pair last told the model (the review of a reply's diff)
+		// opens the request: some templates want the roles to alternate.
+		msg.Content = strings.TrimRight(st.Messages[n-1].Content, "\n") + "\n\n" + msg.Content
+		st.Messages = st.Messages[:n-1]
+	}
+	st.Messages = append(st.Messages, msg)
 	return a.loop(ctx)
 }
 
@@ -381,20 +388,20 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 	}
 	switch p.Kind {
 	case KindEdit:
-		feedback, done, err := a.proposeAgain(ctx, p)
+		r, err := a.proposeAgain(ctx, p)
 		if err != nil {
 			return err // a pause again, or Ctrl-C
 		}
 		st.Turn.Pending = nil
 		if p.Tool == "reply" {
-			if a.replyReviewed(p.Reply, feedback, done) {
+			if a.replyReviewed(p.Reply, r) {
 				return nil
 			}
 		} else {
-			if !done {
+			if !r.done {
 				st.Turn.Retries++
 			}
-			a.answer(p, feedback)
+			a.answer(p, r.feedback)
 		}
 	case KindCommand:
 		result, _, err := a.command(ctx, ToolCall{ID: p.CallID, Name: "run_command"}, p.Command, "")
@@ -423,7 +430,7 @@ func (a *Agent) Resume(ctx context.Context, st *State) (err error) {
 // interpreted hunks offered or not as when it paused, whatever this run's
 // settings, so that the review resumed is the one saved. Whether this run
 // accepts the interpreted hunks is the reviewer's to say.
-func (a *Agent) proposeAgain(ctx context.Context, p *Pending) (feedback string, done bool, err error) {
+func (a *Agent) proposeAgain(ctx context.Context, p *Pending) (reviewed, error) {
 	if p.Interpret != nil {
 		defer func(keep bool) { a.Settings.Interpret = keep }(a.Settings.Interpret)
 		a.Settings.Interpret = *p.Interpret
@@ -583,11 +590,11 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		// A reply without tool calls: the edits in it are a proposal.
 		if a.mode != ModeAsk && a.replyHasEdits(reply.Content) {
-			feedback, done, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil, nil)
+			r, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil, nil)
 			if err != nil {
 				return err
 			}
-			if !a.replyReviewed(reply.Content, feedback, done) {
+			if !a.replyReviewed(reply.Content, r) {
 				continue
 			}
 			return nil
@@ -630,20 +637,22 @@ func (a *Agent) truncated(reply Reply) (again bool, err error) {
 	return false, ErrTruncated
 }
 
-// replyReviewed ends the turn after a reply's fenced diffs were reviewed,
-// when every hunk placed (and the tests pass); otherwise it sends the
-// failure report back as the next message and reports false. Past the
-// retry limit it ends the turn with the failure.
-func (a *Agent) replyReviewed(content, feedback string, done bool) bool {
-	if !done {
+// replyReviewed gives the model the outcome of the review of the edits in
+// a reply's text, as the next message: it has no tool call to answer. When
+// every hunk placed (and the tests pass) it ends the turn, the reply and
+// the person's summary its final output, and the model reads the outcome
+// with the next request; otherwise it reports false, for the model to try
+// again. Past the retry limit it ends the turn with the failure.
+func (a *Agent) replyReviewed(content string, r reviewed) bool {
+	a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: r.feedback})
+	if !r.done {
 		a.st.Turn.Retries++
 		if a.st.Turn.Retries <= a.settings().MaxRetries {
-			a.st.Messages = append(a.st.Messages, Message{Role: RoleUser, Content: feedback})
 			return false
 		}
-		a.st.Turn.Error = fmt.Sprintf("%v (%d): %s", ErrMaxRetries, a.settings().MaxRetries, firstLine(feedback))
+		a.st.Turn.Error = fmt.Sprintf("%v (%d): %s", ErrMaxRetries, a.settings().MaxRetries, firstLine(r.summary))
 	}
-	a.st.Turn.Final = strings.TrimSpace(content + "\n\n" + feedback)
+	a.st.Turn.Final = strings.TrimSpace(strings.TrimSpace(content) + "\n\n" + r.summary)
 	a.emit(Event{Kind: EventFinal, Text: a.st.Turn.Final})
 	return true
 }
@@ -792,14 +801,14 @@ func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[s
 		}
 		diff = writeText(clean, argString(args, "content"))
 	}
-	feedback, done, err := a.propose(ctx, name, call.ID, diff, msg, "", nil, nil)
+	r, err := a.propose(ctx, name, call.ID, diff, msg, "", nil, nil)
 	if err != nil {
 		return "", false, err
 	}
-	if !done {
+	if !r.done {
 		a.st.Turn.Retries++
 	}
-	return feedback, done, nil
+	return r.feedback, r.done, nil
 }
 
 // writeCheck cleans and guards the path of a write_file, and reports
@@ -822,14 +831,22 @@ func (a *Agent) writeCheck(p, content string) (clean string, same bool, err erro
 	return "", false, err
 }
 
+// reviewed is what became of a proposal: the feedback for the model, a
+// summary for the person, and whether it is done (see propose).
+type reviewed struct {
+	feedback, summary string
+	done              bool
+}
+
 // propose places a diff, has it reviewed, applies and commits what was
-// approved, and returns the feedback for the model. done reports whether
-// every hunk was placed (and, with a test command, the tests pass): when
-// not, the model is asked to try again.
+// approved, and returns the feedback for the model and the summary for
+// the person. done reports whether every hunk was placed or was already
+// in the file (and, with a test command, the tests pass): when not, the
+// model is asked to try again.
 //
 // Whole files (write_file, whole files in a reply) are changes from their
 // bases: bases fixes them for a resumed proposal.
-func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage, bases []Base) (feedback string, done bool, err error) {
+func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyText string, saved json.RawMessage, bases []Base) (reviewed, error) {
 	pe, perr := a.parseEdits(tool, diff, bases)
 	var we *edit.WholeError
 	switch {
@@ -839,11 +856,11 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			why = "git does not have the file, and the model has not read all of it"
 		}
 		a.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("%s: the model's whole file was refused: %s", we.Path, why)})
-		return "error: " + perr.Error(), false, nil
+		return reviewed{feedback: "error: " + perr.Error(), summary: fmt.Sprintf("The model's whole file %s was refused: %s.", we.Path, why)}, nil
 	case errors.Is(perr, edit.ErrNoEdits) && tool == "write_file":
-		return "the content is what you last read of the file, which was changed since; nothing to change", true, nil
+		return reviewed{feedback: "the content is what you last read of the file, which was changed since; nothing to change", summary: "Nothing to change.", done: true}, nil
 	case perr != nil:
-		return unparsed(perr, a.textOnly()), false, nil
+		return a.told(tool, reviewed{feedback: unparsed(perr, a.textOnly()), summary: "The model's edit does not parse: " + perr.Error() + "."}), nil
 	}
 	plans, perr := a.Tree.PlaceWith(pe.patch, a.Access)
 	if perr != nil {
@@ -854,7 +871,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			}
 			a.block(tool, target, perr.Error())
 		}
-		return "error: " + perr.Error(), false, nil
+		return a.told(tool, reviewed{feedback: "error: " + perr.Error(), summary: "The model's edit was refused: " + perr.Error() + "."}), nil
 	}
 	a.threeWay(plans, pe.bases)
 	a.guardDeletions(plans)
@@ -862,19 +879,31 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 	if a.Settings.Interpret {
 		edit.Interpret(plans)
 	}
-	placed, failed := 0, 0
+	placed := 0
 	for _, p := range plans {
 		placed += len(p.Hunks)
-		failed += len(p.Errors)
 		a.noteFile(p.Path())
 	}
+	// A hunk already in the file is not placed, and is no failure.
+	already, failed := countErrors(plans)
 	var b strings.Builder
 	if placed == 0 && !onlyFileOps(plans) {
-		b.WriteString("None of the hunks could be placed; nothing was shown to the person.\n")
-		writeFailures(&b, plans)
-		b.WriteString("Read the file again and send a diff whose context lines are copied exactly from it.\n")
-		a.emit(Event{Kind: EventFeedback, Tool: tool, Text: b.String()})
-		return b.String(), false, nil
+		r := reviewed{done: failed == 0}
+		switch {
+		case failed == 0:
+			b.WriteString("Review of your edit: the file already holds it; nothing was shown to the person.\n")
+			writeAlready(&b, plans)
+			r.summary = "The model's edit is already in the files; nothing to do."
+		default:
+			b.WriteString("None of the hunks could be placed; nothing was shown to the person.\n")
+			writeAlready(&b, plans)
+			writeFailures(&b, plans)
+			b.WriteString("Next:\n")
+			writeAdvice(&b, plans, nil)
+			r.summary = fmt.Sprintf("None of the model's hunks could be placed in %s; nothing was shown to you, and the model was told why.", summarize(plans))
+		}
+		r.feedback = b.String()
+		return a.told(tool, r), nil
 	}
 	prop := &Proposal{ID: fmt.Sprintf("p%d", len(a.st.Log)+1), Plans: plans, Message: message, Grants: a.st.Grants, Saved: saved}
 	a.emit(Event{Kind: EventProposal, Tool: tool, Text: fmt.Sprintf("%d %s placed, %d failed", placed, output.Plural(placed, "hunk"), failed)})
@@ -891,17 +920,23 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		a.st.Turn.ReviewRefused = prop.Refused
 		a.log(ActionReview, tool, "paused: "+a.st.Turn.ReviewReason)
 		a.emit(Event{Kind: EventNeedsDecision, Tool: tool, Text: a.st.Turn.ReviewReason})
-		return "", false, ErrPaused
+		return reviewed{}, ErrPaused
 	}
 	if rerr != nil {
-		return "", false, rerr
+		return reviewed{}, rerr
 	}
 	a.st.Grants = out.Grants
 	counts := map[audit.Decision]int{}
+	noted := 0
 	for _, h := range out.Hunks {
 		counts[h.Decision]++
+		if h.Decision == audit.Rejected && h.Note != "" {
+			noted++
+		}
 	}
 	a.log(ActionReview, tool, fmt.Sprintf("%d approved, %d edited, %d rejected, %d not placed", counts[audit.Approved], counts[audit.Edited], counts[audit.Rejected], failed))
+	applied := counts[audit.Approved] + counts[audit.Edited]
+	person := []string{reviewCounts(applied, counts[audit.Rejected], counts[audit.Undecided], failed, already)}
 
 	b.WriteString("Review of your edit:\n")
 	for _, h := range out.Hunks {
@@ -929,9 +964,9 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 		writeInterpreted(&b, plans, h)
 	}
+	writeAlready(&b, plans)
 	writeFailures(&b, plans)
 	writeKeptWhole(&b, plans, pe.bases)
-	applied := counts[audit.Approved] + counts[audit.Edited]
 	if len(out.Plans) > 0 {
 		// From here until the outcome is recorded, a crash leaves the
 		// action "applying": a resume hands it back to the person rather
@@ -939,7 +974,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		pending.Phase = "applying"
 		a.st.Turn.Pending = pending
 		if err := a.checkpoint(); err != nil {
-			return "", false, err
+			return reviewed{}, err
 		}
 		res, aerr := a.Tree.ApplyPlans(out.Plans, repo.ApplyOptions{
 			Commit: a.Settings.Commit, NoVerify: a.Settings.NoVerify,
@@ -950,17 +985,21 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		case errors.Is(aerr, repo.ErrNotCommitted):
 			a.sawWritten(out.Plans, pe.whole)
 			a.st.Turn.Applied += applied
-			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": "))
+			why := strings.TrimPrefix(aerr.Error(), repo.ErrNotCommitted.Error()+": ")
+			fmt.Fprintf(&b, "The approved hunks were written, but not committed: %s\n", why)
+			person = append(person, "Written, not committed: "+why+".")
 			var he *repo.HookError
 			if errors.As(aerr, &he) && strings.TrimSpace(he.Output) != "" {
 				fmt.Fprintf(&b, "The %s hook said:\n%s\n", he.Hook, tail(he.Output, 4000))
+				person = append(person, fmt.Sprintf("The %s hook said:\n%s", he.Hook, tail(he.Output, 1000)))
 			}
 			a.log(ActionApply, tool, "written, not committed: "+aerr.Error())
 			a.st.Turn.NotCommitted = aerr.Error()
 		case aerr != nil:
 			fmt.Fprintf(&b, "The approved hunks could not be written: %v\nNothing was written.\n", aerr)
 			a.log(ActionApply, tool, "failed: "+aerr.Error())
-			return b.String(), false, nil
+			person = append(person, fmt.Sprintf("Nothing was written: %v.", aerr))
+			return a.told(tool, reviewed{feedback: b.String(), summary: strings.Join(person, " ")}), nil
 		default:
 			a.sawWritten(out.Plans, pe.whole)
 			a.st.Turn.Applied += applied
@@ -968,24 +1007,32 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			case res.Commit != nil && res.Commit.Hash != "":
 				a.st.Turn.Commits = append(a.st.Turn.Commits, res.Commit.Hash)
 				fmt.Fprintf(&b, "Committed as %s.\n", shortHash(res.Commit.Hash))
+				person = append(person, fmt.Sprintf("Committed as %s.", shortHash(res.Commit.Hash)))
 				a.log(ActionCommit, tool, res.Commit.Hash)
 			case res.Commit != nil:
 				b.WriteString("Written to the working tree; nothing could be committed.\n")
+				person = append(person, "Written; nothing could be committed.")
 			default:
 				b.WriteString("Written to the working tree (not committed).\n")
+				person = append(person, "Written, not committed.")
 			}
 			if res.Commit != nil {
+				// What git said of the commit, both read alike.
+				both := func(format string, args ...any) {
+					fmt.Fprintf(&b, format+"\n", args...)
+					person = append(person, fmt.Sprintf(format, args...))
+				}
 				for _, w := range res.Commit.Warnings {
-					fmt.Fprintf(&b, "Warning: %s.\n", w)
+					both("Warning: %s.", w)
 				}
 				for _, u := range res.Commit.StagedLost {
-					fmt.Fprintf(&b, "%s: %s.\n", u.Path, u.Reason)
+					both("%s: %s.", u.Path, u.Reason)
 				}
 				for _, p := range res.Commit.HookChanged {
-					fmt.Fprintf(&b, "The pre-commit hook changed %s; the commit holds its version.\n", p)
+					both("The pre-commit hook changed %s; the commit holds its version.", p)
 				}
 				for _, u := range res.Commit.Uncommitted {
-					fmt.Fprintf(&b, "%s was written but not committed: %s\n", u.Path, u.Reason)
+					both("%s was written but not committed: %s", u.Path, u.Reason)
 				}
 			}
 			a.log(ActionApply, tool, fmt.Sprintf("%d %s written", applied, output.Plural(applied, "hunk")))
@@ -993,26 +1040,66 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 		}
 	} else {
 		b.WriteString("Nothing was written.\n")
+		person = append(person, "Nothing was written.")
 	}
-	if counts[audit.Rejected] > 0 {
-		b.WriteString("Respect the person's decisions: do not propose a rejected hunk again unless asked; follow their notes.\n")
+	if noted > 0 {
+		b.WriteString("A hunk rejected with a note: do what the note says.\n")
 	}
-	done = failed == 0
+	if counts[audit.Rejected] > noted {
+		b.WriteString("A hunk rejected without a note: do not propose it again; go on with the rest of the task, or ask the person what they want instead.\n")
+	}
+	r := reviewed{done: failed == 0}
 	if applied > 0 && a.Settings.TestCmd != "" {
 		res, terr := a.runCommand(ctx, a.Settings.TestCmd)
 		if terr != nil {
-			return "", false, terr
+			return reviewed{}, terr
 		}
 		a.log(ActionTest, "", fmt.Sprintf("%s: exit %d", a.Settings.TestCmd, res.ExitCode))
 		if res.ExitCode == 0 {
 			fmt.Fprintf(&b, "The tests pass (%s).\n", a.Settings.TestCmd)
+			person = append(person, fmt.Sprintf("The tests pass (%s).", a.Settings.TestCmd))
 		} else {
 			fmt.Fprintf(&b, "The tests fail (%s, exit code %d). Output:\n%s\nFix the code so that they pass.\n", a.Settings.TestCmd, res.ExitCode, tail(res.Output, 4000))
-			done = false
+			person = append(person, fmt.Sprintf("The tests fail (%s, exit code %d); the end of their output:\n%s", a.Settings.TestCmd, res.ExitCode, tail(res.Output, 1000)))
+			r.done = false
 		}
 	}
-	a.emit(Event{Kind: EventFeedback, Tool: tool, Text: b.String()})
-	return b.String(), done, nil
+	if failed > 0 {
+		b.WriteString("Next:\n")
+		writeAdvice(&b, plans, out)
+	}
+	r.feedback, r.summary = b.String(), strings.Join(person, " ")
+	return a.told(tool, r), nil
+}
+
+// told shows the person the summary of what became of an edit (the
+// event's Detail holds what the model is told), and returns r.
+func (a *Agent) told(tool string, r reviewed) reviewed {
+	a.emit(Event{Kind: EventFeedback, Tool: tool, Text: r.summary, Detail: r.feedback})
+	return r
+}
+
+// reviewCounts says to the person what became of the hunks of a reviewed
+// proposal: "Review: 2 hunks applied, 1 rejected."
+func reviewCounts(applied, rejected, undecided, failed, already int) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{applied, "applied"}, {rejected, "rejected"}, {undecided, "not approved"}, {failed, "not placed"}, {already, "already in the file"}} {
+		if c.n == 0 {
+			continue
+		}
+		if len(parts) == 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", c.n, output.Plural(c.n, "hunk"), c.what))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+	}
+	if len(parts) == 0 {
+		return "Review: no hunks."
+	}
+	return "Review: " + strings.Join(parts, ", ") + "."
 }
 
 func onlyFileOps(plans []*edit.FilePlan) bool {
@@ -1031,7 +1118,10 @@ func writeFailures(b *strings.Builder, plans []*edit.FilePlan) {
 	writeUnnumbered(b, plans)
 	for _, p := range plans {
 		for _, e := range p.Errors {
-			fmt.Fprintf(b, "- %s hunk %d: not placed: %v", p.Path(), e.Hunk+1, e.Err)
+			if alreadyIn(e) {
+				continue // see writeAlready
+			}
+			fmt.Fprintf(b, "- %s: not placed: %v", hunkName(p, e.Hunk), e.Err)
 			if e.Detail != "" {
 				fmt.Fprintf(b, " (%s)", e.Detail)
 			}

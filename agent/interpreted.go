@@ -32,29 +32,37 @@ func writeInterpreted(b *strings.Builder, plans []*edit.FilePlan, h HunkDecision
 	}
 }
 
-// interpretedHunk finds the interpreted hunk a decision is about: the one
-// of its file that starts at its line, or else covers it (a hunk split in
-// review).
+// interpretedHunk finds the interpreted hunk a decision is about (see
+// resolvedOf).
 func interpretedHunk(plans []*edit.FilePlan, h HunkDecision) *edit.Resolved {
+	_, r := resolvedOf(plans, h, func(r *edit.Resolved) bool { return r.Pass == edit.PassInterpreted })
+	return r
+}
+
+// resolvedOf finds the placed hunk a decision is about, among those keep
+// accepts (nil: all): the one of its file that starts at its line, or
+// else covers it (a hunk split in review).
+func resolvedOf(plans []*edit.FilePlan, h HunkDecision, keep func(*edit.Resolved) bool) (*edit.FilePlan, *edit.Resolved) {
 	var covering *edit.Resolved
+	var in *edit.FilePlan
 	for _, p := range plans {
 		if p.Path() != h.Path {
 			continue
 		}
 		for i := range p.Hunks {
 			r := &p.Hunks[i]
-			if r.Pass != edit.PassInterpreted {
+			if keep != nil && !keep(r) {
 				continue
 			}
 			if r.Start+1 == h.Start {
-				return r
+				return p, r
 			}
 			if covering == nil && r.Start+1 <= h.Start && h.Start <= r.Start+max(r.OldCount(), 1) {
-				covering = r
+				covering, in = r, p
 			}
 		}
 	}
-	return covering
+	return in, covering
 }
 
 // writeKept tells the model, under the decision on a hunk placed by a

@@ -119,7 +119,7 @@ func TestConflictRefusedInSession(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	fb := reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1].Content
-	want := `- sum.c hunk 1: not placed: hunk changes lines that were changed since the model read the file (line 4 was "    int total = 0;" when the model read it, and is "    int total = 1;" (line 4) now; the hunk changes it)`
+	want := `- sum.c hunk 1 (@@ -4): not placed: hunk changes lines that were changed since the model read the file (line 4 was "    int total = 0;" when the model read it, and is "    int total = 1;" (line 4) now; the hunk changes it)`
 	if !strings.Contains(fb, want) {
 		t.Errorf("feedback lacks %q:\n%s", want, fb)
 	}

@@ -26,3 +26,21 @@ func TestEventPrinterEscapes(t *testing.T) {
 		t.Errorf("tool call: got %q, want %q", errOut.String(), want)
 	}
 }
+
+// TestEventPrinterReviewSummary: after a review the person reads its
+// summary, on a line of its own, never the text the model is told (the
+// event's Detail, and the tool's result).
+func TestEventPrinterReviewSummary(t *testing.T) {
+	var out, errOut strings.Builder
+	p := &eventPrinter{io: terminal.IO{Out: &out, Err: &errOut}, st: &agent.State{}}
+	model := "Review of your edit:\n- app.go:3: rejected by the person\nNothing was written.\n"
+	p.event(agent.Event{Kind: agent.EventToolCall, Tool: "propose_diff", Text: "{}"})
+	p.event(agent.Event{Kind: agent.EventFeedback, Tool: "propose_diff", Text: "Review: 1 hunk rejected. Nothing was written.", Detail: model})
+	p.event(agent.Event{Kind: agent.EventToolResult, Tool: "propose_diff", Text: model, Detail: "error"})
+	p.event(agent.Event{Kind: agent.EventToolCall, Tool: "read_file", Text: "{}"})
+	p.event(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Text: "error: no such file", Detail: "error"})
+	want := "→ propose_diff {}\nReview: 1 hunk rejected. Nothing was written.\n→ read_file {}\n  error: no such file\n"
+	if errOut.String() != want {
+		t.Errorf("got %q, want %q", errOut.String(), want)
+	}
+}

@@ -469,6 +469,9 @@ type eventPrinter struct {
 	// notice is the last notice shown (an MCP call's failure), which
 	// the tool's result does not repeat.
 	notice string
+	// told reports that the summary of an edit's review was shown: the
+	// tool's result, the model's text, is not.
+	told bool
 }
 
 func (p *eventPrinter) tokens() io.Writer {
@@ -512,8 +515,15 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", display.Name(p.st.Model), e.Detail)))
 	case agent.EventToolCall:
 		p.endLine()
+		p.told = false
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("→ %s %s", e.Tool, output.OneLine(e.Text, 100))))
 	case agent.EventToolResult:
+		if p.told {
+			// The review's summary said what became of the edit; the
+			// result is the model's version of it.
+			p.told = false
+			break
+		}
 		if e.Detail != "ok" && (p.notice == "" || strings.TrimPrefix(e.Text, "error: ") != p.notice) {
 			fmt.Fprintln(p.io.Err, p.dim("  "+output.OneLine(e.Text, 160)))
 		}
@@ -536,7 +546,8 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprintln(p.io.Err, p.dim("$ "+e.Text))
 	case agent.EventFeedback:
 		p.endLine()
-		fmt.Fprint(p.io.Err, p.dim(e.Text))
+		p.told = true
+		fmt.Fprintln(p.io.Err, p.dim(strings.TrimRight(e.Text, "\n")))
 	case agent.EventApplied:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
