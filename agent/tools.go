@@ -58,11 +58,12 @@ const (
 // tool is one tool offered to the model.
 type tool struct {
 	name, description string
-	// describe, when set, makes the description from the settings (a
-	// limit the configuration sets).
-	describe func(s Settings) string
-	schema   *schema
-	risk     Risk
+	// limits, when set, states the limits of the tool, after its
+	// description: made from the constants the code enforces (on first
+	// use, not when the program starts) and from the settings.
+	limits func(s Settings) string
+	schema *schema
+	risk   Risk
 	// run executes a read-only tool; edit and command tools are handled
 	// by the loop, through review.
 	run func(ctx context.Context, a *Agent, args map[string]any) (string, error)
@@ -83,10 +84,12 @@ func nonEmpty(desc string) *schema {
 // tools is every tool pair knows, in the order they are offered.
 var tools = []*tool{
 	{
-		name: "read_file",
-		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is). " +
-			fmt.Sprintf("At most max_chars characters a call; read on with start_line. Only the first %d characters of a file are read. ", maxReadBytes) +
-			fmt.Sprintf("For a missing file, the error names up to %d similar paths.", maxSimilar),
+		name:        "read_file",
+		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is).",
+		limits: func(Settings) string {
+			return fmt.Sprintf("At most max_chars characters a call; read on with start_line. Only the first %d characters of a file are read. ", maxReadBytes) +
+				fmt.Sprintf("For a missing file, the error names up to %d similar paths.", maxSimilar)
+		},
 		schema: obj([]string{"path"}, map[string]*schema{
 			"path":       nonEmpty("path relative to the repository root"),
 			"start_line": {Type: "integer", Description: "the first line to show (default 1)", Minimum: ptr(1.0)},
@@ -97,17 +100,17 @@ var tools = []*tool{
 		run:  readFile,
 	},
 	{
-		name: "list_files",
-		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\"): one path per line, " +
-			fmt.Sprintf("at most %d; a last line says when more match.", maxListed),
-		schema: obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
-		risk:   RiskRead,
-		run:    listFiles,
+		name:        "list_files",
+		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\"): one path per line.",
+		limits:      func(Settings) string { return fmt.Sprintf("At most %d; a last line says when more match.", maxListed) },
+		schema:      obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
+		risk:        RiskRead,
+		run:         listFiles,
 	},
 	{
-		name: "search_files",
-		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. " +
-			fmt.Sprintf("Returns path:line: text for each match, at most %d matches.", maxMatches),
+		name:        "search_files",
+		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns path:line: text for each match.",
+		limits:      func(Settings) string { return fmt.Sprintf("At most %d matches.", maxMatches) },
 		schema: obj([]string{"pattern"}, map[string]*schema{
 			"pattern": nonEmpty("regular expression"),
 			"glob":    str("only files matching this glob"),
@@ -130,16 +133,17 @@ var tools = []*tool{
 		run:         gitStatus,
 	},
 	{
-		name: "git_diff",
-		description: "The uncommitted changes of the working tree against HEAD, as a unified diff: of every file, or only of path. " +
-			fmt.Sprintf("Cut at %d characters.", defaultDiffLimit),
-		schema: obj(nil, map[string]*schema{"path": str("a file or folder relative to the repository root")}),
-		risk:   RiskRead,
-		run:    gitDiff,
+		name:        "git_diff",
+		description: "The uncommitted changes of the working tree against HEAD, as a unified diff: of every file, or only of path.",
+		limits:      func(Settings) string { return fmt.Sprintf("Cut at %d characters.", defaultDiffLimit) },
+		schema:      obj(nil, map[string]*schema{"path": str("a file or folder relative to the repository root")}),
+		risk:        RiskRead,
+		run:         gitDiff,
 	},
 	{
 		name:        "git_log",
-		description: fmt.Sprintf("The last n commits (default %d, at most %d), or only those that change path: hash, date, author and subject.", defaultLogN, maxLogN),
+		description: "The last n commits, or only those that change path: hash, date, author and subject.",
+		limits:      func(Settings) string { return fmt.Sprintf("n is %d by default, at most %d.", defaultLogN, maxLogN) },
 		schema: obj(nil, map[string]*schema{
 			"n":    {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxLogN))},
 			"path": str("a file or folder relative to the repository root"),
@@ -182,10 +186,10 @@ var tools = []*tool{
 		risk: RiskEdit,
 	},
 	{
-		name: "run_command",
-		describe: func(s Settings) string {
-			return "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. " +
-				fmt.Sprintf("It is stopped after %s. Returns its exit code and the last %d characters of its output.", durationWords(s.CommandTimeout), commandTail)
+		name:        "run_command",
+		description: "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. Returns its exit code and output.",
+		limits: func(s Settings) string {
+			return fmt.Sprintf("It is stopped after %s; the output sent is its last %d characters.", durationWords(s.CommandTimeout), commandTail)
 		},
 		schema: obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
 		risk:   RiskCommand,
@@ -224,12 +228,13 @@ func toolDefs(ts []*tool, s Settings) []ToolDef {
 	return defs
 }
 
-// describeFor returns the description of t for the settings s.
+// describeFor returns the description of t, with its limits under the
+// settings s.
 func (t *tool) describeFor(s Settings) string {
-	if t.describe != nil {
-		return t.describe(s)
+	if t.limits == nil {
+		return t.description
 	}
-	return t.description
+	return t.description + " " + t.limits(s)
 }
 
 // durationWords writes a time limit for the model: "10 minutes", "90
