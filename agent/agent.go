@@ -283,7 +283,7 @@ func (a *Agent) settings() Settings {
 		s.MaxRetries = 0
 	}
 	if s.CommandTimeout <= 0 {
-		s.CommandTimeout = 10 * time.Minute
+		s.CommandTimeout = defaultCommandTimeout
 	}
 	if s.ContextChars <= 0 {
 		s.ContextChars = 400_000
@@ -517,7 +517,7 @@ func (e *NotCommittedError) Unwrap() error { return repo.ErrNotCommitted }
 // loop calls the model until it answers without tools, within the limits.
 func (a *Agent) loop(ctx context.Context) error {
 	s := a.settings()
-	defs := append(toolDefs(offered(a.mode == ModeAsk)), a.externalDefs(a.mode == ModeAsk)...)
+	defs := append(toolDefs(offered(a.mode == ModeAsk), s), a.externalDefs(a.mode == ModeAsk)...)
 	if a.textOnly() {
 		defs = nil
 	}
@@ -1201,7 +1201,7 @@ func (a *Agent) command(ctx context.Context, call ToolCall, command, reason stri
 	if err != nil {
 		return "", false, err
 	}
-	return fmt.Sprintf("exit code %d\n%s", res.ExitCode, tail(res.Output, 8000)), res.ExitCode == 0, nil
+	return fmt.Sprintf("exit code %d\n%s", res.ExitCode, tail(res.Output, commandTail)), res.ExitCode == 0, nil
 }
 
 func (a *Agent) runCommand(ctx context.Context, command string) (CommandResult, error) {

@@ -84,8 +84,11 @@ func textMessages(msgs []Message, system string) []Message {
 }
 
 // readLine is a read request of text-only mode, on a line of its own:
-// READ path, READ path 10-80, LIST [glob], SEARCH pattern [glob].
-var readLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(READ|LIST|SEARCH)(?:[ \t]+(.*?))?\s*$`) })
+// READ path, READ path 10-80, LIST [glob], SEARCH pattern [glob], MAP
+// [focus], STATUS, DIFF [path], LOG [path].
+var readLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(READ|LIST|SEARCH|MAP|STATUS|DIFF|LOG)(?:[ \t]+(.*?))?\s*$`)
+})
 
 // textRequests returns the read requests in a reply of text-only mode,
 // outside fenced blocks.
@@ -145,7 +148,7 @@ func (a *Agent) answerReads(ctx context.Context, reqs []string) string {
 
 var lineRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(?:-(\d+))?$`) })
 
-// parseTextRequest turns a READ, LIST or SEARCH line into the tool and
+// parseTextRequest turns a request line (see readLine) into the tool and
 // the JSON arguments it stands for.
 func parseTextRequest(line string) (name, args string, err error) {
 	m := readLine().FindStringSubmatch(line)
@@ -183,6 +186,24 @@ func parseTextRequest(line string) (name, args string, err error) {
 		v = map[string]any{"pattern": fields[0]}
 		if len(fields) > 1 {
 			v["glob"] = fields[1]
+		}
+	case "MAP":
+		name, v = "repo_map", map[string]any{}
+		if len(fields) > 0 {
+			v["focus"] = fields[0]
+		}
+	case "STATUS":
+		name, v = "git_status", map[string]any{}
+		if len(fields) > 0 {
+			return name, "", errors.New("STATUS takes nothing after it")
+		}
+	case "DIFF", "LOG":
+		name, v = map[string]string{"DIFF": "git_diff", "LOG": "git_log"}[m[1]], map[string]any{}
+		if len(fields) > 1 {
+			return name, "", fmt.Errorf("%s takes one path at most: %s path", m[1], m[1])
+		}
+		if len(fields) > 0 {
+			v["path"] = fields[0]
 		}
 	}
 	return name, jsonResult(v), nil

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -29,23 +33,37 @@ const (
 	RiskDeny    Risk = "deny"
 )
 
-// Defaults of the read-only tools.
+// Defaults and limits of the tools. The descriptions the model reads
+// are made from them, so that they say what the code does.
 const (
 	defaultMaxChars  = 20000
 	maxListed        = 500
 	maxMatches       = 200
 	defaultLogN      = 10
+	maxLogN          = 200
 	repoMapBudget    = 2000 // tokens
 	maxToolResult    = 60000
 	noOutput         = "(no output)"
 	defaultDiffLimit = 40000
+	// commandTail is how much of the end of a command's output the model
+	// is sent.
+	commandTail = 8000
+	// defaultCommandTimeout bounds run_command and the test command when
+	// Settings.CommandTimeout does not.
+	defaultCommandTimeout = 10 * time.Minute
+	// maxSimilar is how many similar paths a missing file's error names.
+	maxSimilar = 3
 )
 
 // tool is one tool offered to the model.
 type tool struct {
 	name, description string
-	schema            *schema
-	risk              Risk
+	// limits, when set, states the limits of the tool, after its
+	// description: made from the constants the code enforces (on first
+	// use, not when the program starts) and from the settings.
+	limits func(s Settings) string
+	schema *schema
+	risk   Risk
 	// run executes a read-only tool; edit and command tools are handled
 	// by the loop, through review.
 	run func(ctx context.Context, a *Agent, args map[string]any) (string, error)
@@ -66,21 +84,25 @@ func nonEmpty(desc string) *schema {
 // tools is every tool pair knows, in the order they are offered.
 var tools = []*tool{
 	{
-		name: "read_file",
-		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is). " +
-			"Long files are cut at max_chars characters; read on with start_line.",
+		name:        "read_file",
+		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is).",
+		limits: func(Settings) string {
+			return fmt.Sprintf("At most max_chars characters a call; read on with start_line. Only the first %d characters of a file are read. ", maxReadBytes) +
+				fmt.Sprintf("For a missing file, the error names up to %d similar paths.", maxSimilar)
+		},
 		schema: obj([]string{"path"}, map[string]*schema{
 			"path":       nonEmpty("path relative to the repository root"),
 			"start_line": {Type: "integer", Description: "the first line to show (default 1)", Minimum: ptr(1.0)},
 			"end_line":   {Type: "integer", Description: "the last line to show (default: the end of the file)", Minimum: ptr(1.0)},
-			"max_chars":  {Type: "integer", Description: "at most this many characters (default 20000)", Minimum: ptr(1.0)},
+			"max_chars":  {Type: "integer", Description: fmt.Sprintf("at most this many characters (default %d)", defaultMaxChars), Minimum: ptr(1.0), Maximum: ptr(float64(maxToolResult))},
 		}),
 		risk: RiskRead,
 		run:  readFile,
 	},
 	{
 		name:        "list_files",
-		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\").",
+		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\"): one path per line.",
+		limits:      func(Settings) string { return fmt.Sprintf("At most %d; a last line says when more match.", maxListed) },
 		schema:      obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
 		risk:        RiskRead,
 		run:         listFiles,
@@ -88,6 +110,7 @@ var tools = []*tool{
 	{
 		name:        "search_files",
 		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns path:line: text for each match.",
+		limits:      func(Settings) string { return fmt.Sprintf("At most %d matches.", maxMatches) },
 		schema: obj([]string{"pattern"}, map[string]*schema{
 			"pattern": nonEmpty("regular expression"),
 			"glob":    str("only files matching this glob"),
@@ -111,17 +134,22 @@ var tools = []*tool{
 	},
 	{
 		name:        "git_diff",
-		description: "The uncommitted changes of the working tree against HEAD, as a unified diff.",
-		schema:      obj(nil, map[string]*schema{}),
+		description: "The uncommitted changes of the working tree against HEAD, as a unified diff: of every file, or only of path.",
+		limits:      func(Settings) string { return fmt.Sprintf("Cut at %d characters.", defaultDiffLimit) },
+		schema:      obj(nil, map[string]*schema{"path": str("a file or folder relative to the repository root")}),
 		risk:        RiskRead,
 		run:         gitDiff,
 	},
 	{
 		name:        "git_log",
-		description: "The last n commits (default 10): hash, author, date and subject.",
-		schema:      obj(nil, map[string]*schema{"n": {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(200.0)}}),
-		risk:        RiskRead,
-		run:         gitLog,
+		description: "The last n commits, or only those that change path: hash, date, author and subject.",
+		limits:      func(Settings) string { return fmt.Sprintf("n is %d by default, at most %d.", defaultLogN, maxLogN) },
+		schema: obj(nil, map[string]*schema{
+			"n":    {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxLogN))},
+			"path": str("a file or folder relative to the repository root"),
+		}),
+		risk: RiskRead,
+		run:  gitLog,
 	},
 	{
 		name:        "suggest_command",
@@ -160,8 +188,11 @@ var tools = []*tool{
 	{
 		name:        "run_command",
 		description: "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. Returns its exit code and output.",
-		schema:      obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
-		risk:        RiskCommand,
+		limits: func(s Settings) string {
+			return fmt.Sprintf("It is stopped after %s; the output sent is its last %d characters.", durationWords(s.CommandTimeout), commandTail)
+		},
+		schema: obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
+		risk:   RiskCommand,
 	},
 }
 
@@ -187,13 +218,37 @@ func offered(readOnly bool) []*tool {
 	return out
 }
 
-// toolDefs returns the definitions sent to the model.
-func toolDefs(ts []*tool) []ToolDef {
+// toolDefs returns the definitions sent to the model, described for the
+// settings s.
+func toolDefs(ts []*tool, s Settings) []ToolDef {
 	defs := make([]ToolDef, len(ts))
 	for i, t := range ts {
-		defs[i] = ToolDef{Name: t.name, Description: t.description, Parameters: t.schema.raw()}
+		defs[i] = ToolDef{Name: t.name, Description: t.describeFor(s), Parameters: t.schema.raw()}
 	}
 	return defs
+}
+
+// describeFor returns the description of t, with its limits under the
+// settings s.
+func (t *tool) describeFor(s Settings) string {
+	if t.limits == nil {
+		return t.description
+	}
+	return t.description + " " + t.limits(s)
+}
+
+// durationWords writes a time limit for the model: "10 minutes", "90
+// seconds", or Go's form for anything else.
+func durationWords(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0:
+		n := int(d / time.Minute)
+		return fmt.Sprintf("%d %s", n, output.Plural(n, "minute"))
+	case d%time.Second == 0:
+		n := int(d / time.Second)
+		return fmt.Sprintf("%d %s", n, output.Plural(n, "second"))
+	}
+	return d.String()
 }
 
 // toolNames lists the names of ts.
@@ -214,13 +269,38 @@ func jsonResult(v any) string {
 }
 
 func readFile(_ context.Context, a *Agent, args map[string]any) (string, error) {
-	return a.readLines(argString(args, "path"), argInt(args, "start_line", 1), argInt(args, "end_line", 0), argInt(args, "max_chars", defaultMaxChars))
+	p := argString(args, "path")
+	out, err := a.readLines(p, argInt(args, "start_line", 1), argInt(args, "end_line", 0), argInt(args, "max_chars", defaultMaxChars))
+	if errors.Is(err, fs.ErrNotExist) {
+		if similar, serr := a.Tree.SimilarPaths(p, a.Access, maxSimilar); serr == nil && len(similar) > 0 {
+			return "", &missingError{err: err, similar: similar}
+		}
+	}
+	return out, err
 }
 
+// missingError is a read of a file that does not exist, with the paths of
+// the tree it may have meant.
+type missingError struct {
+	err     error
+	similar []string
+}
+
+func (e *missingError) Error() string {
+	return e.err.Error() + "; similar paths: " + strings.Join(e.similar, ", ")
+}
+
+func (e *missingError) Unwrap() error { return e.err }
+
 // readError is the result of a read_file or search_files that failed: a
-// JSON object with the error and the arguments it concerns.
+// JSON object with the error and the arguments it concerns, and for a
+// missing file the similar paths that exist.
 func readError(tool string, args map[string]any, err error) string {
 	v := map[string]any{"error": err.Error()}
+	var me *missingError
+	if errors.As(err, &me) {
+		v["error"], v["similar_paths"] = me.err.Error(), me.similar
+	}
 	for _, k := range []string{"path", "pattern", "glob"} {
 		if s := argString(args, k); s != "" {
 			v[k] = s
@@ -302,10 +382,29 @@ func listFiles(_ context.Context, a *Agent, args map[string]any) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if files == nil {
-		files = []string{}
+	var b strings.Builder
+	for _, f := range files {
+		b.WriteString(linePath(f) + "\n")
 	}
-	return jsonResult(map[string]any{"files": files, "truncated": truncated}), nil
+	switch {
+	case truncated:
+		fmt.Fprintf(&b, "(the first %d files only: more match; narrow the glob)\n", len(files))
+	case len(files) == 0 && argString(args, "glob") != "":
+		fmt.Fprintf(&b, "no files match %s\n", argString(args, "glob"))
+	case len(files) == 0:
+		b.WriteString("no files\n")
+	}
+	return b.String(), nil
+}
+
+// linePath writes a path on a line of its own: quoted as a Go string when
+// it holds a line break, a tab, a quote or a backslash, or is not UTF-8,
+// so that one line is one path.
+func linePath(p string) string {
+	if strings.ContainsAny(p, "\n\r\t\"\\") || !utf8.ValidString(p) {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, error) {
@@ -357,19 +456,27 @@ func gitStatus(_ context.Context, a *Agent, _ map[string]any) (string, error) {
 	return b.String(), nil
 }
 
-func gitDiff(_ context.Context, a *Agent, _ map[string]any) (string, error) {
+func gitDiff(_ context.Context, a *Agent, args map[string]any) (string, error) {
 	if !a.Tree.Git {
 		return "", fmt.Errorf("not a git repository")
 	}
-	d, err := a.Tree.WorkDiff(a.Access)
+	p := argString(args, "path")
+	d, err := a.Tree.WorkDiffOf(p, a.Access)
 	if err != nil {
 		return "", err
 	}
 	if d == "" {
+		if p != "" {
+			return "no uncommitted changes in " + p + "\n", nil
+		}
 		return "no uncommitted changes\n", nil
 	}
 	if len(d) > defaultDiffLimit {
-		d = d[:defaultDiffLimit] + "\n(truncated)\n"
+		cut := strings.LastIndexByte(d[:defaultDiffLimit], '\n') + 1
+		if cut == 0 {
+			cut = len(output.Clip(d, defaultDiffLimit)) - len("…") // one long line
+		}
+		d = d[:cut] + fmt.Sprintf("(cut at %d characters: ask for one path at a time to see the rest)\n", defaultDiffLimit)
 	}
 	return d, nil
 }
@@ -378,7 +485,8 @@ func gitLog(_ context.Context, a *Agent, args map[string]any) (string, error) {
 	if !a.Tree.Git {
 		return "", fmt.Errorf("not a git repository")
 	}
-	cs, err := a.Tree.History(argInt(args, "n", defaultLogN))
+	p := argString(args, "path")
+	cs, err := a.Tree.HistoryOf(p, a.Access, argInt(args, "n", defaultLogN))
 	if err != nil {
 		return "", err
 	}
@@ -386,7 +494,10 @@ func gitLog(_ context.Context, a *Agent, args map[string]any) (string, error) {
 	for _, c := range cs {
 		fmt.Fprintf(&b, "%s %s %s %s\n", shortHash(c.Hash), c.Date.UTC().Format("2006-01-02"), c.Author, c.Subject)
 	}
-	if len(cs) == 0 {
+	switch {
+	case len(cs) == 0 && p != "":
+		b.WriteString("no commits change " + p + "\n")
+	case len(cs) == 0:
 		b.WriteString("no commits yet\n")
 	}
 	return b.String(), nil

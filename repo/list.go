@@ -302,3 +302,73 @@ func (t *Tree) checkGlobLinks(g *pathGlob) error {
 	}
 	return err
 }
+
+// SimilarPaths returns up to n files of the tree that a person or a model
+// who named the missing path p may have meant: first those with p's base
+// name in other folders, then those whose path is a few edits away from
+// p's (at most a third of its length, and at least 2), nearest first.
+// Only files that ListFiles lists and ReadText reads under access are
+// suggested: never an ignored file, nor one that looks like a secret,
+// unless access allows them.
+func (t *Tree) SimilarPaths(p string, access Access, n int) ([]string, error) {
+	files, err := t.walkFiles(nil, access)
+	if err != nil {
+		return nil, err
+	}
+	p = strings.ToLower(path.Clean(strings.TrimPrefix(filepath.ToSlash(p), "/")))
+	base := path.Base(p)
+	limit := max(2, len([]rune(p))/3)
+	type near struct {
+		path     string
+		sameBase bool
+		dist     int
+	}
+	var found []near
+	for _, f := range files {
+		if !access.Secrets && IsSecret(f) {
+			continue
+		}
+		lf := strings.ToLower(f)
+		if lf == p {
+			continue
+		}
+		d := editDistance(p, lf)
+		same := path.Base(lf) == base
+		if same || d <= limit {
+			found = append(found, near{f, same, d})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].sameBase != found[j].sameBase {
+			return found[i].sameBase
+		}
+		return found[i].dist < found[j].dist
+	})
+	var out []string
+	for _, f := range found[:min(n, len(found))] {
+		out = append(out, f.path)
+	}
+	return out, nil
+}
+
+// editDistance is the Levenshtein distance of a and b in characters.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -24,17 +25,70 @@ import (
 // ending changes (which a hunk does not carry). Renames show as a deletion
 // and an addition.
 func (t *Tree) WorkDiff(access Access) (string, error) {
+	return t.WorkDiffOf("", access)
+}
+
+// ErrNoMatch is returned for a pathspec that names no file git knows,
+// as git words it.
+var ErrNoMatch = errors.New("did not match any file(s) known to git")
+
+// WorkDiffOf is WorkDiff for the pathspec p only, as git diff HEAD -- p
+// shows it: the file p, or every file under the folder p ("" is every
+// file). The pathspec is checked as Pathspec checks it, and one that names
+// no path of HEAD or the index is ErrNoMatch.
+func (t *Tree) WorkDiffOf(p string, access Access) (string, error) {
+	spec, err := t.Pathspec(p, access)
+	if err != nil {
+		return "", err
+	}
 	gs, err := t.loadGitState()
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
+	matched := false
 	for _, p := range gs.paths() {
+		if !inPathspec(p, spec) {
+			continue
+		}
+		matched = true
 		if err := t.diffPath(&b, gs, p, access); err != nil {
 			return "", err
 		}
 	}
+	if !matched && spec != "" {
+		return "", fmt.Errorf("pathspec '%s' %w", spec, ErrNoMatch)
+	}
 	return b.String(), nil
+}
+
+// Pathspec checks a path that names a file or a folder for the read tools
+// (git diff, git log) and returns it clean; "" and "." are the whole tree
+// (""). It goes through Clean and Guard: a path out of
+// the tree, into .git, that looks like a secret or that git ignores is
+// refused with their errors unless access allows it; one beyond a
+// symbolic link is a *LinkError worded as git words a pathspec.
+func (t *Tree) Pathspec(p string, access Access) (string, error) {
+	if p == "" || path.Clean(p) == "." {
+		return "", nil
+	}
+	cp, err := t.Clean(strings.TrimSuffix(p, "/"))
+	if err != nil {
+		return "", err
+	}
+	if err := t.checkLinks(cp, LinkPathspec); err != nil {
+		return "", err
+	}
+	if err := t.Guard(cp, access); err != nil {
+		return "", err
+	}
+	return cp, nil
+}
+
+// inPathspec reports whether the clean path p is the pathspec spec or
+// under it ("" holds every path).
+func inPathspec(p, spec string) bool {
+	return spec == "" || p == spec || strings.HasPrefix(p, spec+"/")
 }
 
 // diffPath writes the diff of one path of HEAD or the index to b.

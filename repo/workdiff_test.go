@@ -72,14 +72,7 @@ func TestWorkDiffMatchesGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Every file git diff HEAD names is in the diff or said skipped.
-	var named []string
-	for _, m := range diffHeader.FindAllStringSubmatch(got, -1) {
-		named = append(named, m[1])
-	}
-	for _, m := range skippedLine.FindAllStringSubmatch(got, -1) {
-		named = append(named, m[1]+m[2])
-	}
-	sort.Strings(named)
+	named := diffNames(got)
 	want := strings.Fields(git(t, dir, "diff", "HEAD", "--no-renames", "--name-only"))
 	sort.Strings(want)
 	if !slices.Equal(named, want) {

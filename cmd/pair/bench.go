@@ -30,10 +30,12 @@ beyond the script, fails the task.
 
 One line per task (PASS, or FAIL with the first unmet expectation), then
 "N passed, M failed", and what the model was sent over all requests:
-characters of the messages as the model reads them, and an estimate of
-their tokens (pre-tokenizer pieces, without a vocabulary), in all and for
-the tool results (--json: "sent"). With no argument, the suite in
-testdata/bench.
+the bytes of the request bodies, everything included, and an estimate of
+the tokens of the text the model reads of them (the messages as it reads
+them, its tool calls and the tool definitions; pre-tokenizer pieces,
+without a vocabulary), in all and a request, and of the tool definitions
+and the tool results among them (--json: "requests" and "sent"). With no
+argument, the suite in testdata/bench.
 
 --live ignores the scripted replies and runs each task -k times against
 the configured model (OPENAI_BASE_URL, PAIR_MODEL, ... as for pair edit),
@@ -110,8 +112,7 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 			fmt.Fprintf(o.IO.Out, ", %d skipped", rep.Skipped)
 		}
 		fmt.Fprintln(o.IO.Out)
-		fmt.Fprintf(o.IO.Out, "sent to the model: %d characters, about %d tokens; of them tool results %d characters, about %d tokens\n",
-			rep.Sent.Chars, rep.Sent.Tokens, rep.Sent.ToolChars, rep.Sent.ToolTokens)
+		fmt.Fprintln(o.IO.Out, sentLine(rep))
 		if o.Live {
 			fmt.Fprintf(o.IO.Out, "%s: mean pass rate %.1f%% ± %.1f%% (standard error over %d %s)\n",
 				rep.Model, 100*rep.Mean, 100*rep.StdErr, rep.Scored, output.Plural(rep.Scored, "round"))
@@ -121,6 +122,14 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 		return &output.ExitError{Code: exitFailure}
 	}
 	return nil
+}
+
+// sentLine says what the model was sent over the requests of rep, in all
+// and a request.
+func sentLine(rep bench.Report) string {
+	s, n := rep.Sent, max(rep.Requests, 1)
+	return fmt.Sprintf("sent to the model: %d bytes in %d %s; about %d tokens (%d a request), of them tool definitions about %d (%d a request) and tool results about %d",
+		s.Bytes, rep.Requests, output.Plural(rep.Requests, "request"), s.Tokens, s.Tokens/n, s.ToolDefTokens, s.ToolDefTokens/n, s.ToolTokens)
 }
 
 func printBenchLine(w io.Writer, r bench.Result, verbose bool) {

@@ -96,6 +96,15 @@ grep -q 'hello, world' app.go
 	if rep.Passed != 1 || rep.Failed != 1 || rep.Rounds != 2 || rep.Mean != 0.5 || rep.StdErr != 0.5 || rep.Model != "live-model" {
 		t.Errorf("got %+v, want 1 passed, 1 failed over 2 rounds, mean 0.5 ± 0.5", rep)
 	}
+	// The count is everything sent: the bytes of the request bodies the
+	// model's server recorded, the tool definitions included.
+	total := 0
+	for _, r := range srv.Requests() {
+		total += len(r.Raw)
+	}
+	if rep.Sent.Bytes != total || rep.Requests != len(srv.Requests()) || rep.Sent.ToolDefTokens == 0 {
+		t.Errorf("sent %+v in %d requests, want %d bytes in %d requests, tool definitions counted", rep.Sent, rep.Requests, total, len(srv.Requests()))
+	}
 	for _, r := range srv.Requests() {
 		if bytes.Contains(r.Raw, []byte("SECRET-IN-ENV")) || bytes.Contains(r.Raw, []byte("ignored with --live")) {
 			t.Errorf("a request carried what it must not: %s", r.Raw)

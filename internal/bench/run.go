@@ -59,8 +59,8 @@ type Result struct {
 	Exit     int      `json:"exit"`
 	Pauses   int      `json:"pauses"`
 	Requests int      `json:"requests"`
-	// Sent is what the model was sent: all requests' messages, and the
-	// tool results among them (see SentSize).
+	// Sent is what the model was sent over all requests: their bytes,
+	// and the text the model reads (see SentSize).
 	Sent    SentSize `json:"sent"`
 	Output  string   `json:"output,omitempty"`
 	Seconds float64  `json:"seconds"`
@@ -69,16 +69,19 @@ type Result struct {
 // Report is the outcome of a run: the counts, and for a live run the
 // mean pass rate over its rounds with its standard error.
 type Report struct {
-	Passed  int      `json:"passed"`
-	Failed  int      `json:"failed"`
-	Skipped int      `json:"skipped,omitempty"`
-	Live    bool     `json:"live"`
-	Model   string   `json:"model,omitempty"`
-	Rounds  int      `json:"rounds,omitempty"`
-	Sent    SentSize `json:"sent"`
-	Mean    float64  `json:"mean_pass_rate"`
-	StdErr  float64  `json:"standard_error"`
-	Results []Result `json:"results"`
+	Passed  int    `json:"passed"`
+	Failed  int    `json:"failed"`
+	Skipped int    `json:"skipped,omitempty"`
+	Live    bool   `json:"live"`
+	Model   string `json:"model,omitempty"`
+	Rounds  int    `json:"rounds,omitempty"`
+	// Requests is the number of requests of all tasks, and Sent what
+	// they sent.
+	Requests int      `json:"requests"`
+	Sent     SentSize `json:"sent"`
+	Mean     float64  `json:"mean_pass_rate"`
+	StdErr   float64  `json:"standard_error"`
+	Results  []Result `json:"results"`
 	// Scored is how many rounds had a task to judge: the mean is over
 	// them.
 	Scored int `json:"-"`
@@ -140,6 +143,7 @@ func Run(ctx context.Context, tasks []*Task, o Options) (Report, error) {
 	perRound := make([][2]int, rounds+1) // passed, judged
 	for _, r := range results {
 		rep.Sent.add(r.Sent)
+		rep.Requests += r.Requests
 		switch {
 		case r.Skipped != "":
 			rep.Skipped++
