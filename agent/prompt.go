@@ -91,6 +91,10 @@ const textCommands = `READ path            the whole file
 READ path 10-80      lines 10 to 80
 LIST glob            the files matching a glob ("**/*.go"; LIST alone for all)
 SEARCH regexp glob   the lines matching a regular expression (Go syntax), optionally only in files matching the glob
+MAP [focus]          the repository map: files and their declarations (MAP alone for all)
+STATUS               git status, as git status --porcelain shows it
+DIFF [path]          the uncommitted changes as a unified diff, of all files or only of path
+LOG [path]           the last 10 commits, of all files or only those that change path
 `
 
 // exampleRead and exampleDiff are the worked example of the system

@@ -40,7 +40,8 @@ func TestSystemPrompts(t *testing.T) {
 			t.Errorf("the tools-mode prompt lacks %q:\n%s", want, tools)
 		}
 	}
-	for _, want := range append(common, "READ shows each line", "```diff\n"+example+"```\n", `A new file is a diff from "--- /dev/null"`) {
+	for _, want := range append(common, "READ shows each line", "```diff\n"+example+"```\n", `A new file is a diff from "--- /dev/null"`,
+		"\nMAP [focus] ", "\nSTATUS ", "\nDIFF [path] ", "\nLOG [path] ") {
 		if !strings.Contains(text, want) {
 			t.Errorf("the text-only prompt lacks %q:\n%s", want, text)
 		}
