@@ -20,14 +20,3 @@ type MapOptions struct {
 	// left out of the map.
 	InContext []string
 }
-
-// Map returns a map of the repository for a model to find its way, within
-// opts.Budget: the files and their symbols that rank highest, and whether
-// anything was left out.
-func (t *Tree) Map(access Access, opts MapOptions) (text string, truncated bool, err error) {
-	budget := opts.Budget
-	if budget == 0 {
-		budget = DefaultMapBudget
-	}
-	return t.RepoMap(access, budget)
-}
