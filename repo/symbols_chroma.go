@@ -219,7 +219,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 	lines := srcLines(src)
 	var fs fileSymbols
 	declared := map[int]bool{}
-	depth := 0
+	depth, paren := 0, 0
 	type body struct{ sym, depth int }
 	var bodies []body // open class and interface bodies
 	pending := -1     // a class or interface whose body the next "{" opens
@@ -252,6 +252,10 @@ func jsSymbols(name string, src []byte) fileSymbols {
 						bodies = append(bodies, body{pending, depth})
 						pending = -1
 					}
+				case '(':
+					paren++
+				case ')':
+					paren--
 				case '}':
 					depth--
 					for len(bodies) > 0 && bodies[len(bodies)-1].depth > depth {
@@ -285,10 +289,28 @@ func jsSymbols(name string, src []byte) fileSymbols {
 					continue
 				}
 				def(i+1, -1, "const")
+			case nameAt(i) && (i == 0 || toks[i-1].line != t.line || strings.HasSuffix(toks[i-1].val, ";") || strings.HasSuffix(toks[i-1].val, "}")):
+				// exports.f = …, module.exports.f = …, C.prototype.m = …
+				j := i
+				for j+2 < len(toks) && toks[j+1].val == "." && nameAt(j+2) {
+					j += 2
+				}
+				if j == i || j+1 >= len(toks) || toks[j+1].val != "=" {
+					continue
+				}
+				parent := -1
+				if toks[i+2].val == "prototype" {
+					for k, d := range fs.defs {
+						if d.name == t.val && d.parent < 0 {
+							parent = k
+						}
+					}
+				}
+				def(j, parent, "field")
 			}
 			continue
 		}
-		if len(bodies) == 0 || bodies[len(bodies)-1].depth != depth || !nameAt(i) && !t.typ.InCategory(chroma.Keyword) {
+		if len(bodies) == 0 || bodies[len(bodies)-1].depth != depth || paren != 0 || !nameAt(i) && !t.typ.InCategory(chroma.Keyword) {
 			continue
 		}
 		// A member starts after "{", ";", "}" or a modifier.
@@ -327,7 +349,9 @@ func jsSig(line, kind string) string {
 	case "class", "function", "method":
 		s = cutBody(s)
 	case "const", "field":
-		if i := strings.Index(s, "=>"); i >= 0 {
+		if strings.Contains(s, "function") {
+			s = cutBody(s)
+		} else if i := strings.Index(s, "=>"); i >= 0 {
 			s = s[:i+2]
 		} else if len(s) > 60 || strings.HasSuffix(s, "{") || strings.HasSuffix(s, "[") || strings.HasSuffix(s, "(") {
 			if i := strings.Index(s, " = "); i >= 0 {
