@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 )
 
 // maxMapSize is the size of the largest file whose symbols the map reads;
@@ -90,21 +91,53 @@ func (t *Tree) Map(access Access, opts MapOptions) (text string, truncated bool,
 			files = append(files, f)
 			continue
 		}
-		b, ok := t.readRegular(p, maxMapSize)
-		switch {
-		case ok && isBinary(b):
-			f.other = true
-		case ok:
-			if !focused && leftOutContent(p, b) {
-				continue
-			}
-			f.fileSymbols = parseSymbols(p, b)
+		r := t.mapRead(p)
+		if r.leftOut && !focused {
+			continue
 		}
+		f.other, f.fileSymbols = r.other, r.syms
 		files = append(files, f)
 	}
 	rankFiles(files, m)
 	text, truncated = renderMap(files, budget*charsPerToken)
 	return text, truncated, nil
+}
+
+// mapRead is what the map reads of a file.
+type mapRead struct {
+	size    int64
+	mod     time.Time
+	leftOut bool // by its content (see leftOutContent)
+	other   bool // binary
+	syms    fileSymbols
+}
+
+// mapRead reads the symbols of the file at p, or takes them from the
+// cache while the file keeps its size and modification time.
+func (t *Tree) mapRead(p string) mapRead {
+	fi, err := t.root.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return mapRead{}
+	}
+	if c, ok := t.mapCache.Load(p); ok {
+		if c := c.(mapRead); c.size == fi.Size() && c.mod.Equal(fi.ModTime()) {
+			return c
+		}
+	}
+	r := mapRead{size: fi.Size(), mod: fi.ModTime()}
+	b, ok := t.readRegular(p, maxMapSize)
+	switch {
+	case !ok:
+		return r // too large, or changed since: not kept
+	case isBinary(b):
+		r.other = true
+	case leftOutContent(p, b):
+		r.leftOut = true
+	default:
+		r.syms = parseSymbols(p, b)
+	}
+	t.mapCache.Store(p, r)
+	return r
 }
 
 // RepoMap is Map of the whole tree, for no request in particular, within
