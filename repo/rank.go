@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 )
 
 // mapFile is a file of the map: its symbols, and how it ranks.
@@ -159,17 +158,6 @@ func sameLanguage(from, to string) bool {
 	return a == b
 }
 
-// goVisible reports whether a Go file at from can refer to ident
-// declared in the Go file at to: an unexported name only within its
-// package's folder. Other languages are not checked.
-func goVisible(from, to, ident string) bool {
-	if path.Ext(from) != ".go" || path.Ext(to) != ".go" || path.Dir(from) == path.Dir(to) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(ident)
-	return unicode.IsUpper(r)
-}
-
 // rankFiles ranks the files and their symbols: PageRank over the graph in
 // which a file links to each file that defines an identifier it uses,
 // restarting at the mentioned and in-context files (and those that define
@@ -200,25 +188,29 @@ func rankFiles(files []*mapFile, m mentions) {
 	var edges []edge
 	out := make([]float64, len(files))
 	for i, f := range files {
-		idents := make([]string, 0, len(f.refs))
-		for id := range f.refs {
-			idents = append(idents, id)
+		keys := make([]string, 0, len(f.refs))
+		for k := range f.refs {
+			keys = append(keys, k)
 		}
-		sort.Strings(idents) // a deterministic sum
-		for _, id := range idents {
-			ds := definers[id]
+		sort.Strings(keys) // a deterministic sum
+		for _, k := range keys {
+			scope, id := splitScoped(k)
+			var ds []int
+			for _, d := range definers[id] {
+				if d != i && sameLanguage(f.path, files[d].path) && inScope(scope, f.path, files[d].path) {
+					ds = append(ds, d)
+				}
+			}
 			if len(ds) == 0 {
 				continue
 			}
-			w := identWeight(id, len(ds), m.idents[id] > 0) * math.Sqrt(float64(f.refs[id]))
+			w := identWeight(id, len(definers[id]), m.idents[id] > 0) * math.Sqrt(float64(f.refs[k]))
 			if w == 0 {
 				continue
 			}
 			for _, d := range ds {
-				if d != i && sameLanguage(f.path, files[d].path) && goVisible(f.path, files[d].path, id) {
-					edges = append(edges, edge{i, d, id, w})
-					out[i] += w
-				}
+				edges = append(edges, edge{i, d, id, w})
+				out[i] += w
 			}
 		}
 	}
@@ -227,6 +219,9 @@ func rankFiles(files []*mapFile, m mentions) {
 	sum := 0.0
 	for i, f := range files {
 		restart[i] = 1
+		if f.test {
+			restart[i] = testCut // what tests use is less central than what code uses
+		}
 		if f.context || f.mentioned {
 			restart[i] += personal
 		}

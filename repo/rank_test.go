@@ -95,6 +95,38 @@ func TestMapMembers(t *testing.T) {
 		"b.js": "  class Panel\n    render(props)\n    Panel.prototype.extra = function (a)\n  exports.helperOne = function (a, b)\n  module.exports.helperTwo = (a) =>\n",
 		"c.py": "  class Point\n    x: int = 0\n    def move(self, dx: int, dy: int) -> 'Point'\n  def distance(a: Point, b: Point) -> float\n",
 	}
+	blocks, _, _ := mapBlocks(t, wholeMap(t, files))
+	for p, w := range want {
+		if blocks[p] != w {
+			t.Errorf("%s shows\n%s\nwant\n%s", p, blocks[p], w)
+		}
+	}
+}
+
+// TestMapGoScopes: a Go name qualified by an import is that package's,
+// and an unqualified one its own package's: of two packages declaring
+// Config, the one the code imports ranks first.
+func TestMapGoScopes(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"go.mod":           "module example.com/m\n",
+		"pkg/a/config.go":  "package a\n\ntype Config struct{ Path string }\n",
+		"pkg/b/config.go":  "package b\n\ntype Config struct{ Path string }\n",
+		"pkg/a/use.go":     "package a\n\nfunc use() { _ = 1 }\n",
+		"pkg/b/default.go": "package b\n\nvar Default = Config{}\n",
+	}
+	for i := range 5 {
+		files[fmt.Sprintf("cmd/c%d/main.go", i)] = fmt.Sprintf("package main\n\nimport \"example.com/m/pkg/b\"\n\nfunc main%d() { _ = b.Config{}; _ = b.Default }\n", i)
+	}
+	m := wholeMap(t, files)
+	if i, j := strings.Index(m, "pkg/b/config.go"), strings.Index(m, "pkg/a/config.go"); i < 0 || j < 0 || i > j {
+		t.Errorf("want pkg/b/config.go before pkg/a/config.go, got\n%s", m)
+	}
+}
+
+// wholeMap is the map, unbounded, of a git tree of files.
+func wholeMap(t *testing.T, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(files))
@@ -102,10 +134,5 @@ func TestMapMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks, _, _ := mapBlocks(t, m)
-	for p, w := range want {
-		if blocks[p] != w {
-			t.Errorf("%s shows\n%s\nwant\n%s", p, blocks[p], w)
-		}
-	}
+	return m
 }

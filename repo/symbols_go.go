@@ -63,33 +63,84 @@ func goSymbols(name string, src []byte) fileSymbols {
 		}
 		add(d.Name, text, parent)
 	}
-	// A name qualified by a standard library package is that package's.
-	std := map[string]bool{}
+	// Imports by the name the file uses: a name qualified by one is that
+	// package's; a standard library package's names are none of the
+	// tree's.
+	imports := map[string]string{}
 	for _, im := range f.Imports {
 		p := strings.Trim(im.Path.Value, "`\"")
-		if strings.Contains(strings.Split(p, "/")[0], ".") {
-			continue
-		}
 		name := path.Base(p)
+		if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" && path.Dir(p) != "." {
+			name = path.Base(path.Dir(p)) // example.com/mod/v2
+		}
 		if im.Name != nil {
 			name = im.Name.Name
 		}
-		std[name] = true
+		if !strings.Contains(strings.Split(p, "/")[0], ".") {
+			p = "" // the standard library
+		}
+		imports[name] = p
 	}
 	fs.refs = map[string]int{}
+	plain := map[*ast.Ident]bool{} // a field or method: of any type
 	ast.Inspect(f, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if x, ok := sel.X.(*ast.Ident); ok && std[x.Name] {
-				return false
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok {
+				if p, ok := imports[x.Name]; ok {
+					if p != "" {
+						fs.refs[goScoped(p, n.Sel.Name)]++
+					}
+					return false
+				}
 			}
-		}
-		if id, ok := n.(*ast.Ident); ok && !declared[id] && id.Name != "_" {
-			fs.refs[id.Name]++
+			plain[n.Sel] = true
+		case *ast.KeyValueExpr:
+			if k, ok := n.Key.(*ast.Ident); ok {
+				plain[k] = true
+			}
+		case *ast.Ident:
+			switch {
+			case declared[n] || n.Name == "_" || n.Name == f.Name.Name:
+			case plain[n]:
+				fs.refs[n.Name]++
+			default:
+				fs.refs[goScoped(".", n.Name)]++
+			}
 		}
 		return true
 	})
-	delete(fs.refs, f.Name.Name)
 	return fs
+}
+
+// goScoped is the key of a Go reference to name in the package imported
+// as importPath ("." for the file's own package): a reference that only
+// the files of that package's folder can answer.
+func goScoped(importPath, name string) string {
+	return importPath + "\x00" + name
+}
+
+// splitScoped splits a reference key into the package it is scoped to
+// ("" for none, "." for the referring file's own) and the name.
+func splitScoped(key string) (scope, name string) {
+	if s, n, ok := strings.Cut(key, "\x00"); ok {
+		return s, n
+	}
+	return "", key
+}
+
+// inScope reports whether the file at p can answer a reference scoped to
+// scope from the file at from: any file for no scope, the same folder for
+// ".", and a folder the import path ends with otherwise.
+func inScope(scope, from, p string) bool {
+	dir := path.Dir(p)
+	switch scope {
+	case "":
+		return true
+	case ".":
+		return dir == path.Dir(from)
+	}
+	return scope == dir || strings.HasSuffix(scope, "/"+dir)
 }
 
 // goMembers adds the fields of a struct type, or the methods of an
