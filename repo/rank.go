@@ -75,7 +75,7 @@ func parseMentions(texts []string) mentions {
 				switch {
 				case identLike(id):
 					boost = boostIdent
-				case len(id) >= 4 && !stopWords[id]:
+				case len(id) >= 4 && !stopWords[strings.ToLower(id)]:
 					boost = boostWord
 				}
 				if boost > m.idents[id] {
@@ -88,10 +88,12 @@ func parseMentions(texts []string) mentions {
 }
 
 // identLike reports a word that is written as code: with an underscore,
-// a digit or a capital letter, as in parse_args, utf8, parseArgs, Tree.
+// a digit or a capital letter after its first, as in parse_args, utf8,
+// parseArgs, HTTPClient. A word that is only capitalised (Tree, or Fix at
+// the start of a sentence) is a plain word.
 func identLike(w string) bool {
 	for i, r := range w {
-		if r == '_' && i > 0 || unicode.IsDigit(r) || unicode.IsUpper(r) {
+		if r == '_' && i > 0 || unicode.IsDigit(r) || unicode.IsUpper(r) && i > 0 {
 			return true
 		}
 	}

@@ -86,13 +86,13 @@ func TestMapRanks(t *testing.T) {
 func TestMapMembers(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{
-		"a.ts": "export abstract class Store<T> extends Base {\n  private items: T[] = [];\n  constructor(private readonly name: string) { super(); }\n  async load(id: string, force = false): Promise<T> { return this.items[0]; }\n  static create(): Store<number> { return null; }\n}\n",
-		"b.js": "class Panel {\n  render(props) { return props; }\n}\nPanel.prototype.extra = function (a) {};\nexports.helperOne = function (a, b) {};\nmodule.exports.helperTwo = (a) => a;\n",
+		"a.ts": "export abstract class Store<T> extends Base {\n  private items: T[] = [];\n  @Input() label: string;\n  constructor(private readonly name: string) { super(); }\n  async load(id: string, force = false): Promise<T> { return this.items[0]; }\n  static create(): Store<number> { return null; }\n}\n",
+		"b.js": "class Panel {\n  render(props) { return props; }\n}\nPanel.prototype.extra = function (a) {};\nexports.helperOne = function (a, b) {};\nmodule.exports.helperTwo = (a) => a;\nexport const api = {\n  fetchUser(id) { return id; },\n  saveUser: async (u) => u,\n};\n",
 		"c.py": "@dataclass\nclass Point:\n    x: int = 0\n    def move(self, dx: int,\n             dy: int) -> 'Point':\n        return self\n\ndef distance(a: Point, b: Point) -> float:\n    return 0.0\n",
 	}
 	want := map[string]string{
-		"a.ts": "  abstract class Store<T> extends Base\n    private items: T[] = []\n    constructor(private readonly name: string)\n    async load(id: string, force = false): Promise<T>\n    static create(): Store<number>\n",
-		"b.js": "  class Panel\n    render(props)\n    Panel.prototype.extra = function (a)\n  exports.helperOne = function (a, b)\n  module.exports.helperTwo = (a) =>\n",
+		"a.ts": "  abstract class Store<T> extends Base\n    private items: T[] = []\n    @Input() label: string\n    constructor(private readonly name: string)\n    async load(id: string, force = false): Promise<T>\n    static create(): Store<number>\n",
+		"b.js": "  class Panel\n    render(props)\n    Panel.prototype.extra = function (a)\n  exports.helperOne = function (a, b)\n  module.exports.helperTwo = (a) =>\n  const api\n    fetchUser(id)\n    saveUser: async (u) =>\n",
 		"c.py": "  class Point\n    x: int = 0\n    def move(self, dx: int, dy: int) -> 'Point'\n  def distance(a: Point, b: Point) -> float\n",
 	}
 	blocks, _, _ := mapBlocks(t, wholeMap(t, files))

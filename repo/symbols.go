@@ -134,3 +134,8 @@ func clipSig(s string) string {
 	}
 	return s
 }
+
+// isIdent reports whether s is one identifier.
+func isIdent(s string) bool {
+	return s != "" && identRe().FindString(s) == s
+}

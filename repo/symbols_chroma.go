@@ -241,7 +241,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 		fs.defs = append(fs.defs, symbol{name: toks[i].val, text: text, parent: parent})
 		return len(fs.defs) - 1
 	}
-	nameAt := func(i int) bool { return i < len(toks) && toks[i].isName() && identRe().MatchString(toks[i].val) }
+	nameAt := func(i int) bool { return i < len(toks) && toks[i].isName() && isIdent(toks[i].val) }
 	for i, t := range toks {
 		if t.typ.InCategory(chroma.Punctuation) || t.typ == chroma.Error {
 			for _, c := range t.val {
@@ -288,7 +288,10 @@ func jsSymbols(name string, src []byte) fileSymbols {
 				if i+3 < len(toks) && toks[i+2].val == "=" && (toks[i+3].isKeyword("require") || toks[i+3].isKeyword("import")) {
 					continue
 				}
-				def(i+1, -1, "const")
+				d := def(i+1, -1, "const")
+				if i+3 < len(toks) && toks[i+2].val == "=" && strings.HasPrefix(toks[i+3].val, "{") {
+					pending = d // an object literal: its methods and properties are members
+				}
 			case nameAt(i) && (i == 0 || toks[i-1].line != t.line || strings.HasSuffix(toks[i-1].val, ";") || strings.HasSuffix(toks[i-1].val, "}")):
 				// exports.f = …, module.exports.f = …, C.prototype.m = …
 				j := i
@@ -314,11 +317,15 @@ func jsSymbols(name string, src []byte) fileSymbols {
 			continue
 		}
 		// A member starts after "{", ";", "}" or a modifier.
-		if i == 0 || i+1 >= len(toks) || !identRe().MatchString(t.val) || jsModifiers[t.val] && nameAt(i+1) {
+		if i == 0 || i+1 >= len(toks) || !isIdent(t.val) || jsModifiers[t.val] && nameAt(i+1) {
 			continue
 		}
 		prev := toks[i-1].val
-		if !jsModifiers[prev] && !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "}") {
+		if strings.HasSuffix(prev, "@") || t.typ == chroma.NameDecorator {
+			continue // a decorator's name
+		}
+		decorated := strings.HasSuffix(prev, ")") && t.line < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[t.line]), "@")
+		if !jsModifiers[prev] && !decorated && !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "}") && !strings.HasSuffix(prev, ",") {
 			continue
 		}
 		next := toks[i+1].val
@@ -394,7 +401,7 @@ func genericSymbols(name string, src []byte) fileSymbols {
 	var fs fileSymbols
 	declared := map[int]bool{}
 	for i, t := range toks {
-		if (t.typ == chroma.NameFunction || t.typ == chroma.NameClass) && t.line < len(lines) && identRe().MatchString(t.val) {
+		if (t.typ == chroma.NameFunction || t.typ == chroma.NameClass) && t.line < len(lines) && isIdent(t.val) {
 			declared[i] = true
 			fs.defs = append(fs.defs, symbol{name: t.val, text: clipSig(cutBody(strings.TrimSpace(lines[t.line]))), parent: -1})
 		}
