@@ -119,11 +119,15 @@ var tools = []*tool{
 		run:  searchFiles,
 	},
 	{
-		name:        "repo_map",
-		description: "A map of the repository: each file with its top-level declarations (functions, types, classes).",
-		schema:      obj(nil, map[string]*schema{}),
-		risk:        RiskRead,
-		run:         repoMap,
+		name: "repo_map",
+		description: "A map of the repository: the files that rank highest by how the code refers to them, each with its declarations and short signatures (classes and types with their members), best first, within budget tokens (default 2000). " +
+			"Test data, fixtures, vendored, generated and lock files are left out. Give focus, a path or a glob, to map only the files it matches.",
+		schema: obj(nil, map[string]*schema{
+			"focus":  str(`a path or a glob ("agent/", "**/*.ts"): map only the files it matches`),
+			"budget": {Type: "integer", Description: "the map's size in tokens (default 2000)", Minimum: ptr(100.0), Maximum: ptr(20000.0)},
+		}),
+		risk: RiskRead,
+		run:  repoMap,
 	},
 	{
 		name:        "git_status",
@@ -427,8 +431,13 @@ func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, erro
 	return b.String(), nil
 }
 
-func repoMap(_ context.Context, a *Agent, _ map[string]any) (string, error) {
-	text, truncated, err := a.Tree.RepoMap(a.Access, repoMapBudget)
+func repoMap(_ context.Context, a *Agent, args map[string]any) (string, error) {
+	focus := argString(args, "focus")
+	opts := repo.MapOptions{Focus: focus, Budget: argInt(args, "budget", repoMapBudget)}
+	if focus != "" {
+		opts.Mentioned = []string{focus}
+	}
+	text, truncated, err := a.Tree.Map(a.Access, opts)
 	if err != nil {
 		return "", err
 	}

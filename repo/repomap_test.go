@@ -192,8 +192,8 @@ function* gen() {}
 `,
 }
 
-// mapWant is RepoMap of mapFiles: secrets and ignored files not read,
-// binary and unknown files by name.
+// mapWant is RepoMap of mapFiles, unbounded, file by file: secrets and
+// ignored files not read, binary and unknown files by name.
 const mapWant = `.gitignore
 App.kt
   class P
@@ -215,16 +215,15 @@ Prog.cs
   interface IThing
 README.md
 app.py
-  class Foo
-    def method
-    def amethod
-  def top
-  def atop
+  class Foo(Base)
+    def method(self)
+    async def amethod(self)
+  def top()
+  async def atop()
 bin.go
 broken.go
-  package broken
-  func Good
-  func bad
+  func Good()
+  func bad()
 id_rsa.py
 lib.rb
   module M
@@ -244,16 +243,18 @@ lib.rs
   mod m
   macro mac
 main.go
-  package main
-  type T
-  type A
-  type b
+  type T struct
+    x int
+    func (t *T) Method()
+  type A int
+  type b string
   const Exported
+  const hidden
   var V
-  func main
-  func (T) Method
-  func (G) Gen
-  func helper
+  var w
+  func main()
+  func helper()
+  func (g G[K]) Gen()
 run.sh
   f()
   g()
@@ -267,15 +268,17 @@ util.h
   api()
   name()
 web.ts
-  function f
+  function f(a: number): number
   class C
   interface I
-  type T
+    a: string
+  type T = string | number
   enum E
-  const arrow
-  const X
-  const handler
-  function gen
+  const arrow = () =>
+  const X = 5
+  let notExported = 3
+  const handler = async (req: Request): Promise<void> =>
+  function* gen()
 `
 
 func mapTree(t *testing.T) *repo.Tree {
@@ -286,15 +289,53 @@ func mapTree(t *testing.T) *repo.Tree {
 	return openTree(t, dir)
 }
 
+// mapBlocks splits a map into its files' blocks, by path, and the count
+// of files its last line says were left out.
+func mapBlocks(t *testing.T, m string) (blocks map[string]string, paths []string, more int) {
+	t.Helper()
+	blocks = map[string]string{}
+	cur := ""
+	for _, l := range strings.SplitAfter(m, "\n") {
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "… "):
+			fmt.Sscanf(l, "… %d more files", &more)
+		case strings.HasPrefix(l, "  "):
+			if cur == "" {
+				t.Fatalf("map starts with a symbol:\n%s", m)
+			}
+			blocks[cur] += l
+		default:
+			cur = strings.TrimSuffix(l, "\n")
+			if _, dup := blocks[cur]; dup {
+				t.Errorf("map shows %s twice:\n%s", cur, m)
+			}
+			blocks[cur] = ""
+			paths = append(paths, cur)
+		}
+	}
+	return blocks, paths, more
+}
+
 func TestRepoMap(t *testing.T) {
 	t.Parallel()
 	tr := mapTree(t)
 	got, truncated, err := tr.RepoMap(repo.Access{}, 0)
-	if err != nil || truncated || got != mapWant {
-		t.Errorf("RepoMap = (truncated %v, %v)\n%s\nwant\n%s", truncated, err, got, mapWant)
+	if err != nil || truncated {
+		t.Fatalf("RepoMap = truncated %v, %v", truncated, err)
+	}
+	gotBlocks, _, _ := mapBlocks(t, got)
+	wantBlocks, _, _ := mapBlocks(t, mapWant)
+	for p, want := range wantBlocks {
+		if g, ok := gotBlocks[p]; !ok || g != want {
+			t.Errorf("RepoMap: %s shows\n%s\nwant\n%s", p, g, want)
+		}
+	}
+	if len(gotBlocks) != len(wantBlocks) {
+		t.Errorf("RepoMap shows %d files, want %d:\n%s", len(gotBlocks), len(wantBlocks), got)
 	}
 	// Deterministic, and a budget it fits in changes nothing.
-	again, truncated, err := tr.RepoMap(repo.Access{}, len(mapWant)/4+1)
+	again, truncated, err := tr.RepoMap(repo.Access{}, len(got)/4+8)
 	if err != nil || truncated || again != got {
 		t.Errorf("RepoMap with a budget it fits in = (truncated %v, %v)\n%s\nwant\n%s", truncated, err, again, got)
 	}
@@ -309,8 +350,8 @@ func TestRepoMapAccess(t *testing.T) {
 		hasNot []string
 	}{
 		{access: repo.Access{}, has: []string{"id_rsa.py\n"}, hasNot: []string{"leaked", "ignored.py"}},
-		{access: repo.Access{Secrets: true}, has: []string{"id_rsa.py\n  def leaked\n"}, hasNot: []string{"ignored.py"}},
-		{access: repo.Access{Ignored: true}, has: []string{"ignored.py\n  def ignored\n"}, hasNot: []string{"leaked"}},
+		{access: repo.Access{Secrets: true}, has: []string{"id_rsa.py\n  def leaked()\n"}, hasNot: []string{"ignored.py"}},
+		{access: repo.Access{Ignored: true}, has: []string{"ignored.py\n  def ignored()\n"}, hasNot: []string{"leaked"}},
 	} {
 		got, _, err := tr.RepoMap(tc.access, 0)
 		if err != nil {
@@ -329,47 +370,17 @@ func TestRepoMapAccess(t *testing.T) {
 	}
 }
 
-// TestRepoMapBudget: over its budget, the map keeps every path and drops
-// the symbols of the entries with the most symbol text first; when even
-// the paths do not fit, it ends with a count of the files left out.
+// TestRepoMapBudget: at every budget the map fits, shows only what the
+// whole map shows, and counts every file it leaves out.
 func TestRepoMapBudget(t *testing.T) {
 	t.Parallel()
 	tr := mapTree(t)
-	// The entries of the whole map, and which has the most symbol text.
-	type entry struct {
-		path string
-		syms int // bytes
-		n    int
+	whole, _, err := tr.RepoMap(repo.Access{}, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var entries []entry
-	for _, l := range strings.SplitAfter(mapWant, "\n") {
-		if l == "" {
-			continue
-		}
-		if strings.HasPrefix(l, "  ") {
-			entries[len(entries)-1].syms += len(l) + 1
-			entries[len(entries)-1].n++
-			continue
-		}
-		entries = append(entries, entry{path: strings.TrimSuffix(l, "\n")})
-	}
-	largest := entries[0]
-	for _, e := range entries {
-		if e.syms > largest.syms {
-			largest = e
-		}
-	}
-
-	got, truncated, err := tr.RepoMap(repo.Access{}, (len(mapWant)-1)/4)
-	if err != nil || !truncated {
-		t.Fatalf("RepoMap just under its size: truncated %v, %v, want truncated", truncated, err)
-	}
-	wantHeader := fmt.Sprintf("%s (%d symbols)\n", largest.path, largest.n)
-	if !strings.Contains(got, wantHeader) || strings.Count(got, " symbols)\n") != 1 {
-		t.Errorf("RepoMap just under its size: want only %q dropped, got\n%s", wantHeader, got)
-	}
-
-	for budget := 5; budget <= len(mapWant)/4+1; budget++ {
+	wholeBlocks, _, _ := mapBlocks(t, whole)
+	for budget := 8; budget <= len(whole)/4+8; budget += 3 {
 		got, truncated, err := tr.RepoMap(repo.Access{}, budget)
 		if err != nil {
 			t.Fatal(err)
@@ -377,30 +388,18 @@ func TestRepoMapBudget(t *testing.T) {
 		if len(got) > budget*4 {
 			t.Errorf("RepoMap(%d tokens): got %d characters, want at most %d", budget, len(got), budget*4)
 		}
-		if truncated != (got != mapWant) {
-			t.Errorf("RepoMap(%d tokens): truncated %v, but the map is whole: %v", budget, truncated, got == mapWant)
+		if truncated != (got != whole) {
+			t.Errorf("RepoMap(%d tokens): truncated %v, but the map is whole: %v", budget, truncated, got == whole)
 		}
-		// Every path is kept in order, up to the note of those left out.
-		rest := got
-		left := 0
-		if i := strings.Index(got, "… "); i >= 0 {
-			rest = got[:i]
-			fmt.Sscanf(got[i:], "… %d more files", &left)
+		blocks, paths, more := mapBlocks(t, got)
+		if len(paths)+more != len(wholeBlocks) {
+			t.Errorf("RepoMap(%d tokens): %d paths and %d left out, want %d in all\n%s", budget, len(paths), more, len(wholeBlocks), got)
 		}
-		var paths []string
-		for _, l := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
-			if l != "" && !strings.HasPrefix(l, "  ") {
-				p, _, _ := strings.Cut(l, " (")
-				paths = append(paths, p)
-			}
-		}
-		if len(paths)+left != len(entries) {
-			t.Errorf("RepoMap(%d tokens): %d paths and %d left out, want %d in all\n%s", budget, len(paths), left, len(entries), got)
-		}
-		for i, p := range paths {
-			if p != entries[i].path {
-				t.Errorf("RepoMap(%d tokens): path %d is %q, want %q", budget, i, p, entries[i].path)
-				break
+		for p, b := range blocks {
+			for _, l := range strings.SplitAfter(b, "\n") {
+				if !strings.Contains(wholeBlocks[p], l) {
+					t.Errorf("RepoMap(%d tokens): %s shows %q, which the whole map does not", budget, p, l)
+				}
 			}
 		}
 	}
@@ -412,7 +411,7 @@ func TestRepoMapNotGit(t *testing.T) {
 	writeFiles(t, dir, texts(map[string]string{"a.py": "def a():\n    pass\n", ".pair/x.go": "package x\n"}))
 	tr := openTree(t, dir)
 	got, truncated, err := tr.RepoMap(repo.Access{}, 1000)
-	if want := "a.py\n  def a\n"; err != nil || truncated || got != want {
+	if want := "a.py\n  def a()\n"; err != nil || truncated || got != want {
 		t.Errorf("RepoMap outside git = %q, %v, %v, want %q, false, nil", got, truncated, err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,6 +72,9 @@ type Tree struct {
 	// *BusyError.
 	LockWait time.Duration
 	writer   writerLock
+	// mapCache keeps what the repository map read of each file (see
+	// Map).
+	mapCache sync.Map
 	// gitlinks caches the submodules of the git index during a check of
 	// a write set (see gitlinkOf).
 	gitlinks map[string]bool
