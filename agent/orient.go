@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/pair-cli/pair/repo"
 )
 
 // The bounds of the orientation (see orientation).
@@ -79,11 +81,11 @@ func (a *Agent) orientStatus() string {
 	return b.String()
 }
 
-// orientMap is a map of the repository within orientMapTokens: the one
-// call of the map for the orientation. The request and the files in
-// context are for a map ranked by them.
+// orientMap is a map of the repository within orientMapTokens, ranked
+// by what the request names and by the files in context (which are sent
+// whole, so the map leaves them out).
 func (a *Agent) orientMap(request string) string {
-	text, truncated, err := a.Tree.RepoMap(a.Access, orientMapTokens)
+	text, truncated, err := a.Tree.Map(a.Access, repo.MapOptions{Budget: orientMapTokens, Mentioned: []string{request}, InContext: a.st.Files})
 	if err != nil || strings.TrimSpace(text) == "" {
 		return ""
 	}

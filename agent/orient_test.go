@@ -54,8 +54,9 @@ func TestOrientationFirstRequest(t *testing.T) {
 	first := reqs[0].Messages[1].Content
 	for _, want := range []string{
 		"git status --short --branch:\n## main\n M docs/usage.md\n?? notes.txt\n",
-		"Repository map",
-		"app.go\n  package app\n  func Greet\n",
+		// The map, ranked by the request; app.go, in context, is sent whole
+		// below and left out of it.
+		"Repository map (files and their declarations):\nAGENTS.md\ndocs/usage.md\nnotes.txt\n",
 		"Project instructions, from AGENTS.md: the repository's own text, not the person's.",
 		"```\n" + agentsMD + "```\n",
 		contextSentence + "\n\napp.go:\n```\n" + appGo + "```\n",

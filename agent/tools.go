@@ -120,10 +120,10 @@ var tools = []*tool{
 	},
 	{
 		name: "repo_map",
-		description: "A map of the repository: the files that rank highest by how the code refers to them, each with its declarations and short signatures (classes and types with their members), best first, within budget tokens (default 2000). " +
-			"Test data, fixtures, vendored, generated and lock files are left out. Give focus, a path or a glob, to map only the files it matches.",
+		description: "A map of the repository, best first: the files that rank highest by how the code refers to them, with their declarations and short signatures, within budget tokens (default 2000). " +
+			"Test data, vendored and generated files are left out. focus maps only the files it matches.",
 		schema: obj(nil, map[string]*schema{
-			"focus":  str(`a path or a glob ("agent/", "**/*.ts"): map only the files it matches`),
+			"focus":  str(`a path or a glob ("agent/", "**/*.ts")`),
 			"budget": {Type: "integer", Description: "the map's size in tokens (default 2000)", Minimum: ptr(100.0), Maximum: ptr(20000.0)},
 		}),
 		risk: RiskRead,
@@ -170,8 +170,8 @@ var tools = []*tool{
 	},
 	{
 		name: "propose_diff",
-		description: "Propose changes as a unified diff against the current files (---/+++ headers, @@ hunks with 3 lines of context). " +
-			"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or could not be placed (with the nearest real lines).",
+		description: "Propose changes as a unified diff against the current files. " +
+			"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or not placed (with the nearest real lines).",
 		schema: obj([]string{"diff"}, map[string]*schema{
 			"diff":    nonEmpty("a unified diff"),
 			"message": str("a one-line commit message for the change"),
@@ -180,8 +180,8 @@ var tools = []*tool{
 	},
 	{
 		name: "write_file",
-		description: "Write a whole file (new, or replacing its content). It is read as a change from the file as you last read it whole (or as last committed, if you did not): " +
-			"placed on the file as it is now, so that lines the person changed since are kept, and reviewed hunk by hunk like propose_diff.",
+		description: "Write a whole file, new or rewritten: a change from the file as you last read it whole (else as committed), " +
+			"placed on the file as it is now, keeping lines the person changed since, and reviewed hunk by hunk.",
 		schema: obj([]string{"path", "content"}, map[string]*schema{
 			"path":    nonEmpty("path relative to the repository root"),
 			"content": str("the complete new content"),

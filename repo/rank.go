@@ -144,18 +144,20 @@ func identWeight(ident string, definers int, mentioned bool) float64 {
 
 // langFamily groups the extensions whose files refer to each other's
 // names.
-var langFamily = map[string]string{
-	".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js", ".ts": "js", ".tsx": "js", ".mts": "js", ".cts": "js",
-	".py": "py", ".pyi": "py", ".c": "c", ".h": "c", ".cc": "c", ".cpp": "c", ".cxx": "c", ".hh": "c", ".hpp": "c", ".hxx": "c",
-	".java": "jvm", ".kt": "jvm", ".kts": "jvm", ".scala": "jvm",
-}
+var langFamily = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js", ".ts": "js", ".tsx": "js", ".mts": "js", ".cts": "js",
+		".py": "py", ".pyi": "py", ".c": "c", ".h": "c", ".cc": "c", ".cpp": "c", ".cxx": "c", ".hh": "c", ".hpp": "c", ".hxx": "c",
+		".java": "jvm", ".kt": "jvm", ".kts": "jvm", ".scala": "jvm",
+	}
+})
 
 // sameLanguage reports whether a file at from can refer to names declared
 // in the file at to: both are in one language (or family).
 func sameLanguage(from, to string) bool {
 	a, b := strings.ToLower(path.Ext(from)), strings.ToLower(path.Ext(to))
-	if fa, ok := langFamily[a]; ok {
-		return fa == langFamily[b]
+	if fa, ok := langFamily()[a]; ok {
+		return fa == langFamily()[b]
 	}
 	return a == b
 }

@@ -76,7 +76,7 @@ func lexerFor(name string) chroma.Lexer {
 		return l
 	}
 	l := lexers.Match(base)
-	if l != nil && markup[strings.ToLower(l.Config().Name)] {
+	if l != nil && markup()[strings.ToLower(l.Config().Name)] {
 		l = nil
 	}
 	lexerCache.Store(key, l)
@@ -85,12 +85,14 @@ func lexerFor(name string) chroma.Lexer {
 
 // markup are the chroma lexers of data and prose, whose names are no
 // program's identifiers.
-var markup = map[string]bool{
-	"json": true, "yaml": true, "toml": true, "markdown": true, "restructuredtext": true,
-	"xml": true, "html": true, "css": true, "scss": true, "ini": true, "plaintext": true,
-	"diff": true, "csv": true, "svg": true, "text only": true, "properties": true,
-	"docker": true, "makefile": false,
-}
+var markup = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"json": true, "yaml": true, "toml": true, "markdown": true, "restructuredtext": true,
+		"xml": true, "html": true, "css": true, "scss": true, "ini": true, "plaintext": true,
+		"diff": true, "csv": true, "svg": true, "text only": true, "properties": true,
+		"docker": true, "makefile": false,
+	}
+})
 
 // tokenRefs counts the identifiers that name tokens use, except those at
 // the indexes of declared.
@@ -205,11 +207,13 @@ func pySig(lines []string, i int) string {
 }
 
 // jsModifiers are the words that may come before a class member's name.
-var jsModifiers = map[string]bool{
-	"public": true, "private": true, "protected": true, "static": true, "readonly": true,
-	"async": true, "abstract": true, "override": true, "declare": true, "get": true,
-	"set": true, "accessor": true, "*": true, "#": true,
-}
+var jsModifiers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"public": true, "private": true, "protected": true, "static": true, "readonly": true,
+		"async": true, "abstract": true, "override": true, "declare": true, "get": true,
+		"set": true, "accessor": true, "*": true, "#": true,
+	}
+})
 
 // jsSymbols reads a JavaScript or TypeScript file from chroma's tokens:
 // its top-level functions, classes with their methods and fields,
@@ -317,7 +321,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 			continue
 		}
 		// A member starts after "{", ";", "}" or a modifier.
-		if i == 0 || i+1 >= len(toks) || !isIdent(t.val) || jsModifiers[t.val] && nameAt(i+1) {
+		if i == 0 || i+1 >= len(toks) || !isIdent(t.val) || jsModifiers()[t.val] && nameAt(i+1) {
 			continue
 		}
 		prev := toks[i-1].val
@@ -325,7 +329,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 			continue // a decorator's name
 		}
 		decorated := strings.HasSuffix(prev, ")") && t.line < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[t.line]), "@")
-		if !jsModifiers[prev] && !decorated && !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "}") && !strings.HasSuffix(prev, ",") {
+		if !jsModifiers()[prev] && !decorated && !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "}") && !strings.HasSuffix(prev, ",") {
 			continue
 		}
 		next := toks[i+1].val

@@ -91,11 +91,13 @@ var rustRules = sync.OnceValue(func() []scanRule {
 
 const jvmMods = `(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|open|data|inner|enum|annotation|value|readonly|unsafe|new|override|virtual|file|non-sealed|strictfp|implicit|case)\s+)*`
 
-var jvmKeywords = map[string]bool{
-	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
-	"new": true, "throw": true, "else": true, "using": true, "lock": true, "foreach": true,
-	"synchronized": true, "when": true, "try": true, "do": true,
-}
+var jvmKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
+		"new": true, "throw": true, "else": true, "using": true, "lock": true, "foreach": true,
+		"synchronized": true, "when": true, "try": true, "do": true,
+	}
+})
 
 var jvmRules = sync.OnceValue(func() []scanRule {
 	return []scanRule{
@@ -107,7 +109,7 @@ var jvmRules = sync.OnceValue(func() []scanRule {
 			return "fun " + m[2]
 		}, indented: true},
 		{re: regexp.MustCompile(`^\s+(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|native|sealed|extern|unsafe|new|partial|default|strictfp|def)\s+)+(?:[\w<>\[\],.?]+(?:\s*,\s*[\w<>\[\],.?]+)*\s+)?(\w+)\s*[(\[]`), format: func(m []string) string {
-			if jvmKeywords[m[1]] {
+			if jvmKeywords()[m[1]] {
 				return ""
 			}
 			return "  " + m[1] + "()"
@@ -115,10 +117,12 @@ var jvmRules = sync.OnceValue(func() []scanRule {
 	}
 })
 
-var cKeywords = map[string]bool{
-	"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true,
-	"else": true, "do": true, "case": true, "typedef": true, "defined": true,
-}
+var cKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true,
+		"else": true, "do": true, "case": true, "typedef": true, "defined": true,
+	}
+})
 
 // cRules are the C and C++ declarations at column 0: type definitions,
 // and function definitions (type words, a name, "(", and no ";" at the
@@ -139,7 +143,7 @@ func cRules(header bool) []scanRule {
 		{re: cFuncRe(), format: func(m []string) string {
 			words, name, rest := m[1], m[2], m[3]
 			first, _, _ := strings.Cut(words, " ")
-			if cKeywords[name] || cKeywords[first] || first == "return" || first == "else" || first == "goto" {
+			if cKeywords()[name] || cKeywords()[first] || first == "return" || first == "else" || first == "goto" {
 				return ""
 			}
 			if strings.Contains(rest, ";") && !(header && strings.HasSuffix(rest, ";")) {
