@@ -48,11 +48,12 @@ const charsPerToken = 4
 // binary files, files over 1 MiB and files in no language the map reads.
 //
 // How declarations are read: Go with go/parser; Python, JavaScript and
-// TypeScript from the tokens of chroma's lexers, classes with their
-// members; Ruby, Rust, Java, Kotlin, C#, Scala, C, C++ and shell by a
-// line scan; any other language chroma lexes by the names its lexer
-// calls functions and classes. References come from the same parse or
-// tokens: every identifier a file uses.
+// TypeScript from the tokens of a small lexer of our own (lex.go), classes
+// with their members; Ruby, Rust, Java, Kotlin, C#, Scala, C, C++ and
+// shell by a line scan; Swift, Dart, PHP, Groovy and Lua by the names that
+// follow their keywords of definition (class, func, function, …).
+// References come from the same parse or tokens: every identifier a file
+// uses.
 func (t *Tree) Map(access Access, opts MapOptions) (text string, truncated bool, err error) {
 	budget := opts.Budget
 	if budget == 0 {

@@ -26,17 +26,18 @@ type fileSymbols struct {
 // has its parameters shown as "…".
 const maxSigLen = 100
 
-// maxLexSize is the size of the largest file a chroma lexer reads; larger
-// non-Go files are listed by name.
+// maxLexSize is the size of the largest file lexFile reads; larger non-Go
+// files are listed by name.
 const maxLexSize = 256 << 10
 
 // parseSymbols returns the declarations and references of a source file,
 // chosen by its extension (or a shell script's #! line). Go is parsed
-// (go/parser); Python and JavaScript/TypeScript are read from chroma's
+// (go/parser); Python and JavaScript/TypeScript are read from lexFile's
 // tokens; Ruby, Rust, Java, Kotlin, C#, Scala, C, C++ and shell take
-// their declarations from a line scan and their references from chroma;
-// any other language chroma lexes gives the functions and classes its
-// lexer names, and its references.
+// their declarations from a line scan and their references from lexFile;
+// any other language lexFile reads (Swift, Dart, PHP, Groovy, Lua, …)
+// gives the names that follow its keywords of definition, and its
+// references.
 func parseSymbols(name string, src []byte) fileSymbols {
 	ext := strings.ToLower(path.Ext(name))
 	if ext == ".go" {

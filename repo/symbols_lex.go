@@ -1,106 +1,17 @@
 package repo
 
 import (
-	"path"
 	"strings"
 	"sync"
-
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
-// ltok is a token of chroma's lexer that is not white space or a comment.
-type ltok struct {
-	typ  chroma.TokenType
-	val  string // trimmed of white space
-	line int    // 0-based line of its start
-}
-
-// isName reports a token that names something (not a builtin).
-func (t ltok) isName() bool {
-	return t.typ.InCategory(chroma.Name) && !t.typ.InSubCategory(chroma.NameBuiltin) && t.typ != chroma.NameDecorator
-}
-
-// isKeyword reports a keyword token whose text is word.
-func (t ltok) isKeyword(word string) bool {
-	return t.val == word && (t.typ.InCategory(chroma.Keyword) || t.typ == chroma.NameOther || t.typ == chroma.Name)
-}
-
-// lexFile returns the tokens of src by the chroma lexer that name's
-// extension picks, nil when there is none or it fails. A name token
-// that holds more than an identifier (a lexer's slip, "gen() {") is split
-// into the identifier and punctuation.
-func lexFile(name string, src []byte) []ltok {
-	l := lexerFor(name)
-	if l == nil {
-		return nil
-	}
-	it, err := l.Tokenise(nil, string(src))
-	if err != nil {
-		return nil
-	}
-	var out []ltok
-	line := 0
-	for t := it(); t != chroma.EOF; t = it() {
-		v := strings.TrimSpace(t.Value)
-		if v != "" && !t.Type.InCategory(chroma.Comment) {
-			start := line + strings.Count(t.Value[:strings.Index(t.Value, v)], "\n")
-			tok := ltok{typ: t.Type, val: v, line: start}
-			if tok.isName() {
-				if loc := identRe().FindStringIndex(v); loc != nil && loc[0] == 0 && loc[1] < len(v) {
-					out = append(out, ltok{typ: t.Type, val: v[:loc[1]], line: start})
-					tok = ltok{typ: chroma.Punctuation, val: strings.TrimSpace(v[loc[1]:]), line: start}
-				}
-			}
-			out = append(out, tok)
-		}
-		line += strings.Count(t.Value, "\n")
-	}
-	return out
-}
-
-// lexerCache holds the lexer for each extension (or name, for a file
-// without one): chroma's Match tries every lexer's patterns.
-var lexerCache sync.Map
-
-// lexerFor returns chroma's lexer for a file name, nil for none or for
-// markup and data.
-func lexerFor(name string) chroma.Lexer {
-	base := path.Base(name)
-	key := strings.ToLower(path.Ext(base))
-	if key == "" {
-		key = base
-	}
-	if l, ok := lexerCache.Load(key); ok {
-		l, _ := l.(chroma.Lexer)
-		return l
-	}
-	l := lexers.Match(base)
-	if l != nil && markup()[strings.ToLower(l.Config().Name)] {
-		l = nil
-	}
-	lexerCache.Store(key, l)
-	return l
-}
-
-// markup are the chroma lexers of data and prose, whose names are no
-// program's identifiers.
-var markup = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"json": true, "yaml": true, "toml": true, "markdown": true, "restructuredtext": true,
-		"xml": true, "html": true, "css": true, "scss": true, "ini": true, "plaintext": true,
-		"diff": true, "csv": true, "svg": true, "text only": true, "properties": true,
-		"docker": true, "makefile": false,
-	}
-})
-
-// tokenRefs counts the identifiers that name tokens use, except those at
-// the indexes of declared.
+// tokenRefs counts the names that tokens use, except builtins and those
+// at the indexes of declared.
 func tokenRefs(toks []ltok, declared map[int]bool) map[string]int {
 	refs := map[string]int{}
 	for i, t := range toks {
-		if t.isName() && !declared[i] && identRe().MatchString(t.val) {
-			refs[identRe().FindString(t.val)]++
+		if t.kind == tokIdent && !declared[i] {
+			refs[t.val]++
 		}
 	}
 	return refs
@@ -118,7 +29,7 @@ func indentOf(line string) int {
 
 // pythonSymbols reads a Python file's top-level classes (with their
 // methods and class attributes), defs with their signatures and
-// constants from chroma's tokens.
+// constants from its tokens.
 func pythonSymbols(name string, src []byte) fileSymbols {
 	toks := lexFile(name, src)
 	lines := srcLines(src)
@@ -133,7 +44,7 @@ func pythonSymbols(name string, src []byte) fileSymbols {
 			continue
 		}
 		indent := indentOf(lines[t.line])
-		if indent == 0 && t.typ != chroma.NameDecorator && !t.isKeyword("class") && !(t.isKeyword("async") || t.isKeyword("def")) {
+		if indent == 0 && t.kind != tokDecorator && !t.isKeyword("class") && !(t.isKeyword("async") || t.isKeyword("def")) {
 			class = -1
 		}
 		kw := i
@@ -144,7 +55,7 @@ func pythonSymbols(name string, src []byte) fileSymbols {
 			continue
 		}
 		switch {
-		case toks[kw].isKeyword("def") && toks[kw+1].typ == chroma.NameFunction:
+		case toks[kw].isKeyword("def") && toks[kw+1].isName():
 			parent := -1
 			if indent > 0 {
 				if class < 0 || (body >= 0 && indent != body) {
@@ -156,12 +67,12 @@ func pythonSymbols(name string, src []byte) fileSymbols {
 			}
 			declared[kw+1] = true
 			fs.defs = append(fs.defs, symbol{name: toks[kw+1].val, text: pySig(lines, t.line), parent: parent})
-		case t.isKeyword("class") && toks[i+1].typ == chroma.NameClass && indent == 0:
+		case t.isKeyword("class") && toks[i+1].isName() && indent == 0:
 			declared[i+1] = true
 			text := strings.TrimSuffix(strings.TrimSpace(lines[t.line]), ":")
 			fs.defs = append(fs.defs, symbol{name: toks[i+1].val, text: clipSig(text), parent: -1})
 			class, body = len(fs.defs)-1, -1
-		case t.typ == chroma.Name && (toks[i+1].val == "=" || toks[i+1].val == ":") && (indent == 0 || class >= 0 && (body < 0 || indent == body)):
+		case t.isName() && (toks[i+1].val == "=" || toks[i+1].val == ":") && (indent == 0 || class >= 0 && (body < 0 || indent == body)):
 			parent := -1
 			if indent > 0 {
 				body, parent = indent, class
@@ -215,7 +126,7 @@ var jsModifiers = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// jsSymbols reads a JavaScript or TypeScript file from chroma's tokens:
+// jsSymbols reads a JavaScript or TypeScript file from its tokens:
 // its top-level functions, classes with their methods and fields,
 // interfaces with their members, types, enums and top-level consts.
 func jsSymbols(name string, src []byte) fileSymbols {
@@ -247,7 +158,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 	}
 	nameAt := func(i int) bool { return i < len(toks) && toks[i].isName() && isIdent(toks[i].val) }
 	for i, t := range toks {
-		if t.typ.InCategory(chroma.Punctuation) || t.typ == chroma.Error {
+		if t.kind == tokPunct {
 			for _, c := range t.val {
 				switch c {
 				case '{':
@@ -317,7 +228,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 			}
 			continue
 		}
-		if len(bodies) == 0 || bodies[len(bodies)-1].depth != depth || paren != 0 || !nameAt(i) && !t.typ.InCategory(chroma.Keyword) {
+		if len(bodies) == 0 || bodies[len(bodies)-1].depth != depth || paren != 0 || !nameAt(i) && t.kind != tokKeyword {
 			continue
 		}
 		// A member starts after "{", ";", "}" or a modifier.
@@ -325,10 +236,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 			continue
 		}
 		prev := toks[i-1].val
-		if strings.HasSuffix(prev, "@") || t.typ == chroma.NameDecorator {
-			continue // a decorator's name
-		}
-		decorated := strings.HasSuffix(prev, ")") && t.line < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[t.line]), "@")
+		decorated := toks[i-1].kind == tokDecorator || prev == ")" && t.line < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[t.line]), "@")
 		if !jsModifiers()[prev] && !decorated && !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "}") && !strings.HasSuffix(prev, ",") {
 			continue
 		}
@@ -337,7 +245,7 @@ func jsSymbols(name string, src []byte) fileSymbols {
 		case strings.HasPrefix(next, "(") || strings.HasPrefix(next, "<"):
 			def(i, bodies[len(bodies)-1].sym, "method")
 		case strings.HasPrefix(next, ":") || strings.HasPrefix(next, "=") || strings.HasPrefix(next, ";") || strings.HasPrefix(next, "?") || strings.HasPrefix(next, "!"):
-			if t.typ.InCategory(chroma.Keyword) {
+			if t.kind == tokKeyword {
 				continue
 			}
 			def(i, bodies[len(bodies)-1].sym, "field")
@@ -394,22 +302,66 @@ func cutBody(s string) string {
 	return s
 }
 
-// genericSymbols reads any file chroma lexes: the functions and classes
-// its lexer names, and the names it uses.
+// genericSymbols reads a file of any other language lexFile reads: the
+// names that follow a keyword of definition (class, fn, func, function,
+// def, …; of Lua's "function M.f", the last), in a C-like language the
+// functions declared with a type before their name (Dart's
+// "String name(…) {"), and the names it uses.
 func genericSymbols(name string, src []byte) fileSymbols {
 	toks := lexFile(name, src)
 	if toks == nil {
 		return fileSymbols{}
 	}
+	l, _ := langOf(name)
 	lines := srcLines(src)
 	var fs fileSymbols
 	declared := map[int]bool{}
-	for i, t := range toks {
-		if (t.typ == chroma.NameFunction || t.typ == chroma.NameClass) && t.line < len(lines) && isIdent(t.val) {
-			declared[i] = true
-			fs.defs = append(fs.defs, symbol{name: t.val, text: clipSig(cutBody(strings.TrimSpace(lines[t.line]))), parent: -1})
+	for i := 0; i+1 < len(toks); i++ {
+		j := -1
+		switch t := toks[i]; {
+		case t.kind != tokPunct && t.kind != tokDecorator && defKeywords()[t.val] && toks[i+1].isName():
+			j = i + 1
+			for t.val == "function" && j+2 < len(toks) && (toks[j+1].val == "." || toks[j+1].val == ":") && toks[j+2].isName() {
+				j += 2
+			}
+		case l.fam == famC && i > 0 && t.isName() && toks[i+1].val == "(" && typedFunc(toks, i):
+			j = i
 		}
+		if j < 0 || toks[i].line >= len(lines) || !isIdent(toks[j].val) {
+			continue
+		}
+		declared[j] = true
+		fs.defs = append(fs.defs, symbol{name: toks[j].val, text: clipSig(cutBody(strings.TrimSpace(lines[toks[i].line]))), parent: -1})
+		i = j
 	}
 	fs.refs = tokenRefs(toks, declared)
 	return fs
+}
+
+// typedFunc reports whether the name at i, which "(" follows, declares a
+// function: a type (a name, a keyword such as "void", or the ">" or "?"
+// or "]" that ends one) comes before it, and "{" or "=>" after its parameters' ")".
+func typedFunc(toks []ltok, i int) bool {
+	switch p := toks[i-1]; {
+	case p.isName(), p.val == ">", p.val == "?", p.val == "]":
+	case p.kind == tokKeyword && strings.Contains(" void int char bool double float long short unsigned ", " "+p.val+" "):
+	default:
+		return false
+	}
+	depth := 0
+	for j := i + 1; j < len(toks) && j < i+200; j++ {
+		switch toks[j].val {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				next := ""
+				if j+1 < len(toks) {
+					next = toks[j+1].val
+				}
+				return next == "{" || next == "=>" || next == "async"
+			}
+		}
+	}
+	return false
 }
