@@ -37,15 +37,31 @@ func pythonSymbols(name string, src []byte) fileSymbols {
 	declared := map[int]bool{}
 	class, body := -1, -1 // the open top-level class and its body's indent
 	lastLine := -1
+	depth := 0 // of brackets: a line inside them continues a statement
 	for i, t := range toks {
 		first := t.line != lastLine
 		lastLine = t.line
-		if !first || t.line >= len(lines) {
+		if first && t.line < len(lines) && indentOf(lines[t.line]) == 0 && (t.kind == tokDecorator || t.isKeyword("def") || t.isKeyword("class") || t.isKeyword("async")) {
+			depth = 0 // whatever was left open before
+		}
+		statement := first && depth == 0
+		if t.kind == tokPunct {
+			switch t.val {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth = max(depth-1, 0)
+			}
+		}
+		if !statement || t.line >= len(lines) {
 			continue
 		}
 		indent := indentOf(lines[t.line])
 		if indent == 0 && t.kind != tokDecorator && !t.isKeyword("class") && !(t.isKeyword("async") || t.isKeyword("def")) {
 			class = -1
+		}
+		if class >= 0 && body < 0 && indent > 0 {
+			body = indent // the class body's first statement
 		}
 		kw := i
 		if t.isKeyword("async") && i+1 < len(toks) {
