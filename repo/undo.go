@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -318,7 +319,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, err
 	}
-	fl := t.newFilters(nil, gcfg)
+	fl := t.newFilters(context.Background(), gcfg)
 	var edited, details []string
 	for i := range files {
 		f := &files[i]
