@@ -165,10 +165,11 @@ func (t *Tree) hasJournal() bool {
 	if err != nil {
 		return false
 	}
-	// Anything but the sessions, the writer lock and the record of pair's
-	// commits (an empty directory too) is a write's.
+	// Anything but the sessions, the writer lock, the record of pair's
+	// commits and the trust store of .pair.yml (internal/config's
+	// trusted-config) is a write's, an empty directory too.
 	for _, e := range entries {
-		if e.Name() != "sessions" && e.Name() != applyLockFile && e.Name() != recordFile {
+		if n := e.Name(); n != "sessions" && n != applyLockFile && n != recordFile && n != "trusted-config" {
 			return true
 		}
 	}

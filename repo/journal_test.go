@@ -285,3 +285,36 @@ func TestRecoverOlderJournal(t *testing.T) {
 		t.Errorf("after recovery:\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestNoJournalBesideState: pair's own state beside the journal (the
+// sessions, the record of its commits, the trust store of .pair.yml) is
+// no write to recover, so Open takes no lock for it; anything else is.
+func TestNoJournalBesideState(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	home := filepath.Join(dir, ".git", "pair")
+	if err := os.MkdirAll(filepath.Join(home, "sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{recordFile, "trusted-config"} {
+		if err := os.WriteFile(filepath.Join(home, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if tr.hasJournal() {
+		t.Errorf("sessions, %s and trusted-config read as a journal to recover", recordFile)
+	}
+	if err := os.Mkdir(filepath.Join(home, "journal"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !tr.hasJournal() {
+		t.Errorf("a journal directory is not seen")
+	}
+}
