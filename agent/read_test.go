@@ -28,7 +28,7 @@ func TestReadResultsArePlainText(t *testing.T) {
 		"app.go: lines 8-9 of 11\n8\t// Bye returns a farewell.\n9\tfunc Bye(name string) string {\n",
 		"app.go: lines 1-3 of 11\n 1\tpackage app\n 2\t\n 3\t// Greet returns a greeting.\n(cut at 70 characters: read on with start_line 4)\n",
 		`{"error":"open missing.go: no such file or directory","path":"missing.go"}`,
-		"search func [A-Z] in *.go: 2 matches\napp.go:4: func Greet(name string) string {\napp.go:9: func Bye(name string) string {\n",
+		"search func [A-Z] in *.go: 2 matches\napp.go:\n4\tfunc Greet(name string) string {\n9\tfunc Bye(name string) string {\n",
 	}
 	if len(st.Results) != len(want) {
 		t.Fatalf("got %d results, want %d", len(st.Results), len(want))

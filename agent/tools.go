@@ -109,7 +109,7 @@ var tools = []*tool{
 	},
 	{
 		name:        "search_files",
-		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns path:line: text for each match.",
+		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns each matching line under its file's path, numbered as read_file numbers it.",
 		limits:      func(Settings) string { return fmt.Sprintf("At most %d matches.", maxMatches) },
 		schema: obj([]string{"pattern"}, map[string]*schema{
 			"pattern": nonEmpty("regular expression"),
@@ -422,8 +422,14 @@ func searchFiles(_ context.Context, a *Agent, args map[string]any) (string, erro
 		where = " in " + g
 	}
 	fmt.Fprintf(&b, "search %s%s: %d %s%s\n", argString(args, "pattern"), where, len(ms), map[bool]string{true: "match", false: "matches"}[len(ms) == 1], map[bool]string{true: " (the first ones only)"}[truncated])
-	for _, m := range ms {
-		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+	// Under each file's path, each line as read_file numbers it (its
+	// number, a tab, the line): one numbering wherever the model reads
+	// lines of a file.
+	for i, m := range ms {
+		if i == 0 || ms[i-1].Path != m.Path {
+			fmt.Fprintf(&b, "%s:\n", m.Path)
+		}
+		fmt.Fprintf(&b, "%d\t%s\n", m.Line, m.Text)
 	}
 	if truncated {
 		fmt.Fprintf(&b, "(truncated at %d matches: narrow the pattern or the glob)\n", len(ms))
