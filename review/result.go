@@ -14,6 +14,9 @@ import (
 type FileSummary struct {
 	Path                                          string
 	Approved, Edited, Rejected, Undecided, Failed int
+	// Already counts the hunks of Failed whose result the file already
+	// holds: they are said as such, not as hunks that could not be placed.
+	Already int
 	// Changes names what the file's change does besides editing content,
 	// as in "deleted" or "mode 100644 → 100755" (see File.Changes).
 	Changes string
@@ -27,7 +30,7 @@ func (s FileSummary) Text() string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{s.Approved, "approved"}, {s.Edited, "edited"}, {s.Rejected, "rejected"}, {s.Failed, "not placed"}} {
+	}{{s.Approved, "approved"}, {s.Edited, "edited"}, {s.Rejected, "rejected"}, {s.Failed - s.Already, "not placed"}, {s.Already, "already in the file"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}
@@ -51,6 +54,11 @@ func (r *Review) Summary() []FileSummary {
 	for i := range r.Proposal.Files {
 		out[i].Path = r.Proposal.Files[i].Path()
 		out[i].Failed = len(r.Proposal.Files[i].Failed)
+		for _, f := range r.Proposal.Files[i].Failed {
+			if f.Already {
+				out[i].Already++
+			}
+		}
 		out[i].Changes = strings.Join(r.Proposal.Files[i].Changes(), ", ")
 	}
 	for _, it := range r.Items {
@@ -90,6 +98,7 @@ func (r *Review) Totals() FileSummary {
 		t.Rejected += s.Rejected
 		t.Undecided += s.Undecided
 		t.Failed += s.Failed
+		t.Already += s.Already
 	}
 	return t
 }

@@ -399,3 +399,25 @@ func TestHunkRecord(t *testing.T) {
 		t.Errorf("rename: HunkRecord = %+v, want docs/notes.txt:0 approved", got)
 	}
 }
+
+// TestSummaryAlreadyApplied: a hunk whose result the file already holds
+// is said as such in the summary, not as a hunk that could not be placed.
+func TestSummaryAlreadyApplied(t *testing.T) {
+	patch := calcPatch + "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n-deux\n+two\n three\n"
+	r := review.New(place(t, patch), nil)
+	var notes review.FileSummary
+	for _, s := range r.Summary() {
+		if s.Path == "notes.txt" {
+			notes = s
+		}
+	}
+	if notes.Failed != 1 || notes.Already != 1 {
+		t.Fatalf("notes.txt summary: %+v, want 1 failed, already applied", notes)
+	}
+	if got, want := notes.Text(), "1 already in the file"; got != want {
+		t.Errorf("summary text %q, want %q", got, want)
+	}
+	if tot := r.Totals(); tot.Already != 1 || tot.Failed != 1 {
+		t.Errorf("totals %+v, want the already applied hunk counted once, as such", tot)
+	}
+}

@@ -103,6 +103,9 @@ type Failure struct {
 	Reason  string              `json:"reason"`
 	Detail  string              `json:"detail,omitempty"`
 	Nearest []edit.NumberedLine `json:"nearest,omitempty"`
+	// Already marks a hunk whose result the file already holds: nothing
+	// to do, rather than a failure (edit.ErrAlreadyApplied).
+	Already bool `json:"already,omitempty"`
 }
 
 // FromPlans turns placed file plans into a proposal.
@@ -115,7 +118,8 @@ func FromPlans(plans []*edit.FilePlan) Proposal {
 			if e.Err != nil {
 				reason = e.Err.Error()
 			}
-			f.Failed = append(f.Failed, Failure{Hunk: e.Hunk, Reason: reason, Detail: e.Detail, Nearest: e.Nearest})
+			f.Failed = append(f.Failed, Failure{Hunk: e.Hunk, Reason: reason, Detail: e.Detail, Nearest: e.Nearest,
+				Already: errors.Is(e.Err, edit.ErrAlreadyApplied)})
 		}
 		p.Files = append(p.Files, f)
 	}
