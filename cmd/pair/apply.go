@@ -52,7 +52,7 @@ single keys decide:
   a  approve the rest of the file   d  reject the rest of the file
   A  approve this file's hunks for the rest of the session
   s  split the hunk at the context lines between its changes
-  e  edit the hunk in $EDITOR (else $VISUAL, else vi)
+  e  edit the hunk in your editor (as git chooses it: GIT_EDITOR, core.editor, VISUAL, EDITOR)
   j  next undecided hunk            k  previous undecided hunk
   J  next hunk (down arrow)         K  previous hunk (up arrow)
   g  go to a hunk by number         /  search hunks by regular expression

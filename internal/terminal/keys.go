@@ -54,10 +54,27 @@ func WithRaw(kb *os.File, f func() error) error {
 	return f()
 }
 
-// editorCommand is the person's editor: $EDITOR, else $VISUAL, else vi.
-func editorCommand() string {
-	for _, v := range []string{"EDITOR", "VISUAL"} {
-		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
+// editorCommand is the person's editor, as git chooses it for a commit
+// message: git var GIT_EDITOR, which reads $GIT_EDITOR, core.editor,
+// $VISUAL (unless the terminal is dumb), $EDITOR, then vi. Without a
+// git that answers, the same order without core.editor.
+func editorCommand(ctx context.Context) string {
+	out, err := exec.CommandContext(ctx, "git", "var", "GIT_EDITOR").Output()
+	if e := strings.TrimSpace(string(out)); err == nil && e != "" {
+		return e
+	}
+	return editorFromEnv(os.Getenv)
+}
+
+// editorFromEnv is git's order of the editor's variables, without its
+// configuration: $GIT_EDITOR, $VISUAL unless TERM is dumb, $EDITOR, vi.
+func editorFromEnv(getenv func(string) string) string {
+	dumb := getenv("TERM") == "" || getenv("TERM") == "dumb"
+	for _, v := range []string{"GIT_EDITOR", "VISUAL", "EDITOR"} {
+		if v == "VISUAL" && dumb {
+			continue
+		}
+		if e := strings.TrimSpace(getenv(v)); e != "" {
 			return e
 		}
 	}
@@ -67,7 +84,7 @@ func editorCommand() string {
 // runEditor runs the editor on path through the shell, so that an editor
 // given with arguments ("code --wait") works, on the person's terminal.
 func runEditor(ctx context.Context, tty *os.File, io IO, path string) error {
-	ed := editorCommand()
+	ed := editorCommand(ctx)
 	cmd := exec.CommandContext(ctx, "sh", "-c", ed+` "$1"`, "pair-editor", path)
 	cmd.Stdin = tty
 	cmd.Stdout = io.Out
