@@ -44,3 +44,19 @@ func TestEventPrinterReviewSummary(t *testing.T) {
 		t.Errorf("got %q, want %q", errOut.String(), want)
 	}
 }
+
+// TestEventPrinterNoUsage: a server that sends no token counts gets no
+// line of zeros; one that does gets its counts.
+func TestEventPrinterNoUsage(t *testing.T) {
+	var out, errOut strings.Builder
+	p := &eventPrinter{io: terminal.IO{Out: &out, Err: &errOut}, st: &agent.State{}}
+	p.event(agent.Event{Kind: agent.EventUsage, Detail: "reply"})
+	if errOut.String() != "" {
+		t.Errorf("no counts printed %q, want nothing", errOut.String())
+	}
+	p.st.Usage = agent.Usage{PromptTokens: 12, CompletionTokens: 3, TotalTokens: 15}
+	p.event(agent.Event{Kind: agent.EventUsage, Usage: p.st.Usage, Detail: "reply"})
+	if want := "(tokens: 12 in, 3 out; session 15)\n"; errOut.String() != want {
+		t.Errorf("counts printed %q, want %q", errOut.String(), want)
+	}
+}

@@ -559,6 +559,9 @@ func (p *eventPrinter) event(e agent.Event) {
 		p.notice = e.Text
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
 	case agent.EventUsage:
+		if e.Usage == (agent.Usage{}) {
+			break // the server counts no tokens: none is not zero
+		}
 		p.endLine()
 		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("(tokens: %d in, %d out; session %d)", e.Usage.PromptTokens, e.Usage.CompletionTokens, p.st.Usage.TotalTokens)))
 	case agent.EventFinal:
