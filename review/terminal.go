@@ -147,7 +147,7 @@ func (t *Terminal) press(ctx context.Context, r *Review, k rune) (bool, error) {
 	case 'n':
 		err = r.Reject("")
 	case 'r':
-		note, ok, lerr := t.line(ctx, "Note for the model (why this hunk is rejected): ")
+		note, ok, lerr := t.line(ctx, "Note (why you reject this hunk): ")
 		if lerr != nil {
 			return false, lerr
 		}

@@ -139,6 +139,11 @@ func TestTerminalNote(t *testing.T) {
 	if !strings.Contains(screen, "no note; the hunk is still undecided") {
 		t.Errorf("Esc at the note prompt does not say the hunk is still undecided:\n%s", screen)
 	}
+	// The prompt speaks to the person, who may be applying a colleague's
+	// patch with no model involved.
+	if !strings.Contains(screen, "Note (why you reject this hunk): ") || strings.Contains(screen, "for the model") {
+		t.Errorf("the note prompt is not the person's:\n%s", screen)
+	}
 }
 
 func TestTerminalRefusals(t *testing.T) {

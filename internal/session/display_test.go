@@ -60,3 +60,14 @@ func TestEventPrinterNoUsage(t *testing.T) {
 		t.Errorf("counts printed %q, want %q", errOut.String(), want)
 	}
 }
+
+// TestEventPrinterAsking: the person reads which model is asked, not the
+// task type pair classified the request as.
+func TestEventPrinterAsking(t *testing.T) {
+	var out, errOut strings.Builder
+	p := &eventPrinter{io: terminal.IO{Out: &out, Err: &errOut}, st: &agent.State{Model: "m"}}
+	p.event(agent.Event{Kind: agent.EventRequestStarted, Text: "add a test", Detail: "test_workflow"})
+	if want := "pair: asking m…\n"; errOut.String() != want {
+		t.Errorf("got %q, want %q", errOut.String(), want)
+	}
+}

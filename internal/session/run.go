@@ -512,7 +512,9 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprint(p.text, e.Text)
 		p.midway = !strings.HasSuffix(e.Text, "\n")
 	case agent.EventRequestStarted:
-		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s (%s)…", display.Name(p.st.Model), e.Detail)))
+		// The task type is for --json and the model's tools, not a word
+		// for the person.
+		fmt.Fprintln(p.io.Err, p.dim(fmt.Sprintf("pair: asking %s…", display.Name(p.st.Model))))
 	case agent.EventToolCall:
 		p.endLine()
 		p.told = false
