@@ -41,8 +41,11 @@ type NotAPIError struct {
 func (e *NotAPIError) Error() string { return "model server: " + notAPIText(e.What) }
 
 func notAPIText(what string) string {
-	return "answered with " + what + ", not the OpenAI API: is the base URL right (it usually ends in /v1)?"
+	return "answered with " + what + ", not the OpenAI API" + baseURLQuestion
 }
+
+// baseURLQuestion ends what NotAPIError says.
+const baseURLQuestion = ": is the base URL right (it usually ends in /v1)?"
 
 // htmlPage is what NotAPIError says of an HTML page.
 const htmlPage = "an HTML page"
@@ -63,6 +66,9 @@ type StatusError struct {
 	// header, or zero.
 	RetryAfter time.Duration
 	Message    string // the server's error message, if it gave one
+	// BaseURL is the base URL the request was sent under, if known: a
+	// 404 under one that does not end in /v1 suggests adding it.
+	BaseURL string
 }
 
 func (e *StatusError) Error() string {
@@ -70,17 +76,39 @@ func (e *StatusError) Error() string {
 	if text := http.StatusText(e.Code); text != "" {
 		s += " " + text
 	}
-	if e.Message != "" {
-		s += ": " + e.Message
+	if e.Code == http.StatusNotFound && e.BaseURL != "" {
+		s += " for " + strings.TrimSuffix(e.BaseURL, "/") + "/chat/completions"
+	}
+	v1 := e.v1()
+	if msg := e.Message; msg != "" {
+		if v1 != "" {
+			msg = strings.TrimSuffix(msg, baseURLQuestion) // the hint says it
+		}
+		s += ": " + msg
+	}
+	if v1 != "" {
+		s += "; most OpenAI-compatible servers serve under /v1: try OPENAI_BASE_URL=" + v1 + " (or --api-base " + v1 + ")"
 	}
 	return s
 }
 
+// v1 is the base URL with /v1 added, when the answer was 404 Not Found
+// and the base URL does not end in /v1; else "".
+func (e *StatusError) v1() string {
+	base := strings.TrimSuffix(e.BaseURL, "/")
+	if e.Code != http.StatusNotFound || base == "" || strings.HasSuffix(base, "/v1") {
+		return ""
+	}
+	return base + "/v1"
+}
+
 // Retryable reports whether the request may succeed when sent again:
-// 408 Request Timeout, 429 Too Many Requests and the 5xx errors.
+// 408 Request Timeout, 429 Too Many Requests and the 5xx errors but 501
+// Not Implemented. Other 4xx errors answer the request itself: sending it
+// again gets the same answer.
 func (e *StatusError) Retryable() bool {
 	return e.Code == http.StatusRequestTimeout || e.Code == http.StatusTooManyRequests ||
-		e.Code >= 500 && e.Code <= 599
+		e.Code >= 500 && e.Code <= 599 && e.Code != http.StatusNotImplemented
 }
 
 // Config says how to reach an OpenAI-compatible endpoint.
@@ -200,6 +228,9 @@ const (
 type Client struct {
 	Chat  ChatClient
 	Model string
+	// BaseURL is the endpoint's base URL, named in the error of a 404
+	// answer; empty means unknown.
+	BaseURL string
 
 	// MaxAttempts is the number of requests tried for one reply
 	// (DefaultMaxAttempts when zero).
@@ -268,7 +299,7 @@ func NewClient(cfg Config) *Client {
 	}
 	hc.Transport = &retryAfterTransport{base: &boundedTransport{base: base}}
 	ocfg.HTTPClient = hc
-	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model,
+	return &Client{Chat: openai.NewClientWithConfig(ocfg), Model: cfg.Model, BaseURL: ocfg.BaseURL,
 		FirstByteTimeout: orDefault(cfg.FirstByteTimeout, DefaultFirstByteTimeout),
 		IdleTimeout:      orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
 		MaxReply:         orDefault(cfg.MaxReply, DefaultMaxReply),
@@ -316,7 +347,7 @@ func isTimeout(err error) bool {
 // is returned as it is: the caller decides. On an error, the Reply holds
 // what arrived of the last attempt.
 //
-// Errors of the server that may pass (408, 429, 5xx) and broken
+// Errors of the server that may pass (408, 429, 5xx but 501) and broken
 // connections are retried after a wait, as long as no text was shown for
 // the attempt; other errors are returned at once, a *StatusError for an
 // HTTP error. When ctx is done, Complete returns at once with an error
@@ -349,6 +380,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, tools []ToolDef, 
 			if d, ok := parseRetryAfter(ra.get(), c.now()); ok {
 				se.RetryAfter = d
 			}
+			se.BaseURL = c.BaseURL
 		}
 		why, ok := retryable(err)
 		if !ok || shown {

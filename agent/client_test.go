@@ -297,12 +297,22 @@ func TestCompleteClientErrorsAreNotRetried(t *testing.T) {
 		{
 			"404 from Ollama",
 			agenttest.Reply{Status: 404, ErrorBody: `{"error":"model \"llama9\" not found, try pulling it first"}`},
-			`model server: 404 Not Found: model "llama9" not found, try pulling it first`,
+			`model server: 404 Not Found for ` + agenttest.MemoryURL + `/chat/completions: model "llama9" not found, try pulling it first`,
 		},
 		{
 			"400 from vLLM",
 			agenttest.Reply{Status: 400, ErrorBody: `{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}`},
 			"model server: 400 Bad Request: max_tokens is too large",
+		},
+		{
+			"501",
+			agenttest.Reply{Status: 501, Text: "streaming is not supported"},
+			"model server: 501 Not Implemented: streaming is not supported",
+		},
+		{
+			"404 as plain text",
+			agenttest.Reply{Status: 404, ErrorBody: "404 page not found"},
+			"model server: 404 Not Found for " + agenttest.MemoryURL + "/chat/completions: 404 page not found",
 		},
 		{
 			"403 as plain text",
@@ -787,7 +797,7 @@ func TestCompleteNotTheAPI(t *testing.T) {
 		{"plain text", agenttest.Reply{SSE: "hello\nworld\n", ContentType: "text/plain"},
 			"model server: answered with a body that is not an event stream (Content-Type text/plain), not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
 		{"html error page", agenttest.Reply{Status: 404, ErrorBody: page, ContentType: "text/html"},
-			"model server: 404 Not Found: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
+			"model server: 404 Not Found for " + agenttest.MemoryURL + "/chat/completions: answered with an HTML page, not the OpenAI API: is the base URL right (it usually ends in /v1)?"},
 	}
 	for _, tt := range tests {
 		s := agenttest.NewServer(t, tt.rep)
@@ -795,6 +805,32 @@ func TestCompleteNotTheAPI(t *testing.T) {
 		_, err := c.Complete(context.Background(), userAsks, nil, nil)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestCompleteNotFoundSuggestsV1(t *testing.T) {
+	tests := []struct {
+		base, want, page string
+	}{
+		{"http://agenttest.invalid", "model server: 404 Not Found for http://agenttest.invalid/chat/completions: 404 page not found; most OpenAI-compatible servers serve under /v1: try OPENAI_BASE_URL=http://agenttest.invalid/v1 (or --api-base http://agenttest.invalid/v1)", ""},
+		{"http://agenttest.invalid/", "model server: 404 Not Found for http://agenttest.invalid/chat/completions: 404 page not found; most OpenAI-compatible servers serve under /v1: try OPENAI_BASE_URL=http://agenttest.invalid/v1 (or --api-base http://agenttest.invalid/v1)", ""},
+		{"http://agenttest.invalid/v1/", "model server: 404 Not Found for http://agenttest.invalid/v1/chat/completions: 404 page not found", ""},
+		{"http://agenttest.invalid", "model server: 404 Not Found for http://agenttest.invalid/chat/completions: answered with an HTML page, not the OpenAI API; most OpenAI-compatible servers serve under /v1: try OPENAI_BASE_URL=http://agenttest.invalid/v1 (or --api-base http://agenttest.invalid/v1)", "<html><body>Not found</body></html>"},
+	}
+	for _, tt := range tests {
+		rep := agenttest.Reply{Status: 404, ErrorBody: "404 page not found"}
+		if tt.page != "" {
+			rep = agenttest.Reply{Status: 404, ErrorBody: tt.page, ContentType: "text/html"}
+		}
+		s := agenttest.NewServer(t, rep)
+		cfg := s.Config()
+		cfg.BaseURL = tt.base
+		c := agent.NewClient(cfg)
+		c.Sleep = func(context.Context, time.Duration) error { t.Error("retried a 404"); return nil }
+		_, err := c.Complete(context.Background(), userAsks, nil, nil)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("base %s:\ngot  %v\nwant %s", tt.base, err, tt.want)
 		}
 	}
 }

@@ -17,7 +17,8 @@
 //	pair demo [--dir DIR] [--keep=false]
 //
 // pair edit works with a model on any OpenAI-compatible endpoint
-// (OPENAI_BASE_URL, OPENAI_API_KEY, PAIR_MODEL, or .pair.yml): the model
+// (OPENAI_BASE_URL, or its older name OPENAI_API_BASE; OPENAI_API_KEY,
+// PAIR_MODEL, or .pair.yml): the model
 // reads the repository through read-only tools and proposes diffs, which
 // are reviewed hunk by hunk like pair apply's, written and committed; the
 // model is told what became of each hunk. On a terminal it is a chat with
@@ -26,7 +27,7 @@
 // pair gives up on one that stops after it has begun (--idle-timeout,
 // idle_timeout in .pair.yml) or grows past --max-reply (max_reply, 4 MiB
 // by default), and the turn fails with nothing written. Sessions are
-// saved under the git directory; a review that cannot be done now pauses
+// saved under the git directory once the model has answered; a review that cannot be done now pauses
 // (exit 3) and pair review finishes it later, in a terminal or a local web
 // page (--web). MCP servers listed in .pair.yml add their tools behind the
 // same policy gate (pair mcp list); a repository's .pair.yml may run

@@ -17,7 +17,8 @@ func editCommand(io stdio) *cli.Command {
 		ArgsUsage: "[FILES...]",
 		Description: `Starts a session with a model (any OpenAI-compatible endpoint: set
 OPENAI_BASE_URL and OPENAI_API_KEY, or --api-base and --api-key; PAIR_MODEL
-or --model names the model) with FILES in context. The model reads the
+or --model names the model; OPENAI_API_BASE is read when OPENAI_BASE_URL is
+not set) with FILES in context. The model reads the
 repository through read-only tools and proposes changes as diffs; you
 review every hunk as with git add -p (see pair apply --help for the keys),
 and the approved hunks are written and committed with the audit trailer.
@@ -53,7 +54,8 @@ given. The trailer marks an approved one "interpreted". So it is with a
 hunk placed where its reading is doubtful, labelled "uncertain" with the
 reason (see pair apply --help); the trailer marks it "uncertain".
 
-The session is saved under the git directory after every step:
+The session is saved under the git directory after every step, once
+the model has answered (a try that fails before leaves no session):
 --session NAME names it (and continues it if it exists), --continue goes
 on with the latest; pair sessions lists them. A review that cannot be
 done now is saved, and pair review finishes it later (--web: in the

@@ -27,7 +27,8 @@ type scriptModel struct {
 //	model start [-no-tools] REPLIES.json
 //	                           serve these replies (a JSON array of
 //	                           agenttest.Reply) in order; set OPENAI_BASE_URL,
-//	                           OPENAI_API_KEY and PAIR_MODEL for what follows;
+//	                           OPENAI_API_KEY and PAIR_MODEL for what follows,
+//	                           and MODEL_ROOT to the base URL without /v1;
 //	                           -no-tools refuses requests with tools, as
 //	                           Ollama does for a model without tool support
 //	model verify               fail if a reply is unused or a request was
@@ -63,6 +64,7 @@ func cmdModel(ts *testscript.TestScript, neg bool, args []string) {
 			m.srv.RefuseTools("")
 		}
 		ts.Setenv("OPENAI_BASE_URL", m.srv.URL())
+		ts.Setenv("MODEL_ROOT", strings.TrimSuffix(m.srv.URL(), "/v1"))
 		ts.Setenv("OPENAI_API_KEY", "test-key")
 		ts.Setenv("PAIR_MODEL", "test-model")
 	case "verify":

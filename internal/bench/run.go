@@ -401,7 +401,7 @@ func taskEnv() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "OPENAI_BASE_URL", "OPENAI_API_KEY", "PAIR_MODEL", "GORACE", "EDITOR", "VISUAL", "GIT_EDITOR":
+		case "OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY", "PAIR_MODEL", "GORACE", "EDITOR", "VISUAL", "GIT_EDITOR":
 			continue
 		}
 		env = append(env, kv)

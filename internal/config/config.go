@@ -162,7 +162,8 @@ func Merge(in Inputs) (Config, error) {
 	}
 	mc.Model = first(fl.Model, env("PAIR_MODEL"), fileModel, "gpt-4o-mini")
 	fileBase, _ := pick(func(f File) string { return f.APIBase })
-	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), fileBase)
+	// OPENAI_API_BASE is the older name, which Aider and LiteLLM read.
+	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), env("OPENAI_API_BASE"), fileBase)
 	keyEnv, _ := pick(func(f File) string { return f.APIKeyEnv })
 	keyFromFile := ""
 	mc.KeyEnv = keyEnv

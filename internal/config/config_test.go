@@ -8,6 +8,36 @@ import (
 	"time"
 )
 
+func TestMergeAPIBaseAlias(t *testing.T) {
+	home := File{APIBase: "http://home"}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"OPENAI_API_BASE alone", map[string]string{"OPENAI_API_BASE": "http://alias/v1"}, "http://alias/v1"},
+		{"OPENAI_BASE_URL wins", map[string]string{"OPENAI_API_BASE": "http://alias/v1", "OPENAI_BASE_URL": "http://base/v1"}, "http://base/v1"},
+		{"blank alias ignored", map[string]string{"OPENAI_API_BASE": " "}, "http://home"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Merge(Inputs{Env: func(k string) string { return tc.env[k] }, Files: []Source{{Path: "h", File: home}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.APIBase != tc.want {
+				t.Errorf("got base %q, want %q", got.APIBase, tc.want)
+			}
+		})
+	}
+	got, err := Merge(Inputs{Env: func(k string) string { return map[string]string{"OPENAI_API_BASE": "http://alias/v1"}[k] }, Flags: Flags{APIBase: "http://flag/v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.APIBase != "http://flag/v1" {
+		t.Errorf("with --api-base: got base %q, want http://flag/v1", got.APIBase)
+	}
+}
+
 func TestMergePrecedence(t *testing.T) {
 	repoFile := File{Model: "repo-model", APIBase: "http://repo", TestCmd: "make test", MaxSteps: 7}
 	home := File{Model: "home-model", APIBase: "http://home", MaxSteps: 9, Timeout: "90s"}

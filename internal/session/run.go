@@ -207,6 +207,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return output.Usagef("%s: %v", cmd, err)
 	}
+	existed := st != nil
 	if st == nil {
 		st = agent.NewState(name, cfg.Model, o.Mode, files)
 	} else {
@@ -233,10 +234,23 @@ func Run(ctx context.Context, o Options) error {
 			Interpret: o.Interpret || !o.Yes && o.Decisions == "",
 		},
 	}
-	if mode == agent.ModeEdit {
-		a.Checkpoint = store.Save // ask sessions are not kept
-		if err := store.Save(st); err != nil {
-			return fmt.Errorf("%s: %w", cmd, err)
+	if mode == agent.ModeEdit { // ask sessions are not kept
+		a.Checkpoint = store.Save
+		if existed {
+			if err := store.Save(st); err != nil {
+				return fmt.Errorf("%s: %w", cmd, err)
+			}
+		} else {
+			// A new session is kept once a model has answered (and from
+			// then on, also after /clear): a server that cannot be
+			// reached leaves no session behind.
+			kept := false
+			a.Checkpoint = func(st *agent.State) error {
+				if kept = kept || answered(st); !kept {
+					return nil
+				}
+				return store.Save(st)
+			}
 		}
 	}
 	if !o.Resume || st.Turn.Pending != nil {
@@ -265,6 +279,11 @@ func Run(ctx context.Context, o Options) error {
 		return finishTurn(ctx, o, st, err, show)
 	}
 	return chat(ctx, o, a, st, show)
+}
+
+// answered reports whether a model has answered in st.
+func answered(st *agent.State) bool {
+	return slices.ContainsFunc(st.Messages, func(m agent.Message) bool { return m.Role == agent.RoleAssistant })
 }
 
 // Store is where the tree's sessions are kept: under the git
