@@ -98,12 +98,12 @@ func (a *Agent) base(p string) (Base, error) {
 	if s, ok := a.seenWhole(p); ok {
 		return Base{Path: p, Text: s.Text, From: baseSeen}, nil
 	}
-	// A path beyond a symbolic link has no base: the edit is placed as a
-	// new file, and placement refuses it in git's words.
-	if _, _, err := a.Tree.ReadText(p, a.Access, 0); errors.Is(err, repo.ErrBeyondLink) {
+	_, _, err := a.Tree.ReadText(p, a.Access, 0)
+	if errors.Is(err, repo.ErrBeyondLink) {
+		// No base: the edit is placed as a new file, and placement
+		// refuses it in git's words.
 		return Base{Path: p, Missing: true, From: baseHead}, nil
 	}
-	_, err := a.readCurrent(p)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Base{}, err
