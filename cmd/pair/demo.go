@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/demo"
 	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
@@ -39,7 +40,7 @@ one, they are approved with --yes). --offline keeps the bundled reply.`,
 			if c.NArg() > 0 {
 				return usagef("demo: takes no arguments (got %q)", c.Args().First())
 			}
-			live := (os.Getenv("OPENAI_BASE_URL") != "" || os.Getenv("OPENAI_API_BASE") != "" || c.String("api-base") != "") && !c.Bool("offline")
+			live := (config.EnvBaseURL(os.Getenv) != "" || c.String("api-base") != "") && !c.Bool("offline")
 			return demo.Run(c.Context, demo.Options{Dir: c.String("dir"), Keep: c.Bool("keep"), Live: live, IO: io,
 				Session:  func(_ context.Context, o session.Options) error { return runAgent(c, o) },
 				OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, io.Err) },

@@ -145,14 +145,6 @@ func Merge(in Inputs) (Config, error) {
 		}
 		return "", ""
 	}
-	first := func(vs ...string) string {
-		for _, v := range vs {
-			if strings.TrimSpace(v) != "" {
-				return strings.TrimSpace(v)
-			}
-		}
-		return ""
-	}
 	fl := in.Flags
 	fileModel, modelFile := pick(func(f File) string { return f.Model })
 	for _, m := range []struct{ value, from string }{{fl.Model, "--model"}, {env("PAIR_MODEL"), "PAIR_MODEL"}, {fileModel, modelFile + ": model"}} {
@@ -162,8 +154,7 @@ func Merge(in Inputs) (Config, error) {
 	}
 	mc.Model = first(fl.Model, env("PAIR_MODEL"), fileModel, "gpt-4o-mini")
 	fileBase, _ := pick(func(f File) string { return f.APIBase })
-	// OPENAI_API_BASE is the older name, which Aider and LiteLLM read.
-	mc.APIBase = first(fl.APIBase, env("OPENAI_BASE_URL"), env("OPENAI_API_BASE"), fileBase)
+	mc.APIBase = first(fl.APIBase, EnvBaseURL(env), fileBase)
 	keyEnv, _ := pick(func(f File) string { return f.APIKeyEnv })
 	keyFromFile := ""
 	mc.KeyEnv = keyEnv
@@ -396,4 +387,21 @@ func UntrustedWarning(w io.Writer, cfg Config) {
 	}
 	fmt.Fprintf(w, "pair: ignoring %s in the repository's .pair.yml, which you have not trusted: read it, then run 'pair trust'\n",
 		strings.Join(cfg.Untrusted, ", "))
+}
+
+// EnvBaseURL is the model server's address the environment gives:
+// OPENAI_BASE_URL, else OPENAI_API_BASE (the older name, which Aider and
+// LiteLLM read); "" for none.
+func EnvBaseURL(getenv func(string) string) string {
+	return first(getenv("OPENAI_BASE_URL"), getenv("OPENAI_API_BASE"))
+}
+
+// first returns the first of vs that is not blank, trimmed.
+func first(vs ...string) string {
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
