@@ -209,25 +209,23 @@ func printLog(w io.Writer, entries []repo.LogEntry) {
 }
 
 func printStats(w io.Writer, models []modelStats, notCounted int) {
-	defer func() {
-		if notCounted > 0 {
-			fmt.Fprintf(w, "not counted: %d %s whose trailers say pair, but that this pair did not make (see pair log)\n", notCounted, output.Plural(notCounted, "commit"))
-		}
-	}()
 	if len(models) == 0 {
 		fmt.Fprintln(w, "no pair commits made here")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODEL\tCOMMITS\tHUNKS\tAPPROVED\tEDITED\tREJECTED\tACCEPTED")
-	for _, m := range models {
-		rate := "-"
-		if m.Hunks > 0 {
-			rate = fmt.Sprintf("%.1f%%", 100*m.AcceptanceRate)
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "MODEL\tCOMMITS\tHUNKS\tAPPROVED\tEDITED\tREJECTED\tACCEPTED")
+		for _, m := range models {
+			rate := "-"
+			if m.Hunks > 0 {
+				rate = fmt.Sprintf("%.1f%%", 100*m.AcceptanceRate)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", display.Name(orNone(m.Model)), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", display.Name(orNone(m.Model)), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
+		tw.Flush()
 	}
-	tw.Flush()
+	if notCounted > 0 {
+		fmt.Fprintf(w, "not counted: %d %s whose trailers say pair, but that this pair did not make (see pair log)\n", notCounted, output.Plural(notCounted, "commit"))
+	}
 }
 
 // orNone shows an empty trailer value.
