@@ -89,6 +89,17 @@ func TestStripNames(t *testing.T) {
 	if f := p.Files[1]; f.NewPath != "sub/n.txt" || !f.Stripped {
 		t.Errorf("creation: got %q stripped=%v, want sub/n.txt like the section before it", f.NewPath, f.Stripped)
 	}
+
+	// A name that leads out keeps its "..", and the root its "/": the
+	// caller refuses them rather than writing inside the tree.
+	p = mustParse(t, text(
+		"--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b",
+		"--- /dev/null", "+++ ../out.txt", "@@ -0,0 +1 @@", "+n",
+		"--- /dev/null", "+++ /etc/out.txt", "@@ -0,0 +1 @@", "+n",
+	))
+	if a, b := p.Files[1].NewPath, p.Files[2].NewPath; a != "../out.txt" || b != "/etc/out.txt" {
+		t.Errorf("got %q and %q, want them as written", a, b)
+	}
 }
 
 // TestParseModesCanonical: modes git would not write are read as git

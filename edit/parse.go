@@ -479,14 +479,16 @@ func (f *FileDiff) Other() string {
 	return ""
 }
 
-// stripDirs removes n leading directories from name; "" stays "".
+// stripDirs removes n leading directories from name; "" stays "". A ".."
+// or the root is not a directory to remove: a name that leads out stays
+// one, for the caller to refuse.
 func stripDirs(name string, n int) (string, bool) {
 	if name == "" {
 		return "", true
 	}
 	for ; n > 0; n-- {
-		_, rest, ok := strings.Cut(name, "/")
-		if !ok {
+		dir, rest, ok := strings.Cut(name, "/")
+		if !ok || dir == "" || dir == ".." {
 			return "", false
 		}
 		name = strings.TrimLeft(rest, "/")
