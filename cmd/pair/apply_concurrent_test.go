@@ -83,7 +83,8 @@ func TestApplyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(pair, "apply", "--yes", "-C", dir, p)
+				cmd := exec.Command(pair, "apply", "--yes", p)
+				cmd.Dir = dir
 				cmd.Stderr = &errs[i]
 				err := cmd.Run()
 				var ee *exec.ExitError
