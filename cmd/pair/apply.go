@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -32,6 +33,16 @@ func (f filterFlag) String() string {
 		}
 	}
 	return strings.Join(globs, ",")
+}
+
+// attachedStrip is -p0 to -p9, -p with its number attached as git users
+// write it, which the flag parser would read as a flag of its own.
+func attachedStrip() []cli.Flag {
+	var flags []cli.Flag
+	for n := range 10 {
+		flags = append(flags, &cli.BoolFlag{Name: fmt.Sprintf("p%d", n), Hidden: true})
+	}
+	return flags
 }
 
 func applyCommand(io stdio) *cli.Command {
@@ -118,7 +129,7 @@ Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
 answers on standard input) or a file could not be written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
@@ -134,7 +145,7 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the patch read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
-		},
+		}, attachedStrip()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
@@ -146,6 +157,14 @@ answers on standard input) or a file could not be written;
 					return usagef("apply: -p %d: the number of directories to remove cannot be negative", n)
 				}
 				paths.Strip = &n
+			}
+			for n := range 10 {
+				if c.Bool(fmt.Sprintf("p%d", n)) {
+					if paths.Strip != nil && *paths.Strip != n {
+						return usagef("apply: -p given twice")
+					}
+					paths.Strip = &n
+				}
 			}
 			opts := apply.Options{
 				Patch: c.Args().First(),
