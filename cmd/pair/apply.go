@@ -4,10 +4,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func applyCommand(io stdio) *cli.Command {
+func applyCommand(io console.IO) *cli.Command {
 	return &cli.Command{
 		Name:      "apply",
 		Usage:     "review a unified diff hunk by hunk and apply (and commit) the approved hunks",
@@ -91,7 +93,7 @@ answers on standard input) or a file could not be written;
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
-				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+				return output.Usagef("apply: one patch at a time (got %d arguments)", c.NArg())
 			}
 			opts := apply.Options{
 				Patch: c.Args().First(),
