@@ -1,6 +1,8 @@
 package mcpservers
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +42,31 @@ func TestConfigs(t *testing.T) {
 	cfg.MCPServers[0].Dir = ""
 	if d := Configs(cfg, "/repo", "/bin/pair")[0].Dir; d != "/repo" {
 		t.Errorf("default dir: got %q, want the repository root", d)
+	}
+}
+
+// TestConfigsSelf checks that ${PAIR} is pair's own path as given, unless
+// the environment sets PAIR, and that a relative path pair was started by
+// is made absolute.
+func TestConfigsSelf(t *testing.T) {
+	cfg := config.Config{MCPServers: []config.MCPServer{{Name: "notebook", Command: "${PAIR}", Args: []string{"mcp", "example-server"}}}}
+	t.Setenv("PAIR", "")
+	os.Unsetenv("PAIR")
+	if got := Configs(cfg, "/repo", "/opt/pair")[0].Command; got != "/opt/pair" {
+		t.Errorf("${PAIR}: got %q, want /opt/pair", got)
+	}
+	t.Setenv("PAIR", "/usr/bin/pair")
+	if got := Configs(cfg, "/repo", "/opt/pair")[0].Command; got != "/usr/bin/pair" {
+		t.Errorf("${PAIR} with PAIR set: got %q, want the environment's", got)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Self(filepath.Join("bin", "pair")), filepath.Join(wd, "bin", "pair"); got != want {
+		t.Errorf("Self(bin/pair) = %q, want %q", got, want)
+	}
+	if got := Self("/abs/pair"); got != "/abs/pair" {
+		t.Errorf("Self(/abs/pair) = %q", got)
 	}
 }
