@@ -102,7 +102,7 @@ func withUsageErrors(prefix string, cmds ...*cli.Command) []*cli.Command {
 
 func newApp(f *factory) *cli.App {
 	io := f.IO
-	return &cli.App{
+	app := &cli.App{
 		Name:      "pair",
 		Usage:     "pair-program with a language model, reviewing every hunk it proposes",
 		UsageText: "pair [-C DIR] <command> [options] [arguments]",
@@ -121,7 +121,7 @@ func newApp(f *factory) *cli.App {
 			&cli.StringFlag{Name: "C", Usage: "run as if pair was started in `DIR` (as git -C)"},
 		},
 		Before: func(c *cli.Context) error { return changeDir(f, c.String("C")) },
-		Commands: withUsageErrors("",
+		Commands: []*cli.Command{
 			newEditCmd(f, nil),
 			newAskCmd(f, nil),
 			newReviewCmd(f, nil),
@@ -133,7 +133,7 @@ func newApp(f *factory) *cli.App {
 			newUndoCmd(f, nil),
 			newLogCmd(f, nil),
 			newMCPCmd(f, nil),
-		),
+		},
 		Action: func(c *cli.Context) error {
 			if !c.Args().Present() {
 				// A bare pair: the help, and the status of a usage error.
@@ -145,6 +145,10 @@ func newApp(f *factory) *cli.App {
 			return unknownCommand(c.Args().First(), c.App.VisibleCommands())
 		},
 	}
+	// Setup adds the help command: its usage errors are typed too.
+	app.Setup()
+	withUsageErrors("", app.Commands...)
+	return app
 }
 
 // changeDir changes the process's directory to dir (-C DIR), as git -C

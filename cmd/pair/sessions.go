@@ -14,7 +14,7 @@ import (
 // nil, gets the options instead of sessions.List or sessions.Remove (for
 // tests; Remove is set for rm).
 func newSessionsCmd(f *factory, runF func(context.Context, sessions.Options) error) *cli.Command {
-	run := func(c *cli.Context, o sessions.Options, do func(context.Context, sessions.Options) error) error {
+	call := func(c *cli.Context, o sessions.Options, do func(context.Context, sessions.Options) error) error {
 		o.IO = f.IO
 		o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) }
 		if runF != nil {
@@ -44,14 +44,14 @@ waiting (pair review finishes it), the model and the last request.
 				if c.NArg() == 0 {
 					return output.Usagef("sessions rm: name the session to remove (pair sessions lists them)")
 				}
-				return run(c, sessions.Options{Dir: setIn(c, "directory").String("directory"), Remove: c.Args().Slice()}, sessions.Remove)
+				return call(c, sessions.Options{Dir: setIn(c, "directory").String("directory"), Remove: c.Args().Slice()}, sessions.Remove)
 			},
 		}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return output.Usagef("sessions: unknown argument %q (pair sessions rm NAME removes one)", c.Args().First())
 			}
-			return run(c, sessions.Options{Dir: c.String("directory"), JSON: c.Bool("json")}, sessions.List)
+			return call(c, sessions.Options{Dir: c.String("directory"), JSON: c.Bool("json")}, sessions.List)
 		},
 	}
 }
