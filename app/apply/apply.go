@@ -143,7 +143,7 @@ func Run(ctx context.Context, o Options) error {
 		if o.JSON {
 			report.Status, report.Error = StatusFailed, err.Error()
 			output.WriteJSON(o.IO.Out, report)
-			return &output.ExitError{Code: output.Failure, Msg: "apply: " + err.Error()}
+			return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("apply: %w", err)}
 		}
 		return fmt.Errorf("apply: %w", err)
 	}

@@ -355,7 +355,7 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 	if errors.As(err, &se) {
 		return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v; allow more with --max-reply SIZE or max_reply: in .pair.yml (such as 16MB)", cmd, err)}
 	}
-	return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v", cmd, err)}
+	return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("%s: %w", cmd, err)}
 }
 
 // connectTimeout is the connect timeout for a first-byte timeout d (see
@@ -554,7 +554,7 @@ func (p *eventPrinter) event(e agent.Event) {
 			what += " " + e.Text
 		}
 		// edit, review and ask, which print events, all take the flags.
-		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, AccessHint(e.Detail, func(string) bool { return true }))
+		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, allowFlag(e.Detail, e.Err))
 	case agent.EventSuggestion:
 		p.endLine()
 		fmt.Fprintf(p.io.Err, "suggested command (not run): %s\n", e.Text)
@@ -615,7 +615,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		case err != nil:
 			msg := err.Error()
 			if hint {
-				msg = AccessHint(msg, func(string) bool { return true })
+				msg = allowFlag(msg, err)
 			}
 			fmt.Fprintf(o.IO.Err, "pair: %s\n", safetext.Text(msg))
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -45,7 +47,7 @@ func attachedStrip() []cli.Flag {
 	return flags
 }
 
-func applyCommand(io stdio) *cli.Command {
+func applyCommand(io console.IO) *cli.Command {
 	var filters []apply.Filter
 	return &cli.Command{
 		Name:      "apply",
@@ -148,20 +150,20 @@ answers on standard input) or a file could not be written;
 		}, attachedStrip()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
-				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+				return output.Usagef("apply: one patch at a time (got %d arguments)", c.NArg())
 			}
 			paths := apply.Paths{Root: c.String("directory"), Filters: filters, Reverse: c.Bool("reverse")}
 			if c.IsSet("p") {
 				n := c.Int("p")
 				if n < 0 {
-					return usagef("apply: -p %d: the number of directories to remove cannot be negative", n)
+					return output.Usagef("apply: -p %d: the number of directories to remove cannot be negative", n)
 				}
 				paths.Strip = &n
 			}
 			for n := range 10 {
 				if c.Bool(fmt.Sprintf("p%d", n)) {
 					if paths.Strip != nil && *paths.Strip != n {
-						return usagef("apply: -p given twice")
+						return output.Usagef("apply: -p given twice")
 					}
 					paths.Strip = &n
 				}

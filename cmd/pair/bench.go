@@ -11,10 +11,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/bench"
+	"github.com/pair-cli/pair/internal/config"
+	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 )
 
-func benchCommand(io stdio) *cli.Command {
+func benchCommand(io console.IO) *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
 		Usage:     "run the offline task suite (or a live model on it) and report a score",
@@ -58,7 +60,7 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 			}
 			tasks, err := bench.Load(args)
 			if err != nil {
-				return usagef("bench: %v", err)
+				return output.Usagef("bench: %v", err)
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -71,7 +73,7 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 					return fmt.Errorf("bench: %w", err)
 				}
 				if cfg.APIBase == "" && cfg.APIKey == "" {
-					return usagef("bench: --live needs a model: set OPENAI_BASE_URL (and OPENAI_API_KEY, PAIR_MODEL), or --api-base and --model")
+					return output.Usagef("bench: --live needs a model: set OPENAI_BASE_URL (and OPENAI_API_KEY, PAIR_MODEL), or --api-base and --model")
 				}
 				o.Live, o.K, o.Model = true, max(c.Int("k"), 1), cfg
 			}
@@ -88,8 +90,8 @@ type benchOptions struct {
 	Verbose bool
 	Live    bool
 	K       int
-	Model   modelConfig
-	IO      stdio
+	Model   config.Config
+	IO      console.IO
 }
 
 // runBench runs the tasks and prints a line for each as it ends, then the
@@ -119,7 +121,7 @@ func runBench(ctx context.Context, tasks []*bench.Task, o benchOptions) error {
 		}
 	}
 	if rep.Failed > 0 {
-		return &output.ExitError{Code: exitFailure}
+		return &output.ExitError{Code: output.Failure}
 	}
 	return nil
 }

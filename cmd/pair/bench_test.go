@@ -13,6 +13,8 @@ import (
 
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/app/bench"
+	"github.com/pair-cli/pair/internal/config"
+	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 )
 
@@ -29,7 +31,7 @@ func TestBenchSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 2, Verbose: true, IO: stdio{In: strings.NewReader(""), Out: &out, Err: &out}})
+	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 2, Verbose: true, IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}})
 	if err != nil {
 		t.Errorf("pair bench: %v\n%s", err, out.String())
 	}
@@ -82,11 +84,11 @@ grep -q 'hello, world' app.go
 	var out bytes.Buffer
 	err = runBench(context.Background(), tasks, benchOptions{
 		Exe: exe, Jobs: 1, JSON: true, Live: true, K: 2,
-		Model: modelConfig{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
-		IO:    stdio{In: strings.NewReader(""), Out: &out, Err: &out},
+		Model: config.Config{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
+		IO:    console.IO{In: strings.NewReader(""), Out: &out, Err: &out},
 	})
 	var ee *output.ExitError
-	if !errors.As(err, &ee) || ee.Code != exitFailure {
+	if !errors.As(err, &ee) || ee.Code != output.Failure {
 		t.Fatalf("got %v, want exit 1 (one round failed)\n%s", err, out.String())
 	}
 	var rep bench.Report
@@ -157,7 +159,7 @@ a
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 1, IO: stdio{In: strings.NewReader(""), Out: &out, Err: &out}})
+	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 1, IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}})
 	got := out.String()
 	if err == nil || !strings.Contains(got, "1 passed, 2 failed") {
 		t.Fatalf("got %v:\n%s", err, got)

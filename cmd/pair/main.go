@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 func main() {
@@ -39,7 +40,7 @@ func mainRun() int {
 			// that does not stop is ended after a grace period, as the
 			// signal would have ended it.
 			cancel()
-			time.AfterFunc(10*time.Second, func() { os.Exit(exitInterrupted) })
+			time.AfterFunc(10*time.Second, func() { os.Exit(output.Interrupted) })
 		}
 	}()
 	io := console.System(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
