@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // contextRepo makes a repository with tracked, untracked, ignored,
@@ -32,9 +33,9 @@ func contextRepo(t *testing.T) string {
 		"sub/x.txt":        "x\n",
 		"build/tracked.go": "package build // find me\n",
 	}))
-	git(t, dir, "add", ".")
-	git(t, dir, "add", "-f", "build/tracked.go")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "add", "-f", "build/tracked.go")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 	writeFiles(t, dir, texts(map[string]string{
 		".env":            "TOKEN=find me\n",
 		"untracked.txt":   "find me too\n",
