@@ -1,3 +1,5 @@
+// result.go: what a review decided: summaries, the audit records and the plans to write.
+
 package review
 
 import (
