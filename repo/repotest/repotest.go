@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -42,28 +41,12 @@ var located = []string{
 	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
 }
 
-// homes holds one empty home directory per test, made on its first git.
-var homes sync.Map // testing.TB → string
-
-// home returns the test's empty home directory.
-func home(t testing.TB) string {
-	if h, ok := homes.Load(t); ok {
-		return h.(string)
-	}
-	h := t.TempDir()
-	if prev, loaded := homes.LoadOrStore(t, h); loaded {
-		return prev.(string)
-	}
-	t.Cleanup(func() { homes.Delete(t) })
-	return h
-}
-
 // Env is the environment Git runs git in: the process's, without the
 // variables that locate another repository, and with no system or global
-// configuration (so no hooks, signing or aliases of the machine), an
-// empty HOME of the test's own, the fixed Identity, C messages, and no
-// prompt for credentials. The values it sets win over the process's,
-// t.Setenv's included.
+// configuration (so no hooks, signing or aliases of the machine), a new
+// empty HOME in the test's temporary directory, the fixed Identity, C
+// messages, and no prompt for credentials. The values it sets win over
+// the process's, t.Setenv's included.
 func Env(t testing.TB) []string {
 	t.Helper()
 	var env []string
@@ -73,7 +56,7 @@ func Env(t testing.TB) []string {
 			env = append(env, kv)
 		}
 	}
-	h := home(t)
+	h := t.TempDir()
 	env = append(env,
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
 		"HOME="+h, "XDG_CONFIG_HOME="+filepath.Join(h, ".config"),
