@@ -1,3 +1,5 @@
+// sandbox.go: Guard and Access: ignored files and secrets kept from the model unless allowed.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// wildmatch.go: git's wildmatch, the pattern matching of ignore and attribute files.
+
 package repo
 
 import (

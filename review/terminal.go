@@ -1,3 +1,5 @@
+// terminal.go: Terminal, the review driven by single key presses, as git add -p does.
+
 package review
 
 import (
