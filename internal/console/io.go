@@ -25,6 +25,9 @@ type IO struct {
 	Color, ErrColor bool
 	// ErrTTY says whether Err is a terminal.
 	ErrTTY bool
+	// LineEditing says whether lines typed at a prompt can be edited (see
+	// Prompt): Keyboard is set, Out is a terminal, TERM is not "dumb".
+	LineEditing bool
 }
 
 // System returns the process's streams with their state: which are
@@ -39,6 +42,7 @@ func System(in *os.File, out, errw *os.File, getenv func(string) string) IO {
 	io.Color = colorOK && isTerminal(out)
 	io.ErrTTY = isTerminal(errw)
 	io.ErrColor = colorOK && io.ErrTTY
+	io.LineEditing = io.Keyboard != nil && isTerminal(out) && getenv("TERM") != "dumb"
 	return io
 }
 
