@@ -38,11 +38,16 @@ func System(in *os.File, out, errw *os.File, getenv func(string) string) IO {
 	if isTerminal(in) {
 		io.Keyboard = in
 	}
-	colorOK := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
-	io.Color = colorOK && isTerminal(out)
+	outTTY := isTerminal(out)
 	io.ErrTTY = isTerminal(errw)
-	io.ErrColor = colorOK && io.ErrTTY
-	io.LineEditing = io.Keyboard != nil && isTerminal(out) && getenv("TERM") != "dumb"
+	switch colorChoice(getenv, outTTY || io.ErrTTY, gitColorBool) {
+	case ColorAlways:
+		io.Color, io.ErrColor = true, true
+	case ColorNever:
+	default:
+		io.Color, io.ErrColor = outTTY, io.ErrTTY
+	}
+	io.LineEditing = io.Keyboard != nil && outTTY && getenv("TERM") != "dumb"
 	return io
 }
 
