@@ -53,6 +53,16 @@ type CommitOptions struct {
 	// Context stops the hooks and the signing when it is cancelled;
 	// nothing is committed then (nil: never cancelled).
 	Context context.Context
+	// Author is the commit's author when it is not the person (a mailed
+	// patch's, as git am takes it); the person stays the committer and
+	// the reviewer.
+	Author *Author
+}
+
+// Author is who wrote a change, and when, in its own time zone.
+type Author struct {
+	Name, Email string
+	When        time.Time
 }
 
 // Uncommitted is a file that was applied but left out of the commit.
@@ -376,8 +386,14 @@ func (c *commitRun) write(msg string, res *CommitResult) error {
 	if c.parent != nil {
 		parents = []plumbing.Hash{c.parent.Hash}
 	}
-	obj := gitobj.NewCommit(c.tree, parents,
-		gitobj.Signature{Name: c.aName, Email: c.aEmail, When: when},
+	author := gitobj.Signature{Name: c.aName, Email: c.aEmail, When: when}
+	if a := c.opts.Author; a != nil {
+		author = gitobj.Signature{Name: sanitizeIdent(a.Name), Email: sanitizeIdent(a.Email), When: a.When}
+		if a.When.IsZero() {
+			author.When = when
+		}
+	}
+	obj := gitobj.NewCommit(c.tree, parents, author,
 		gitobj.Signature{Name: c.cName, Email: c.cEmail, When: when}, msg)
 	if c.sig != nil {
 		signature, err := c.sig.sign(c.ctx, obj.Payload())
