@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
@@ -39,6 +41,14 @@ type Options struct {
 	Message  string // commit subject
 	NoVerify bool   // skip hooks
 	Access   repo.Access
+
+	// Mail reads the patch as mail, one commit per message, as git am
+	// does (pair am); a patch that is a mailbox is read so anyway.
+	Mail bool
+	// Continue, Skip and Abort go on with a series of mails that
+	// stopped: the stopped mail again, the mail after it, or none, the
+	// series' commits taken back.
+	Continue, Skip, Abort bool
 }
 
 // Status is how pair apply ended, in its report.
@@ -95,7 +105,7 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 	case o.Decisions != "":
 		return review.DecideLetters, nil, nil
 	}
-	fromStdin := o.Patch == "" || o.Patch == "-"
+	fromStdin := (o.Patch == "" || o.Patch == "-") && !o.Continue && !o.Skip // a stopped series is in the git directory
 	if kb := o.IO.Keyboard; kb != nil && !fromStdin {
 		return review.DecideTerminal, kb, nil
 	}
@@ -109,6 +119,9 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 // Run applies the patch of o: it places the hunks, has them decided,
 // writes and commits the approved ones, and reports on o.IO.
 func Run(ctx context.Context, o Options) error {
+	if o.Continue || o.Skip || o.Abort {
+		return resume(ctx, o)
+	}
 	a, err := newApplier(o)
 	if err != nil {
 		return err
@@ -121,6 +134,9 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("apply: %w", err)
 	}
 	defer a.tree.Close()
+	if o.Mail || mail.IsMailbox(text) {
+		return a.mailbox(ctx, text)
+	}
 	return a.apply(ctx, text)
 }
 
@@ -133,6 +149,9 @@ type applier struct {
 	letters []review.Answer // the decisions given ahead
 	tree    *repo.Tree
 	report  Report
+	// mail is the mail being applied, whose author, subject and message
+	// the commit takes; nil for a plain patch.
+	mail *mail.Mail
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -397,12 +416,21 @@ func (a *applier) nothingApproved(abandoned bool) {
 func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.FilePlan, commit bool) (commitErr, err error) {
 	// The files may have changed while the hunks were placed or reviewed:
 	// ApplyPlans places them again, or refuses.
+	rec, author := recordOf(rev, a.o, a.how), (*repo.Author)(nil)
+	if m := a.mail; m != nil {
+		rec.Subject, rec.Body, rec.BodyTrailers = m.Subject, m.Body, m.Trailers
+		if n := notesOf(rev); n != "" {
+			rec.Body = strings.TrimSpace(rec.Body + "\n\n" + n)
+		}
+		author = &repo.Author{Name: m.Name, Email: m.Email, When: m.Date}
+	}
 	res, err := a.tree.ApplyPlans(plans, repo.ApplyOptions{
 		Commit:     commit,
-		Record:     recordOf(rev, a.o, a.how),
+		Record:     rec,
 		NoVerify:   a.o.NoVerify,
 		HookOutput: a.o.IO.Err,
 		Context:    ctx,
+		Author:     author,
 	})
 	for _, p := range res.Replaced {
 		fmt.Fprintf(a.o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", safetext.Name(p))
@@ -502,24 +530,23 @@ func answersError(err error, from string, items int) error {
 func recordOf(rev *review.Review, o Options, how review.Mode) audit.Record {
 	var hunks []audit.HunkRecord
 	var paths []string
-	var notes []audit.Note
 	for _, s := range rev.Summary() {
 		if s.Applies() {
 			paths = append(paths, s.Path)
 		}
 	}
 	for i := range rev.Items {
-		h := rev.HunkRecord(&rev.Items[i])
-		hunks = append(hunks, h)
-		notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: rev.Items[i].Note})
+		hunks = append(hunks, rev.HunkRecord(&rev.Items[i]))
 	}
 	r := audit.Reviewed(audit.NewSessionID("apply"), "none", hunks)
 	r.Subject = o.Message
 	if r.Subject == "" {
 		r.Subject = "pair apply: " + summarizePaths(paths)
 	}
-	src := o.Patch
-	if src == "" || src == "-" {
+	// The file's name, not where it lies: the message is shared, the
+	// person's folders are not.
+	src := filepath.Base(o.Patch)
+	if o.Patch == "" || o.Patch == "-" {
 		src = "standard input"
 	}
 	t := rev.Totals()
@@ -541,11 +568,21 @@ func recordOf(rev *review.Review, o Options, how review.Mode) audit.Record {
 	if t.Failed > 0 {
 		fmt.Fprintf(&b, " %d %s could not be placed and %s not offered.", t.Failed, output.Plural(t.Failed, "hunk"), map[bool]string{true: "was", false: "were"}[t.Failed == 1])
 	}
-	if n := audit.NotesText(notes); n != "" {
+	if n := notesOf(rev); n != "" {
 		b.WriteString("\n\n" + n)
 	}
 	r.Body = b.String()
 	return r
+}
+
+// notesOf writes the notes that went with the review's rejections.
+func notesOf(rev *review.Review) string {
+	var notes []audit.Note
+	for i := range rev.Items {
+		h := rev.HunkRecord(&rev.Items[i])
+		notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: rev.Items[i].Note})
+	}
+	return audit.NotesText(notes)
 }
 
 // summarizePaths names up to three paths and counts the rest.

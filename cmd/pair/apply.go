@@ -109,6 +109,12 @@ answers on standard input) or a file could not be written;
 				Message:  c.String("message"),
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+
+				// pair am (am.go): mail, and a stopped series resumed.
+				Mail:     c.Command.Name == "am",
+				Continue: c.Bool("continue"),
+				Skip:     c.Bool("skip"),
+				Abort:    c.Bool("abort"),
 			}
 			return apply.Run(c.Context, opts)
 		},

@@ -12,6 +12,7 @@
 //	pair mcp list
 //	pair trust [--revoke]
 //	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
+//	pair am [--yes] [--json] [--no-verify] [MAILBOX|-] | --continue | --skip | --abort
 //	pair undo [--dry-run] [--json] [-C DIR]
 //	pair log [--json] [--stats] [-n N] [-C DIR]
 //	pair demo [--dir DIR] [--keep=false]

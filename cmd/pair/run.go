@@ -122,6 +122,7 @@ func newApp(io stdio) *cli.App {
 			benchCommand(io),
 			trustCommand(io),
 			applyCommand(io),
+			amCommand(io),
 			demoCommand(io),
 			undoCommand(io),
 			logCommand(io),
