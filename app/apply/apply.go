@@ -105,7 +105,7 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 	case o.Decisions != "":
 		return review.DecideLetters, nil, nil
 	}
-	fromStdin := (o.Patch == "" || o.Patch == "-") && !o.Continue && !o.Skip // a stopped series is in the git directory
+	fromStdin := (o.Patch == "" || o.Patch == "-") && !o.Continue && !o.Skip && !o.Abort // a stopped series is in the git directory
 	if kb := o.IO.Keyboard; kb != nil && !fromStdin {
 		return review.DecideTerminal, kb, nil
 	}
