@@ -22,6 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
@@ -1056,27 +1057,12 @@ func treeIndex(st storer.EncodedObjectStorer, tree plumbing.Hash, like *index.In
 }
 
 // cleanupMessage tidies a message as git commit does for a message it did
-// not open an editor for: trailing spaces and leading and trailing blank
-// lines removed, runs of blank lines made one, a final newline.
+// not open an editor for (mail.StripSpace), with a final newline.
 func cleanupMessage(s string) string {
-	var out []string
-	blank := false
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
-			blank = len(out) > 0
-			continue
-		}
-		if blank {
-			out = append(out, "")
-			blank = false
-		}
-		out = append(out, l)
-	}
-	if len(out) == 0 {
+	if s = mail.StripSpace(s); s == "" {
 		return ""
 	}
-	return strings.Join(out, "\n") + "\n"
+	return s + "\n"
 }
 
 // appendReflogs records a move of ref (plumbing.HEAD when detached) from

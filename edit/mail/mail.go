@@ -156,7 +156,7 @@ func Parse(msg string) (Mail, error) {
 	}
 	m.Subject = CleanSubject(subject)
 	message, patch := cutPatch(body)
-	m.Body, m.Trailers = cutTrailers(stripSpace(message))
+	m.Body, m.Trailers = cutTrailers(StripSpace(message))
 	m.Patch = dropSignature(patch)
 	if strings.TrimSpace(m.Patch) == "" {
 		return m, ErrNoPatch
@@ -354,10 +354,11 @@ func dropSignature(patch string) string {
 	return patch[:i+1]
 }
 
-// stripSpace tidies a message as git stripspace does: trailing white
-// space removed from each line, runs of blank lines made one, no blank
-// line at the start or the end.
-func stripSpace(s string) string {
+// StripSpace tidies a message as git stripspace does (and git commit and
+// git am with it): trailing white space removed from each line, runs of
+// blank lines made one, no blank line at the start or the end, and no
+// final newline.
+func StripSpace(s string) string {
 	var out []string
 	blank := false
 	for _, l := range strings.Split(s, "\n") {
