@@ -15,6 +15,7 @@ import (
 	netmail "net/mail"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -78,10 +79,13 @@ func Split(text string) []string {
 // then a sender, then a date whose time is h:mm or hh:mm:ss and whose
 // year follows it ("From 1a2b… Mon Sep 17 00:00:00 2001").
 func isFromLine(line string) bool {
-	return len(line) >= 20 && strings.HasPrefix(line, "From ") && fromDate.MatchString(line[5:])
+	return len(line) >= 20 && strings.HasPrefix(line, "From ") && fromDate().MatchString(line[5:])
 }
 
-var fromDate = regexp.MustCompile(`\s\d{1,2}:\d\d(:\d\d)?\s(.*\s)?\d{4}(\s.*)?$`)
+// fromDate is built on first use: package init stays cheap.
+var fromDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\s\d{1,2}:\d\d(:\d\d)?\s(.*\s)?\d{4}(\s.*)?$`)
+})
 
 // header is a message's header fields, names in lower case, continuation
 // lines joined.
@@ -376,8 +380,20 @@ func StripSpace(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// trailerLine is "Token: value", the token without spaces.
-var trailerLine = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*: `)
+// isTrailer reports whether l is "Token: value": the token letters,
+// digits and dashes, not starting with a dash.
+func isTrailer(l string) bool {
+	token, _, ok := strings.Cut(l, ": ")
+	if !ok || token == "" || token[0] == '-' {
+		return false
+	}
+	for _, c := range token {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // cutTrailers splits the trailers off a message: its last paragraph
 // when every line of it is a trailer (or continues one).
@@ -394,7 +410,7 @@ func cutTrailers(msg string) (body string, trailers []string) {
 	}
 	for _, l := range strings.Split(last, "\n") {
 		switch {
-		case trailerLine.MatchString(l):
+		case isTrailer(l):
 			trailers = append(trailers, l)
 		case (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) && len(trailers) > 0:
 			trailers[len(trailers)-1] += "\n" + l
