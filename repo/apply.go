@@ -27,6 +27,8 @@ type ApplyOptions struct {
 	// Context stops the commit's hooks and signing when cancelled (nil:
 	// never cancelled).
 	Context context.Context
+	// Author is the commit's author when it is not the person's (nil).
+	Author *Author
 }
 
 // Applied is what ApplyPlans did.
@@ -97,7 +99,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// Made or refused, the commit is over: a crash after this no longer
 	// leaves files that the next run must report.
 	defer t.forgetWritten()
-	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context})
+	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context, Author: opts.Author})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}

@@ -21,8 +21,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
@@ -54,6 +56,16 @@ type CommitOptions struct {
 	// Context stops the hooks and the signing when it is cancelled;
 	// nothing is committed then (nil: never cancelled).
 	Context context.Context
+	// Author is the commit's author when it is not the person (a mailed
+	// patch's, as git am takes it); the person stays the committer and
+	// the reviewer.
+	Author *Author
+}
+
+// Author is who wrote a change, and when, in its own time zone.
+type Author struct {
+	Name, Email string
+	When        time.Time
 }
 
 // Uncommitted is a file that was applied but left out of the commit.
@@ -104,254 +116,327 @@ const (
 // signing and commits nothing. The index lock is removed on every way
 // out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
-	if err := t.needGit(); err != nil {
-		return nil, err
-	}
-	ctx := opts.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	gitDir, commonDir := t.gitDir, t.commonDir
-	cfg, err := t.loadConfig()
+	c, err := t.startCommit(opts)
 	if err != nil {
 		return nil, err
 	}
-	aName, aEmail, err := cfg.ident("AUTHOR", "author")
-	if err != nil {
-		return nil, err
-	}
-	cName, cEmail, err := cfg.ident("COMMITTER", "committer")
-	if err != nil {
-		return nil, err
-	}
-	if err := checkInProgress(gitDir); err != nil {
-		return nil, err
-	}
-	sig, err := cfg.signer(cName, cEmail)
-	if err != nil {
-		return nil, err
-	}
-	if sig != nil {
-		if err := sig.check(); err != nil {
-			return nil, err
-		}
-	}
-	st, err := t.gitStorage()
-	if err != nil {
-		return nil, err
-	}
-	fl := t.newFilters(ctx, cfg)
-
 	// Take the index lock for the whole commit, as git commit does. It
 	// is removed on every way out, a panic included; a lock left by a
 	// killed pair names its process (see checkIndexLock).
-	indexPath := filepath.Join(gitDir, "index")
-	lock, err := lockIndex(indexPath)
+	lock, err := lockIndex(filepath.Join(t.gitDir, "index"))
 	if err != nil {
 		return nil, err
 	}
 	defer lock.release()
-	idx, idxTime, err := readIndex(indexPath)
+	if c.idx, c.idxTime, err = readIndex(filepath.Join(t.gitDir, "index")); err != nil {
+		return nil, err
+	}
+	if err := checkConflicts(c.idx.Entries); err != nil {
+		return nil, err
+	}
+	if err := c.readHead(); err != nil {
+		return nil, err
+	}
+
+	res := &CommitResult{}
+	if err := c.collect(files, res); err != nil {
+		return nil, err
+	}
+	if c.tree == c.baseHash {
+		return res, nil // nothing to commit
+	}
+	var hooks *commitHooks
+	if !opts.NoVerify {
+		hooks, err = t.startHooks(c.st, c.cfg, t.gitDir, t.commonDir, c.tree, c.next, opts.HookOutput)
+		if err != nil {
+			return nil, err
+		}
+		defer hooks.close()
+		if err := c.preCommit(hooks, res); err != nil {
+			return nil, err
+		}
+		if c.tree == c.baseHash { // the hook took every change back
+			return res, nil
+		}
+	}
+	msg, err := c.message(hooks, res)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkConflicts(idx.Entries); err != nil {
+	if err := c.write(msg, res); err != nil {
 		return nil, err
 	}
+	if err := writeIndex(lock, c.next); err != nil {
+		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
+	}
+	return res, nil
+}
+
+// commitRun is one Commit in progress: who commits and signs, the
+// object storage, HEAD, the index, and the commit it builds.
+type commitRun struct {
+	t       *Tree
+	opts    CommitOptions
+	ctx     context.Context
+	cfg     gitConfig
+	aName   string
+	aEmail  string
+	cName   string
+	cEmail  string
+	sig     *signer
+	st      *filesystem.Storage
+	fl      *filters
+	idx     *index.Index // the index as Commit found it
+	idxTime time.Time
 
 	// HEAD: the branch to move, the parent and its tree.
-	head, err := st.Reference(plumbing.HEAD)
-	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
-	}
-	target := plumbing.HEAD // detached
-	if head.Type() == plumbing.SymbolicReference {
-		target = head.Target()
-	}
-	var parent *gitobj.Commit
-	var oldRef *plumbing.Reference
-	var baseTree *gitobj.Tree
-	if ref, err := storer.ResolveReference(st, plumbing.HEAD); err == nil {
-		oldRef = ref
-		if parent, err = gitobj.ReadCommit(st, ref.Hash()); err != nil {
-			return nil, fmt.Errorf("read HEAD commit: %w", err)
-		}
-		if baseTree, err = gitobj.ReadTree(st, parent.Tree()); err != nil {
-			return nil, fmt.Errorf("read HEAD tree: %w", err)
-		}
-	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, fmt.Errorf("read HEAD: %w", err)
-	}
+	target   plumbing.ReferenceName
+	oldRef   *plumbing.Reference // nil on an unborn branch
+	parent   *gitobj.Commit
+	base     *gitobj.Tree
+	baseHash plumbing.Hash
 
-	// What each file puts in the commit.
-	res := &CommitResult{}
-	changes := map[string]*treeChange{}
-	var touched []FileCommit
+	// The commit being built: the changes, the files that made them, the
+	// paths that differ from HEAD, the tree, and the index after it.
+	changes   map[string]*treeChange
+	touched   []FileCommit
+	committed map[string]bool
+	tree      plumbing.Hash
+	next      *index.Index
+}
+
+// startCommit checks what git commit checks before it reads the index:
+// the identities, no operation in progress, the signing key.
+func (t *Tree) startCommit(opts CommitOptions) (*commitRun, error) {
+	if err := t.needGit(); err != nil {
+		return nil, err
+	}
+	c := &commitRun{t: t, opts: opts, ctx: opts.Context}
+	if c.ctx == nil {
+		c.ctx = context.Background()
+	}
+	var err error
+	if c.cfg, err = t.loadConfig(); err != nil {
+		return nil, err
+	}
+	if c.aName, c.aEmail, err = c.cfg.ident("AUTHOR", "author"); err != nil {
+		return nil, err
+	}
+	if c.cName, c.cEmail, err = c.cfg.ident("COMMITTER", "committer"); err != nil {
+		return nil, err
+	}
+	if err := checkInProgress(t.gitDir); err != nil {
+		return nil, err
+	}
+	if c.sig, err = c.cfg.signer(c.cName, c.cEmail); err != nil {
+		return nil, err
+	}
+	if c.sig != nil {
+		if err := c.sig.check(); err != nil {
+			return nil, err
+		}
+	}
+	if c.st, err = t.gitStorage(); err != nil {
+		return nil, err
+	}
+	c.fl = t.newFilters(c.ctx, c.cfg)
+	return c, nil
+}
+
+// readHead reads HEAD: the branch to move, the parent and its tree.
+func (c *commitRun) readHead() error {
+	head, err := c.st.Reference(plumbing.HEAD)
+	if err != nil {
+		return fmt.Errorf("read HEAD: %w", err)
+	}
+	c.target = plumbing.HEAD // detached
+	if head.Type() == plumbing.SymbolicReference {
+		c.target = head.Target()
+	}
+	c.baseHash = plumbing.ComputeHash(plumbing.TreeObject, nil)
+	ref, err := storer.ResolveReference(c.st, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read HEAD: %w", err)
+	}
+	c.oldRef = ref
+	if c.parent, err = gitobj.ReadCommit(c.st, ref.Hash()); err != nil {
+		return fmt.Errorf("read HEAD commit: %w", err)
+	}
+	if c.base, err = gitobj.ReadTree(c.st, c.parent.Tree()); err != nil {
+		return fmt.Errorf("read HEAD tree: %w", err)
+	}
+	c.baseHash = c.base.Hash
+	return nil
+}
+
+// collect works out what each file puts in the commit, or why it is left
+// out, then the tree and the index after the commit.
+func (c *commitRun) collect(files []FileCommit, res *CommitResult) error {
+	c.changes = map[string]*treeChange{}
 	for _, f := range files {
-		fcs, reason, err := t.fileChanges(st, baseTree, f, fl)
+		fcs, reason, err := c.t.fileChanges(c.st, c.base, f, c.fl)
 		if err != nil {
-			return nil, fmt.Errorf("commit %s: %w", f.Path, err)
+			return fmt.Errorf("commit %s: %w", f.Path, err)
 		}
 		if reason != "" {
 			res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: f.Path, Reason: reason})
 			continue
 		}
-		for _, c := range fcs {
-			if prev, ok := changes[c.path]; ok && !prev.delete && c.delete {
+		for _, ch := range fcs {
+			if prev, ok := c.changes[ch.path]; ok && !prev.delete && ch.delete {
 				continue // a rename onto a path another file writes: keep the write
 			}
-			changes[c.path] = c
+			c.changes[ch.path] = ch
 		}
-		touched = append(touched, f)
+		c.touched = append(c.touched, f)
 	}
-	newTree, err := buildTree(st, baseTree, changes)
-	if err != nil {
-		return nil, err
+	var err error
+	if c.tree, err = buildTree(c.st, c.base, c.changes); err != nil {
+		return err
 	}
-	var baseHash plumbing.Hash
-	if baseTree != nil {
-		baseHash = baseTree.Hash
-	} else {
-		baseHash = plumbing.ComputeHash(plumbing.TreeObject, nil)
+	if c.tree == c.baseHash {
+		return nil
 	}
-	if newTree == baseHash {
-		return res, nil // nothing to commit
-	}
-	committedSet := committedPaths(st, baseTree, changes)
-	res.Committed = committedFiles(touched, committedSet)
+	c.committed = committedPaths(c.st, c.base, c.changes)
+	res.Committed = committedFiles(c.touched, c.committed)
+	return c.nextIndex(res)
+}
 
-	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
-	}
-
-	// The index after the commit, and the hooks.
-	staged, lost, err := keepStaged(st, baseTree, idx, changes, committedSet, fl)
+// nextIndex works out the index after the commit, keeping what the
+// person staged where it can.
+func (c *commitRun) nextIndex(res *CommitResult) error {
+	staged, lost, err := keepStaged(c.st, c.base, c.idx, c.changes, c.committed, c.fl)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	res.StagedLost = lost
-	next := t.nextIndex(idx, idxTime, changes, committedSet, staged)
-	editMsg := filepath.Join(gitDir, "COMMIT_EDITMSG")
-	var hooks *commitHooks
-	if !opts.NoVerify {
-		hooks, err = t.startHooks(st, cfg, gitDir, commonDir, newTree, next, opts.HookOutput)
-		if err != nil {
-			return nil, err
-		}
-		defer hooks.close()
-		clean := t.cleanInWorkTree(changes, committedSet)
-		if err := hooks.run(ctx, "pre-commit"); err != nil {
-			return nil, err
-		}
-		// What pre-commit staged, or rewrote in a file that held the
-		// committed content, goes into the commit, as with git commit.
-		hooked, err := t.hookChanges(st, hooks.index, changes, committedSet, clean, fl)
-		if err != nil {
-			return nil, err
-		}
-		if len(hooked) > 0 {
-			for _, c := range hooked {
-				changes[c.path] = c
-				res.HookChanged = append(res.HookChanged, c.path)
-			}
-			sort.Strings(res.HookChanged)
-			if newTree, err = buildTree(st, baseTree, changes); err != nil {
-				return nil, err
-			}
-			planned := res.Committed
-			committedSet = committedPaths(st, baseTree, changes)
-			res.Committed = committedFiles(touched, committedSet)
-			if newTree == baseHash { // the hook took every change back
-				for _, p := range planned {
-					res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: p, Reason: reasonHookUndid})
-				}
-				res.Committed, res.HookChanged = nil, nil
-				return res, nil
-			}
-			if staged, res.StagedLost, err = keepStaged(st, baseTree, idx, changes, committedSet, fl); err != nil {
-				return nil, err
-			}
-			next = t.nextIndex(idx, idxTime, changes, committedSet, staged)
-		}
-	}
+	c.next = c.t.nextIndex(c.idx, c.idxTime, c.changes, c.committed, staged)
+	return nil
+}
 
-	// The message, with what the commit changes.
-	rec := opts.Record
+// preCommit runs the pre-commit hook. What it staged, or rewrote in a
+// file that held the committed content, goes into the commit, as with
+// git commit; when it took every change back, c.tree is HEAD's again.
+func (c *commitRun) preCommit(hooks *commitHooks, res *CommitResult) error {
+	clean := c.t.cleanInWorkTree(c.changes, c.committed)
+	if err := hooks.run(c.ctx, "pre-commit"); err != nil {
+		return err
+	}
+	hooked, err := c.t.hookChanges(c.st, hooks.index, c.changes, c.committed, clean, c.fl)
+	if err != nil || len(hooked) == 0 {
+		return err
+	}
+	for _, ch := range hooked {
+		c.changes[ch.path] = ch
+		res.HookChanged = append(res.HookChanged, ch.path)
+	}
+	sort.Strings(res.HookChanged)
+	if c.tree, err = buildTree(c.st, c.base, c.changes); err != nil {
+		return err
+	}
+	planned := res.Committed
+	c.committed = committedPaths(c.st, c.base, c.changes)
+	res.Committed = committedFiles(c.touched, c.committed)
+	if c.tree == c.baseHash {
+		for _, p := range planned {
+			res.Uncommitted = append(res.Uncommitted, Uncommitted{Path: p, Reason: reasonHookUndid})
+		}
+		res.Committed, res.HookChanged = nil, nil
+		return nil
+	}
+	return c.nextIndex(res)
+}
+
+// message is the commit message, with what the commit changes, as the
+// commit-msg hook leaves it (with pair's trailers kept).
+func (c *commitRun) message(hooks *commitHooks, res *CommitResult) (string, error) {
+	rec := c.opts.Record
 	if strings.TrimSpace(rec.ReviewedBy) == "" {
-		rec.ReviewedBy = fmt.Sprintf("%s <%s>", aName, aEmail)
+		rec.ReviewedBy = fmt.Sprintf("%s <%s>", c.aName, c.aEmail)
 	}
-	rec.Changes = changeRecords(changes, committedSet)
+	rec.Changes = changeRecords(c.changes, c.committed)
 	msg := rec.Message()
-	if hooks != nil {
-		if msg, err = hooks.commitMsg(ctx, editMsg, msg); err != nil {
-			return nil, err
-		}
-		// The trailers are pair's record of what was reviewed (pair log
-		// and pair undo read them): a hook that drops them does not get
-		// to, and the person is told.
-		if !sameTrailers(msg, rec) {
-			msg = strings.TrimRight(msg, "\n") + "\n\n" + rec.Trailers()
-			res.Warnings = append(res.Warnings, "the commit-msg hook removed or changed pair's audit trailers; pair added them back at the end of the message")
-		}
-	} else if err := os.WriteFile(editMsg, []byte(msg), 0o644); err != nil {
-		return nil, err
+	editMsg := filepath.Join(c.t.gitDir, "COMMIT_EDITMSG")
+	if hooks == nil {
+		return msg, os.WriteFile(editMsg, []byte(msg), 0o644)
 	}
+	msg, err := hooks.commitMsg(c.ctx, editMsg, msg)
+	if err != nil {
+		return "", err
+	}
+	// The trailers are pair's record of what was reviewed (pair log and
+	// pair undo read them): a hook that drops them does not get to, and
+	// the person is told.
+	if !sameTrailers(msg, rec) {
+		msg = strings.TrimRight(msg, "\n") + "\n\n" + rec.Trailers()
+		res.Warnings = append(res.Warnings, "the commit-msg hook removed or changed pair's audit trailers; pair added them back at the end of the message")
+	}
+	return msg, nil
+}
 
-	// The commit, the ref, then the index.
+// write writes the commit (signed when git would sign it), moves the
+// branch, appends the reflogs and records the commit as pair's.
+func (c *commitRun) write(msg string, res *CommitResult) error {
+	now := time.Now
+	if c.opts.Now != nil {
+		now = c.opts.Now
+	}
 	when := now()
 	var parents []plumbing.Hash
-	if parent != nil {
-		parents = []plumbing.Hash{parent.Hash}
+	if c.parent != nil {
+		parents = []plumbing.Hash{c.parent.Hash}
 	}
-	c := gitobj.NewCommit(newTree, parents,
-		gitobj.Signature{Name: aName, Email: aEmail, When: when},
-		gitobj.Signature{Name: cName, Email: cEmail, When: when}, msg)
-	if sig != nil {
-		signature, err := sig.sign(ctx, c.Payload())
-		if err != nil {
-			return nil, err
+	author := gitobj.Signature{Name: c.aName, Email: c.aEmail, When: when}
+	if a := c.opts.Author; a != nil {
+		author = gitobj.Signature{Name: sanitizeIdent(a.Name), Email: sanitizeIdent(a.Email), When: a.When}
+		if a.When.IsZero() {
+			author.When = when
 		}
-		c.Sign(signature)
+	}
+	obj := gitobj.NewCommit(c.tree, parents, author,
+		gitobj.Signature{Name: c.cName, Email: c.cEmail, When: when}, msg)
+	if c.sig != nil {
+		signature, err := c.sig.sign(c.ctx, obj.Payload())
+		if err != nil {
+			return err
+		}
+		obj.Sign(signature)
 	}
 	// Stopped (Ctrl-C, a signal) during the hooks or the signing: commit
 	// nothing.
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("commit interrupted: %w", err)
+	if err := c.ctx.Err(); err != nil {
+		return fmt.Errorf("commit interrupted: %w", err)
 	}
-	hash, err := gitobj.WriteCommit(st, c)
+	hash, err := gitobj.WriteCommit(c.st, obj)
 	if err != nil {
-		return nil, fmt.Errorf("write commit: %w", err)
+		return fmt.Errorf("write commit: %w", err)
 	}
 	var old *plumbing.Reference
-	if oldRef != nil {
-		old = plumbing.NewHashReference(target, oldRef.Hash())
-	}
-	if err := st.CheckAndSetReference(plumbing.NewHashReference(target, hash), old); err != nil {
-		return nil, fmt.Errorf("update %s: %w", target, err)
-	}
 	var oldHash plumbing.Hash
-	if oldRef != nil {
-		oldHash = oldRef.Hash()
+	if c.oldRef != nil {
+		old = plumbing.NewHashReference(c.target, c.oldRef.Hash())
+		oldHash = c.oldRef.Hash()
+	}
+	if err := c.st.CheckAndSetReference(plumbing.NewHashReference(c.target, hash), old); err != nil {
+		return fmt.Errorf("update %s: %w", c.target, err)
 	}
 	subject, _, _ := strings.Cut(msg, "\n")
 	kind := "commit"
 	if oldHash.IsZero() {
 		kind = "commit (initial)"
 	}
-	appendReflogs(gitDir, commonDir, target, oldHash, hash, cName, cEmail, when, kind+": "+subject, true)
+	appendReflogs(c.t.gitDir, c.t.commonDir, c.target, oldHash, hash, c.cName, c.cEmail, when, kind+": "+subject, true)
 	res.Hash = hash.String()
 	// The id is final: hooks and signing are done. pair log and pair
 	// undo believe the trailers of recorded commits only.
-	if err := t.recordCommit(res.Hash, msg); err != nil {
-		_, shown := t.recordPath()
+	if err := c.t.recordCommit(res.Hash, msg); err != nil {
+		_, shown := c.t.recordPath()
 		res.Warnings = append(res.Warnings, fmt.Sprintf("commit %s made, but pair could not record it in %s (%v): pair log shows it as not made here, and pair undo refuses it", res.Hash[:12], shown, err))
 	}
-
-	if err := writeIndex(lock, next); err != nil {
-		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
-	}
-	return res, nil
+	return nil
 }
 
 // sameTrailers reports whether msg ends with the trailers of rec.
@@ -974,27 +1059,12 @@ func treeIndex(st storer.EncodedObjectStorer, tree plumbing.Hash, like *index.In
 }
 
 // cleanupMessage tidies a message as git commit does for a message it did
-// not open an editor for: trailing spaces and leading and trailing blank
-// lines removed, runs of blank lines made one, a final newline.
+// not open an editor for (mail.StripSpace), with a final newline.
 func cleanupMessage(s string) string {
-	var out []string
-	blank := false
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
-			blank = len(out) > 0
-			continue
-		}
-		if blank {
-			out = append(out, "")
-			blank = false
-		}
-		out = append(out, l)
-	}
-	if len(out) == 0 {
+	if s = mail.StripSpace(s); s == "" {
 		return ""
 	}
-	return strings.Join(out, "\n") + "\n"
+	return s + "\n"
 }
 
 // appendReflogs records a move of ref (plumbing.HEAD when detached) from

@@ -726,3 +726,23 @@ func TestCommitIndexLocked(t *testing.T) {
 		t.Errorf("HEAD moved")
 	}
 }
+
+// TestCommitAuthorFromMail: a commit with an author of its own (a mailed
+// patch's) has that author and date, in the date's zone, with the
+// angle brackets git would drop dropped; the person stays committer and
+// reviewer, and the body's trailers lead the trailer paragraph.
+func TestCommitAuthorFromMail(t *testing.T) {
+	dir, tr := cmRepo(t, map[string]string{"a.txt": cmNumbered("l", 10)})
+	fcs, recs := cmApply(t, tr, cmDiffLine5)
+	opts := cmOptions(recs)
+	opts.Record.BodyTrailers = []string{"Signed-off-by: Zoë Jürgens <zoe@example.org>"}
+	opts.Author = &repo.Author{Name: "Zoë <Jürgens>", Email: "zoe@example.org", When: time.Date(2024, 2, 3, 4, 5, 6, 0, time.FixedZone("", 90*60))}
+	cmCommit(t, tr, fcs, opts)
+	if got, want := cmGit(t, dir, "log", "-1", "--format=%an <%ae> %ad|%cn <%ce>", "--date=raw"), "Zoë Jürgens <zoe@example.org> 1706927706 +0130|Pair Tester <tester@example.com>\n"; got != want {
+		t.Errorf("author and committer %q, want %q", got, want)
+	}
+	if got, want := cmGit(t, dir, "log", "-1", "--format=%(trailers:key=Signed-off-by,key=Pair-Reviewed-By)"), "Signed-off-by: Zoë Jürgens <zoe@example.org>\nPair-Reviewed-By: Pair Tester <tester@example.com>\n\n"; got != want {
+		t.Errorf("trailers %q, want %q", got, want)
+	}
+	cmFsck(t, dir)
+}

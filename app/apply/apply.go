@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
@@ -46,6 +48,14 @@ type Options struct {
 	Message  string // commit subject
 	NoVerify bool   // skip hooks
 	Access   repo.Access
+
+	// Mail reads the patch as mail, one commit per message, as git am
+	// does (pair am); a patch that is a mailbox is read so anyway.
+	Mail bool
+	// Continue, Skip and Abort go on with a series of mails that
+	// stopped: the stopped mail again, the mail after it, or none, the
+	// series' commits taken back.
+	Continue, Skip, Abort bool
 }
 
 // Status is how pair apply ended, in its report.
@@ -104,7 +114,7 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 	case o.Decisions != "":
 		return review.DecideLetters, nil, nil
 	}
-	fromStdin := o.Patch == "" || o.Patch == "-"
+	fromStdin := (o.Patch == "" || o.Patch == "-") && !o.Continue && !o.Skip && !o.Abort // a stopped series is in the git directory
 	if kb := o.IO.Keyboard; kb != nil && !fromStdin {
 		return review.DecideTerminal, kb, nil
 	}
@@ -118,312 +128,113 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 // Run applies the patch of o: it places the hunks, has them decided,
 // writes and commits the approved ones, and reports on o.IO.
 func Run(ctx context.Context, o Options) error {
-	how, kb, err := howToDecide(o)
+	if o.Continue || o.Skip || o.Abort {
+		return resume(ctx, o)
+	}
+	a, err := newApplier(o)
 	if err != nil {
 		return err
-	}
-	var letters []review.Answer
-	if how == review.DecideLetters {
-		if letters, err = review.ParseLetters(o.Decisions); err != nil {
-			return output.Usagef("apply: --decisions: %v", err)
-		}
 	}
 	text, err := readPatch(o)
 	if err != nil {
 		return err
 	}
-	tree, err := o.OpenTree(o.Dir)
-	if err != nil {
+	if a.tree, err = o.OpenTree(o.Dir); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
-	defer tree.Close()
+	defer a.tree.Close()
+	if o.Mail || mail.IsMailbox(text) {
+		return a.mailbox(ctx, text)
+	}
+	return a.apply(ctx, text)
+}
 
-	report := Report{Check: o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
-	fail := func(err error) error {
-		if o.JSON {
-			report.Status, report.Error = StatusFailed, err.Error()
-			output.WriteJSON(o.IO.Out, report)
-			return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("apply: %w", err)}
+// applier is one run of pair apply: its options, where its decisions
+// come from, the tree, and the report it builds.
+type applier struct {
+	o       Options
+	how     review.Mode
+	kb      *os.File        // the keyboard, for a review in the terminal
+	letters []review.Answer // the decisions given ahead
+	tree    *repo.Tree
+	report  Report
+	// mail is the mail being applied, whose author, subject and message
+	// the commit takes; nil for a plain patch.
+	mail *mail.Mail
+}
+
+// newApplier works out where the decisions come from, before anything is
+// read.
+func newApplier(o Options) (*applier, error) {
+	how, kb, err := howToDecide(o)
+	if err != nil {
+		return nil, err
+	}
+	a := &applier{o: o, how: how, kb: kb}
+	if how == review.DecideLetters {
+		if a.letters, err = review.ParseLetters(o.Decisions); err != nil {
+			return nil, output.Usagef("apply: --decisions: %v", err)
 		}
-		return fmt.Errorf("apply: %w", err)
 	}
-	edits, err := edit.ParseEdits(text)
+	return a, nil
+}
+
+// apply places, decides, writes and commits the patch text, and reports.
+func (a *applier) apply(ctx context.Context, text string) error {
+	a.report = Report{Check: a.o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
+	patch, err := a.read(text)
 	if err != nil {
-		return fail(err)
+		return a.fail(err)
 	}
-	report.Form = edits.Form
-	prefix, err := cwdPrefix(tree.Dir, o.Dir)
-	if err != nil {
-		return fail(err)
-	}
-	report.Skipped, err = o.Paths.name(edits, prefix, func(p string) bool {
-		c, err := tree.Clean(p)
-		if err != nil {
-			return false
-		}
-		fi, err := tree.Stat(c)
-		return err == nil && fi.Mode().IsRegular()
-	})
-	if err != nil {
-		return fail(err)
-	}
-	if len(report.Skipped) > 0 && !o.JSON {
-		fmt.Fprintf(o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(report.Skipped, ", ")))
-	}
-	if len(edits.Files)+len(edits.Whole) == 0 && len(report.Skipped) > 0 {
+	if patch == nil {
 		// Nothing left to apply, which git apply takes as done.
-		report.Status, report.Summary = StatusOK, map[string]int{"files": 0, "placed": 0, "failed": 0}
-		if o.JSON {
-			output.WriteJSON(o.IO.Out, report)
+		a.report.Status, a.report.Summary = StatusOK, map[string]int{"files": 0, "placed": 0, "failed": 0}
+		if a.o.JSON {
+			output.WriteJSON(a.o.IO.Out, a.report)
 		}
 		return nil
 	}
-	patch, err := edits.Patch(func(p string) (string, error) {
-		return tree.ReadEditTarget(p, o.Access)
-	})
-	report.Ignored = edits.Ignored
-	if err == nil {
-		err = patch.CheckHunks()
-	}
+	plans, err := a.tree.PlaceWith(patch, a.o.Access)
 	if err != nil {
-		return fail(err)
+		return a.fail(err)
 	}
-	if !o.JSON {
-		for _, ig := range edits.Ignored {
-			fmt.Fprintf(o.IO.Err, "pair: apply: ignored the block at line %d: %s\n", ig.Line, ig.Reason)
-		}
-	}
-	plans, err := tree.PlaceWith(patch, o.Access)
-	if err != nil {
-		return fail(err)
-	}
-	if o.Interpret || how == review.DecideTerminal {
-		edit.Interpret(plans)
-	}
-	// Deleting a file with changes HEAD does not have loses them: shown,
-	// and for a person to approve.
-	for _, p := range plans {
-		if p.NewPath == "" && p.OldPath != "" {
-			if why := tree.DeletionLoss(p.OldPath, p.Old); why != "" {
-				p.Guard(why)
-			}
-		}
-	}
-	placed, failed := 0, 0
-	for _, p := range plans {
-		report.Files = append(report.Files, review.FileReportOf(p))
-		placed += len(p.Hunks)
-		for _, e := range p.Errors {
-			failed++
-			report.Errors = append(report.Errors, review.HunkFailure{
-				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
-				Misread: e.Misread, Interpretable: e.Interpreted != nil,
-			})
-			if e.Interpreted != nil {
-				report.Errors[len(report.Errors)-1].Reading = e.Interpreted.Label()
-			}
-		}
-	}
-	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
-
+	placed, failed := a.place(plans)
 	// Unplaceable hunks stop everything, except in a review in the
 	// terminal, where the person sees them and may still apply the others.
 	// Decisions given ahead were meant for the patch's hunks in order: with
 	// one missing they would fall on the wrong hunks.
-	if failed > 0 && (how != review.DecideTerminal || placed == 0) || o.Check {
-		report.Status = StatusOK
-		if failed > 0 {
-			report.Status = StatusFailed
-		}
-		if o.JSON {
-			output.WriteJSON(o.IO.Out, report)
-		} else {
-			// One write, not one per line: a large patch has thousands.
-			out := bufio.NewWriter(o.IO.Out)
-			printReport(out, report)
-			out.Flush()
-		}
-		if failed > 0 {
-			what := "nothing was written"
-			if o.Check {
-				what = "nothing would be written"
-			}
-			return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, output.Plural(failed+placed, "hunk"), what)}
-		}
-		return nil
+	if failed > 0 && (a.how != review.DecideTerminal || placed == 0) || a.o.Check {
+		return a.placedOnly(placed, failed)
 	}
-
-	commit := tree.Git && !o.NoCommit
+	commit := a.tree.Git && !a.o.NoCommit
 	if commit {
-		// Know who commits, and that nothing stops the commit, before
-		// anyone reviews or anything is written.
-		if err := tree.CheckCommitSettings(); err != nil {
-			return fail(fmt.Errorf("%w (or use --no-commit)", err))
-		}
-		var written []string
-		for _, p := range plans {
-			if p.NewPath != "" {
-				written = append(written, p.NewPath)
-			}
-		}
-		if err := tree.CheckFilters(written); err != nil {
-			return fail(fmt.Errorf("%w (or use --no-commit)", err))
+		if err := a.checkCommit(plans); err != nil {
+			return a.fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
-
-	rev := review.New(review.FromPlans(plans), nil)
-	abandoned := false // no at the summary
-	switch how {
-	case review.DecideYes:
-		for i := range rev.Items {
-			if g := rev.Items[i].Hunk.Guard; g != "" {
-				return fail(fmt.Errorf("%s: %s; --yes does not approve it: review it on a terminal, without --yes", safetext.Name(rev.FileOf(&rev.Items[i]).Path()), g))
-			}
-		}
-		if left := rev.ApproveAhead(); len(left) > 0 {
-			fmt.Fprintln(o.IO.Err, review.NotAhead(left, "--yes"))
-		}
-	case review.DecideLetters:
-		if err := rev.Play(review.Letters(letters)); err != nil {
-			return answersError(err, "--decisions", len(rev.Items))
-		}
-	case review.DecideLines:
-		if err := rev.Play(review.LineAnswers(o.IO.In)); err != nil {
-			return answersError(err, "standard input", len(rev.Items))
-		}
-	case review.DecideTerminal:
-		screen := o.IO
-		if o.JSON {
-			screen = o.IO.OutToErr() // standard output stays one JSON object
-		}
-		if failed > 0 {
-			review.PrintPlacements(screen.Out, "", nil, report.Errors)
-			fmt.Fprintf(screen.Out, "%d of %d %s could not be placed and will not be offered.\n", failed, failed+placed, output.Plural(failed+placed, "hunk"))
-		}
-		verb := "write"
-		if commit {
-			verb = "write and commit"
-		}
-		switch err := review.InTerminal(ctx, kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(kb, screen)}, rev); {
-		case errors.Is(err, review.ErrInterrupted):
-			return &output.ExitError{Code: output.Interrupted, Msg: "apply: review interrupted; nothing was written"}
-		case errors.Is(err, review.ErrAbandoned):
-			abandoned = true
-			for i := range rev.Items {
-				rev.Items[i].Decision = audit.Rejected
-			}
-		case err != nil:
-			return fail(err)
-		}
-	}
-	report.Files = review.FileReports(rev)
-	totals := rev.Totals()
-	report.Summary["approved"], report.Summary["edited"], report.Summary["rejected"] = totals.Approved, totals.Edited, totals.Rejected
-
-	plans, err = rev.Plans()
+	rev, abandoned, err := a.decide(ctx, plans, placed, failed, commit)
 	if err != nil {
-		return fail(err)
+		return err
+	}
+	a.report.Files = review.FileReports(rev)
+	totals := rev.Totals()
+	a.report.Summary["approved"], a.report.Summary["edited"], a.report.Summary["rejected"] = totals.Approved, totals.Edited, totals.Rejected
+
+	if plans, err = rev.Plans(); err != nil {
+		return a.fail(err)
 	}
 	if len(plans) == 0 {
-		report.Status = StatusOK
-		if o.JSON {
-			output.WriteJSON(o.IO.Out, report)
-		} else {
-			if how != review.DecideTerminal {
-				printReport(o.IO.Out, report)
-			}
-			if abandoned {
-				fmt.Fprintln(o.IO.Out, "review abandoned at the summary; nothing was written")
-			} else {
-				fmt.Fprintln(o.IO.Out, "no hunk approved; nothing was written")
-			}
-		}
+		a.nothingApproved(abandoned)
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// The files may have changed while the hunks were placed or reviewed:
-	// ApplyPlans places them again, or refuses.
-	res, err := tree.ApplyPlans(plans, repo.ApplyOptions{
-		Commit:     commit,
-		Record:     recordOf(rev, o, how),
-		NoVerify:   o.NoVerify,
-		HookOutput: o.IO.Err,
-		Context:    ctx,
-	})
-	for _, p := range res.Replaced {
-		fmt.Fprintf(o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", safetext.Name(p))
+	commitErr, err := a.write(ctx, rev, plans, commit)
+	if err != nil {
+		return a.fail(err)
 	}
-	if len(res.Replaced) > 0 { // report where the hunks go now
-		byPath := map[string]*edit.FilePlan{}
-		for _, p := range plans {
-			byPath[p.Path()] = p
-		}
-		for i, f := range report.Files {
-			if p := byPath[f.Path]; p != nil && slices.Contains(res.Replaced, f.Path) {
-				report.Files[i] = review.FileReportOf(p)
-			}
-		}
-	}
-	var commitErr error
-	switch {
-	case errors.Is(err, repo.ErrNotCommitted):
-		report.Status, report.Applied = StatusFailed, true
-		report.Error = err.Error()
-		commitErr = fmt.Errorf("apply: %w", err)
-	case err != nil:
-		return fail(err)
-	default:
-		report.Status, report.Applied = StatusOK, true
-		if res.Commit != nil {
-			report.Commit = res.Commit.Hash
-			report.HookChanged = res.Commit.HookChanged
-			for _, u := range res.Commit.StagedLost {
-				report.StagedLost = append(report.StagedLost, UncommittedFile{Path: u.Path, Reason: u.Reason})
-			}
-			report.Warnings = res.Commit.Warnings
-			for _, u := range res.Commit.Uncommitted {
-				report.Uncommitted = append(report.Uncommitted, UncommittedFile{Path: u.Path, Reason: u.Reason})
-			}
-		}
-	}
-	if o.JSON {
-		output.WriteJSON(o.IO.Out, report)
-	} else {
-		switch how {
-		case review.DecideYes: // every hunk approved: no need to say so on each
-			printReport(o.IO.Out, withoutDecisions(report))
-		case review.DecideLetters, review.DecideLines:
-			printReport(o.IO.Out, report)
-		}
-		n := 0 // hunks, not file changes without lines
-		for _, it := range rev.Items {
-			if !it.Whole && it.Decision.Applies() {
-				n++
-			}
-		}
-		fmt.Fprintf(o.IO.Out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(plans), output.Plural(len(plans), "file"))
-		if totals.Rejected > 0 {
-			fmt.Fprintf(o.IO.Out, " (%d rejected)", totals.Rejected)
-		}
-		fmt.Fprintln(o.IO.Out)
-		if report.Commit != "" {
-			fmt.Fprintf(o.IO.Out, "committed %s\n", report.Commit[:12])
-		}
-		for _, p := range report.HookChanged {
-			fmt.Fprintf(o.IO.Out, "pre-commit hook changed %s; committed its version\n", safetext.Name(p))
-		}
-		for _, u := range report.StagedLost {
-			fmt.Fprintf(o.IO.Out, "staging not kept: %s: %s\n", safetext.Name(u.Path), safetext.Text(u.Reason))
-		}
-		for _, u := range report.Uncommitted {
-			fmt.Fprintf(o.IO.Out, "not committed: %s: %s\n", safetext.Name(u.Path), safetext.Text(u.Reason))
-		}
-	}
-	for _, w := range report.Warnings {
-		fmt.Fprintf(o.IO.Err, "pair: warning: %s\n", safetext.Text(w))
-	}
+	a.printOutcome(rev, plans)
 	if commitErr != nil {
 		code := output.Failure
 		if errors.Is(commitErr, context.Canceled) {
@@ -432,6 +243,312 @@ func Run(ctx context.Context, o Options) error {
 		return &output.ExitError{Code: code, Msg: commitErr.Error()}
 	}
 	return nil
+}
+
+// fail reports err: in the JSON report with --json, else as the error.
+func (a *applier) fail(err error) error {
+	if a.o.JSON {
+		a.report.Status, a.report.Error = StatusFailed, err.Error()
+		output.WriteJSON(a.o.IO.Out, a.report)
+		return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("apply: %w", err)}
+	}
+	return fmt.Errorf("apply: %w", err)
+}
+
+// read parses the patch text in any edit form, names its files as git
+// apply would (see Paths), reads them from the tree, and says which
+// blocks it ignored. A nil patch without error means --include and
+// --exclude left nothing to apply.
+func (a *applier) read(text string) (*edit.Patch, error) {
+	edits, err := edit.ParseEdits(text)
+	if err != nil {
+		return nil, err
+	}
+	a.report.Form = edits.Form
+	prefix, err := cwdPrefix(a.tree.Dir, a.o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	a.report.Skipped, err = a.o.Paths.name(edits, prefix, func(p string) bool {
+		c, err := a.tree.Clean(p)
+		if err != nil {
+			return false
+		}
+		fi, err := a.tree.Stat(c)
+		return err == nil && fi.Mode().IsRegular()
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(a.report.Skipped) > 0 && !a.o.JSON {
+		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(a.report.Skipped, ", ")))
+	}
+	if len(edits.Files)+len(edits.Whole) == 0 && len(a.report.Skipped) > 0 {
+		return nil, nil
+	}
+	patch, err := edits.Patch(func(p string) (string, error) {
+		return a.tree.ReadEditTarget(p, a.o.Access)
+	})
+	a.report.Ignored = edits.Ignored
+	if err == nil {
+		err = patch.CheckHunks()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !a.o.JSON {
+		for _, ig := range edits.Ignored {
+			fmt.Fprintf(a.o.IO.Err, "pair: apply: ignored the block at line %d: %s\n", ig.Line, ig.Reason)
+		}
+	}
+	return patch, nil
+}
+
+// place readies the placed plans for review and lists them in the
+// report: placed and failed count the hunks.
+func (a *applier) place(plans []*edit.FilePlan) (placed, failed int) {
+	if a.o.Interpret || a.how == review.DecideTerminal {
+		edit.Interpret(plans)
+	}
+	// Deleting a file with changes HEAD does not have loses them: shown,
+	// and for a person to approve.
+	for _, p := range plans {
+		if p.NewPath == "" && p.OldPath != "" {
+			if why := a.tree.DeletionLoss(p.OldPath, p.Old); why != "" {
+				p.Guard(why)
+			}
+		}
+	}
+	for _, p := range plans {
+		a.report.Files = append(a.report.Files, review.FileReportOf(p))
+		placed += len(p.Hunks)
+		for _, e := range p.Errors {
+			failed++
+			a.report.Errors = append(a.report.Errors, review.HunkFailure{
+				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
+				Misread: e.Misread, Interpretable: e.Interpreted != nil,
+			})
+			if e.Interpreted != nil {
+				a.report.Errors[len(a.report.Errors)-1].Reading = e.Interpreted.Label()
+			}
+		}
+	}
+	a.report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
+	return placed, failed
+}
+
+// placedOnly reports the placements without a review: for --check, or
+// when a hunk could not be placed.
+func (a *applier) placedOnly(placed, failed int) error {
+	a.report.Status = StatusOK
+	if failed > 0 {
+		a.report.Status = StatusFailed
+	}
+	if a.o.JSON {
+		output.WriteJSON(a.o.IO.Out, a.report)
+	} else {
+		// One write, not one per line: a large patch has thousands.
+		out := bufio.NewWriter(a.o.IO.Out)
+		printReport(out, a.report)
+		out.Flush()
+	}
+	if failed == 0 {
+		return nil
+	}
+	what := "nothing was written"
+	if a.o.Check {
+		what = "nothing would be written"
+	}
+	return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, output.Plural(failed+placed, "hunk"), what)}
+}
+
+// checkCommit knows who commits, and that nothing stops the commit,
+// before anyone reviews or anything is written.
+func (a *applier) checkCommit(plans []*edit.FilePlan) error {
+	if err := a.tree.CheckCommitSettings(); err != nil {
+		return err
+	}
+	var written []string
+	for _, p := range plans {
+		if p.NewPath != "" {
+			written = append(written, p.NewPath)
+		}
+	}
+	return a.tree.CheckFilters(written)
+}
+
+// decide has the placed hunks decided, as a.how says; abandoned is a no
+// at the summary of a review in the terminal.
+func (a *applier) decide(ctx context.Context, plans []*edit.FilePlan, placed, failed int, commit bool) (rev *review.Review, abandoned bool, err error) {
+	rev = review.New(review.FromPlans(plans), nil)
+	switch a.how {
+	case review.DecideYes:
+		for i := range rev.Items {
+			if g := rev.Items[i].Hunk.Guard; g != "" {
+				return nil, false, a.fail(fmt.Errorf("%s: %s; --yes does not approve it: review it on a terminal, without --yes", safetext.Name(rev.FileOf(&rev.Items[i]).Path()), g))
+			}
+		}
+		if left := rev.ApproveAhead(); len(left) > 0 {
+			fmt.Fprintln(a.o.IO.Err, review.NotAhead(left, "--yes"))
+		}
+	case review.DecideLetters:
+		if err := rev.Play(review.Letters(a.letters)); err != nil {
+			return nil, false, answersError(err, "--decisions", len(rev.Items))
+		}
+	case review.DecideLines:
+		if err := rev.Play(review.LineAnswers(a.o.IO.In)); err != nil {
+			return nil, false, answersError(err, "standard input", len(rev.Items))
+		}
+	case review.DecideTerminal:
+		abandoned, err = a.reviewInTerminal(ctx, rev, placed, failed, commit)
+	}
+	return rev, abandoned, err
+}
+
+// reviewInTerminal has the person decide rev on the terminal.
+func (a *applier) reviewInTerminal(ctx context.Context, rev *review.Review, placed, failed int, commit bool) (abandoned bool, err error) {
+	screen := a.o.IO
+	if a.o.JSON {
+		screen = a.o.IO.OutToErr() // standard output stays one JSON object
+	}
+	if failed > 0 {
+		review.PrintPlacements(screen.Out, "", nil, a.report.Errors)
+		fmt.Fprintf(screen.Out, "%d of %d %s could not be placed and will not be offered.\n", failed, failed+placed, output.Plural(failed+placed, "hunk"))
+	}
+	verb := "write"
+	if commit {
+		verb = "write and commit"
+	}
+	switch err := review.InTerminal(ctx, a.kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(a.kb, screen)}, rev); {
+	case errors.Is(err, review.ErrInterrupted):
+		return false, &output.ExitError{Code: output.Interrupted, Msg: "apply: review interrupted; nothing was written"}
+	case errors.Is(err, review.ErrAbandoned):
+		for i := range rev.Items {
+			rev.Items[i].Decision = audit.Rejected
+		}
+		return true, nil
+	case err != nil:
+		return false, a.fail(err)
+	}
+	return false, nil
+}
+
+// nothingApproved reports a review that approved no hunk.
+func (a *applier) nothingApproved(abandoned bool) {
+	a.report.Status = StatusOK
+	if a.o.JSON {
+		output.WriteJSON(a.o.IO.Out, a.report)
+		return
+	}
+	if a.how != review.DecideTerminal {
+		printReport(a.o.IO.Out, a.report)
+	}
+	if abandoned {
+		fmt.Fprintln(a.o.IO.Out, "review abandoned at the summary; nothing was written")
+	} else {
+		fmt.Fprintln(a.o.IO.Out, "no hunk approved; nothing was written")
+	}
+}
+
+// write writes the approved plans and commits them, and fills the report.
+// commitErr is a commit that was not made though the files were written;
+// err is a failure that wrote nothing.
+func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.FilePlan, commit bool) (commitErr, err error) {
+	// The files may have changed while the hunks were placed or reviewed:
+	// ApplyPlans places them again, or refuses.
+	rec, author := recordOf(rev, a.o, a.how), (*repo.Author)(nil)
+	if m := a.mail; m != nil {
+		rec.Subject, rec.Body, rec.BodyTrailers = m.Subject, m.Body, m.Trailers
+		if n := notesOf(rev); n != "" {
+			rec.Body = strings.TrimSpace(rec.Body + "\n\n" + n)
+		}
+		author = &repo.Author{Name: m.Name, Email: m.Email, When: m.Date}
+	}
+	res, err := a.tree.ApplyPlans(plans, repo.ApplyOptions{
+		Commit:     commit,
+		Record:     rec,
+		NoVerify:   a.o.NoVerify,
+		HookOutput: a.o.IO.Err,
+		Context:    ctx,
+		Author:     author,
+	})
+	for _, p := range res.Replaced {
+		fmt.Fprintf(a.o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", safetext.Name(p))
+	}
+	if len(res.Replaced) > 0 { // report where the hunks go now
+		byPath := map[string]*edit.FilePlan{}
+		for _, p := range plans {
+			byPath[p.Path()] = p
+		}
+		for i, f := range a.report.Files {
+			if p := byPath[f.Path]; p != nil && slices.Contains(res.Replaced, f.Path) {
+				a.report.Files[i] = review.FileReportOf(p)
+			}
+		}
+	}
+	r := &a.report
+	switch {
+	case errors.Is(err, repo.ErrNotCommitted):
+		r.Status, r.Applied = StatusFailed, true
+		r.Error = err.Error()
+		return fmt.Errorf("apply: %w", err), nil
+	case err != nil:
+		return nil, err
+	}
+	r.Status, r.Applied = StatusOK, true
+	if c := res.Commit; c != nil {
+		r.Commit = c.Hash
+		r.HookChanged = c.HookChanged
+		for _, u := range c.StagedLost {
+			r.StagedLost = append(r.StagedLost, UncommittedFile{Path: u.Path, Reason: u.Reason})
+		}
+		r.Warnings = c.Warnings
+		for _, u := range c.Uncommitted {
+			r.Uncommitted = append(r.Uncommitted, UncommittedFile{Path: u.Path, Reason: u.Reason})
+		}
+	}
+	return nil, nil
+}
+
+// printOutcome reports what was written and committed.
+func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
+	out, r := a.o.IO.Out, a.report
+	if a.o.JSON {
+		output.WriteJSON(out, r)
+	} else {
+		switch a.how {
+		case review.DecideYes: // every hunk approved: no need to say so on each
+			printReport(out, withoutDecisions(r))
+		case review.DecideLetters, review.DecideLines:
+			printReport(out, r)
+		}
+		n := 0 // hunks, not file changes without lines
+		for _, it := range rev.Items {
+			if !it.Whole && it.Decision.Applies() {
+				n++
+			}
+		}
+		fmt.Fprintf(out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(plans), output.Plural(len(plans), "file"))
+		if rejected := rev.Totals().Rejected; rejected > 0 {
+			fmt.Fprintf(out, " (%d rejected)", rejected)
+		}
+		fmt.Fprintln(out)
+		if r.Commit != "" {
+			fmt.Fprintf(out, "committed %s\n", r.Commit[:12])
+		}
+		for _, p := range r.HookChanged {
+			fmt.Fprintf(out, "pre-commit hook changed %s; committed its version\n", safetext.Name(p))
+		}
+		for _, u := range r.StagedLost {
+			fmt.Fprintf(out, "staging not kept: %s: %s\n", safetext.Name(u.Path), safetext.Text(u.Reason))
+		}
+		for _, u := range r.Uncommitted {
+			fmt.Fprintf(out, "not committed: %s: %s\n", safetext.Name(u.Path), safetext.Text(u.Reason))
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(a.o.IO.Err, "pair: warning: %s\n", safetext.Text(w))
+	}
 }
 
 // answersError explains decisions given ahead that do not fit the hunks.
@@ -453,24 +570,23 @@ func answersError(err error, from string, items int) error {
 func recordOf(rev *review.Review, o Options, how review.Mode) audit.Record {
 	var hunks []audit.HunkRecord
 	var paths []string
-	var notes []audit.Note
 	for _, s := range rev.Summary() {
 		if s.Applies() {
 			paths = append(paths, s.Path)
 		}
 	}
 	for i := range rev.Items {
-		h := rev.HunkRecord(&rev.Items[i])
-		hunks = append(hunks, h)
-		notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: rev.Items[i].Note})
+		hunks = append(hunks, rev.HunkRecord(&rev.Items[i]))
 	}
 	r := audit.Reviewed(audit.NewSessionID("apply"), "none", hunks)
 	r.Subject = o.Message
 	if r.Subject == "" {
 		r.Subject = "pair apply: " + summarizePaths(paths)
 	}
-	src := o.Patch
-	if src == "" || src == "-" {
+	// The file's name, not where it lies: the message is shared, the
+	// person's folders are not.
+	src := filepath.Base(o.Patch)
+	if o.Patch == "" || o.Patch == "-" {
 		src = "standard input"
 	}
 	t := rev.Totals()
@@ -492,11 +608,21 @@ func recordOf(rev *review.Review, o Options, how review.Mode) audit.Record {
 	if t.Failed > 0 {
 		fmt.Fprintf(&b, " %d %s could not be placed and %s not offered.", t.Failed, output.Plural(t.Failed, "hunk"), map[bool]string{true: "was", false: "were"}[t.Failed == 1])
 	}
-	if n := audit.NotesText(notes); n != "" {
+	if n := notesOf(rev); n != "" {
 		b.WriteString("\n\n" + n)
 	}
 	r.Body = b.String()
 	return r
+}
+
+// notesOf writes the notes that went with the review's rejections.
+func notesOf(rev *review.Review) string {
+	var notes []audit.Note
+	for i := range rev.Items {
+		h := rev.HunkRecord(&rev.Items[i])
+		notes = append(notes, audit.Note{Path: h.Path, Start: h.Start, Text: rev.Items[i].Note})
+	}
+	return audit.NotesText(notes)
 }
 
 // summarizePaths names up to three paths and counts the rest.

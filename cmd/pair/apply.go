@@ -62,6 +62,10 @@ SEARCH/REPLACE blocks under a path line, the V4A apply_patch form (*** Begin
 Patch), and a whole file in a fenced block under its path, diffed against the
 current file. Fenced blocks that are not edits are listed as ignored.
 
+Mail (a git format-patch file, or an mbox of several) is applied as pair
+am applies it: one review and one commit per mail, with the mail's author,
+date and message (see pair am --help).
+
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
 numbers and counts, trailing whitespace, indentation, curly quotes, a missing
@@ -184,6 +188,12 @@ answers on standard input) or a file could not be written;
 				Message:  c.String("message"),
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+
+				// pair am (am.go): mail, and a stopped series resumed.
+				Mail:     c.Command.Name == "am",
+				Continue: c.Bool("continue"),
+				Skip:     c.Bool("skip"),
+				Abort:    c.Bool("abort"),
 			}
 			return apply.Run(c.Context, opts)
 		},

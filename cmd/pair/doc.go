@@ -15,6 +15,7 @@
 //	pair trust [--revoke]
 //	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify]
 //		[-p N] [--directory=ROOT] [--include=GLOB] [--exclude=GLOB] [-R] [PATCH|-]
+//	pair am [--yes] [--json] [--no-verify] [MAILBOX|-] | --continue | --skip | --abort
 //	pair undo [--dry-run] [--json]
 //	pair log [--json] [--stats] [-n N]
 //	pair demo [--dir DIR] [--keep=false]

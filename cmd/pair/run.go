@@ -129,6 +129,7 @@ func newApp(f *factory) *cli.App {
 			benchCommand(io),
 			newTrustCmd(f, nil),
 			applyCommand(io),
+			amCommand(io),
 			newDemoCmd(f, nil),
 			newUndoCmd(f, nil),
 			newLogCmd(f, nil),

@@ -161,6 +161,11 @@ type Record struct {
 	Hunks         []HunkRecord
 	// Changes are the paths the commit changes, filled by Commit.
 	Changes []ChangeRecord
+	// BodyTrailers are the message's own trailers (a mailed patch's
+	// Signed-off-by: and the like), written in the trailer paragraph
+	// before pair's; a line that names one of pair's trailers is left
+	// out. Digest does not cover them.
+	BodyTrailers []string
 }
 
 // Message writes the commit message: subject, body, then the trailers.
@@ -172,8 +177,22 @@ func (r Record) Message() string {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
+	for _, t := range r.BodyTrailers {
+		if k, _, _ := strings.Cut(t, ":"); !pairTrailer(k) && strings.TrimSpace(t) != "" {
+			b.WriteString(strings.TrimRight(t, "\n") + "\n")
+		}
+	}
 	b.WriteString(r.Trailers())
 	return b.String()
+}
+
+// pairTrailer reports whether key is one of pair's trailers.
+func pairTrailer(key string) bool {
+	switch key {
+	case TrailerSession, TrailerModel, TrailerReviewedBy, TrailerHunk, TrailerChange:
+		return true
+	}
+	return false
 }
 
 // Trailers writes the trailer paragraph.
@@ -221,8 +240,16 @@ func ParseMessage(msg string) (r Record, ok bool, err error) {
 	if len(paras) < 2 {
 		return Record{}, false, nil
 	}
+	pairs := false // a trailer of pair's came before
 	for _, l := range strings.Split(last, "\n") {
 		k, v, found := strings.Cut(l, ": ")
+		if !pairs && !pairTrailer(k) {
+			if found || len(r.BodyTrailers) > 0 && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) {
+				r.BodyTrailers = append(r.BodyTrailers, l)
+			}
+			continue
+		}
+		pairs = true
 		if !found {
 			continue
 		}

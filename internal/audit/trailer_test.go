@@ -231,3 +231,23 @@ func TestDigest(t *testing.T) {
 		}
 	}
 }
+
+// A mailed patch's trailers share pair's paragraph, before pair's, so
+// that git reads them all as trailers; a line that would pass for one of
+// pair's is not written, and the digest covers pair's alone.
+func TestBodyTrailers(t *testing.T) {
+	r := audit.Record{Subject: "s", Body: "b", Session: "s-1", Model: "none", ReviewedBy: "A <a@x>",
+		BodyTrailers: []string{"Signed-off-by: Zoë <z@x>", "Pair-Session: forged", "Acked-by: B <b@x>"}}
+	want := "s\n\nb\n\nSigned-off-by: Zoë <z@x>\nAcked-by: B <b@x>\nPair-Session: s-1\nPair-Model: none\nPair-Reviewed-By: A <a@x>\n"
+	if got := r.Message(); got != want {
+		t.Fatalf("Message =\n%s\nwant\n%s", got, want)
+	}
+	back, ok, err := audit.ParseMessage(want)
+	if !ok || err != nil || back.Session != "s-1" || back.Body != "b" ||
+		!reflect.DeepEqual(back.BodyTrailers, []string{"Signed-off-by: Zoë <z@x>", "Acked-by: B <b@x>"}) {
+		t.Errorf("ParseMessage = %+v, %v, %v", back, ok, err)
+	}
+	if back.Digest() != (audit.Record{Session: "s-1", Model: "none", ReviewedBy: "A <a@x>"}).Digest() {
+		t.Error("the digest covers the body's trailers")
+	}
+}

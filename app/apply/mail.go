@@ -1,0 +1,263 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pair-cli/pair/edit/mail"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/safetext"
+	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
+)
+
+// seriesDir is the folder of the git directory that holds a series of
+// mails being applied: each mail as a file (0001, 0002, …) and
+// state.json. It is not pair's own folder, whose leftovers mean a write
+// to recover.
+const seriesDir = "pair-am"
+
+// series is a mailbox being applied, one mail after the other, as saved
+// in the git directory between runs.
+type series struct {
+	dir     string
+	Total   int      `json:"total"`
+	Next    int      `json:"next"`    // the mail to apply next, from 0
+	Commits []string `json:"commits"` // the commits made, in order
+}
+
+// file is the file that holds mail i (from 0).
+func (s *series) file(i int) string { return filepath.Join(s.dir, fmt.Sprintf("%04d", i+1)) }
+
+func (s *series) save() error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(s.dir, "state.json"), b, 0o644)
+}
+
+// loadSeries reads the series saved in the tree's git directory; it is
+// nil when there is none.
+func loadSeries(tree *repo.Tree) (*series, error) {
+	s := &series{dir: filepath.Join(tree.GitDir(), seriesDir)}
+	b, err := os.ReadFile(filepath.Join(s.dir, "state.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(b, s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the stopped series of mails: %w", err)
+	}
+	return s, nil
+}
+
+// mailbox applies each mail of text in turn, one review and one commit
+// per mail, as git am does. At the first mail that fails it stops, with
+// the series saved in the git directory for resume.
+func (a *applier) mailbox(ctx context.Context, text string) error {
+	msgs := mail.Split(text)
+	if len(msgs) == 0 {
+		return errors.New("apply: the mailbox holds no mail")
+	}
+	if err := a.mailRules(len(msgs)); err != nil {
+		return err
+	}
+	if a.o.Check { // one mail (mailRules): nothing is saved
+		m, err := mail.Parse(msgs[0])
+		if err != nil {
+			return fmt.Errorf("apply: mail 1: %w", err)
+		}
+		return a.apply(ctx, m.Patch)
+	}
+	if s, err := loadSeries(a.tree); err != nil || s != nil {
+		if err != nil {
+			return err
+		}
+		return output.Usagef("apply: a series of mails stopped at mail %d of %d: go on with pair am --continue or --skip, or end it with pair am --abort, before you apply another", s.Next+1, s.Total)
+	}
+	s := &series{dir: filepath.Join(a.tree.GitDir(), seriesDir), Total: len(msgs)}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("apply: save the series: %w", err)
+	}
+	for i, m := range msgs {
+		if err := os.WriteFile(s.file(i), []byte(m), 0o644); err != nil {
+			return fmt.Errorf("apply: save the series: %w", err)
+		}
+	}
+	if err := s.save(); err != nil {
+		return fmt.Errorf("apply: save the series: %w", err)
+	}
+	return a.series(ctx, s)
+}
+
+// mailRules refuses what a series of n mails cannot do.
+func (a *applier) mailRules(n int) error {
+	switch {
+	case !a.tree.Git:
+		return output.Usagef("apply: mail becomes one commit per message: apply it in a git repository (or apply its diff alone)")
+	case a.o.NoCommit:
+		return output.Usagef("apply: --no-commit: mail becomes one commit per message; apply its diff alone to write it without committing")
+	case a.o.Message != "":
+		return output.Usagef("apply: --message: each mail gives its own commit's message")
+	case n > 1 && a.o.Check:
+		return output.Usagef("apply: --check: the mailbox holds %d mails, and each is placed on what the ones before it made; check them one at a time", n)
+	case n > 1 && (a.how == review.DecideLetters || a.how == review.DecideLines):
+		return output.Usagef("apply: the mailbox holds %d mails, and decisions given ahead would fall on the wrong mail's hunks: give --yes, or review it in the terminal", n)
+	}
+	return nil
+}
+
+// series applies the mails of s from s.Next on.
+func (a *applier) series(ctx context.Context, s *series) error {
+	progress := a.o.IO.Out
+	if a.o.JSON {
+		progress = a.o.IO.Err // standard output holds the reports
+	}
+	for ; s.Next < s.Total; s.Next++ {
+		raw, err := os.ReadFile(s.file(s.Next))
+		if err != nil {
+			return a.stop(s, err)
+		}
+		m, err := mail.Parse(string(raw))
+		if err != nil {
+			return a.stop(s, err)
+		}
+		fmt.Fprintf(progress, "applying mail %d of %d: %s\n", s.Next+1, s.Total, safetext.Text(m.Subject))
+		a.mail = &m
+		if err := a.apply(ctx, m.Patch); err != nil {
+			return a.stop(s, err)
+		}
+		if a.report.Commit != "" {
+			s.Commits = append(s.Commits, a.report.Commit)
+		}
+		if err := s.save(); err != nil {
+			return fmt.Errorf("apply: save the series: %w", err)
+		}
+	}
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("apply: remove the finished series: %w", err)
+	}
+	if s.Total > 1 {
+		fmt.Fprintf(progress, "applied %d %s: %d %s\n", s.Total, output.Plural(s.Total, "mail"), len(s.Commits), output.Plural(len(s.Commits), "commit"))
+	}
+	return nil
+}
+
+// stop saves s, stopped at its mail s.Next, and says why and how to go
+// on.
+func (a *applier) stop(s *series, err error) error {
+	if serr := s.save(); serr != nil {
+		return fmt.Errorf("apply: %w; and the series could not be saved: %w", err, serr)
+	}
+	code, why := output.Failure, err.Error()
+	var ee *output.ExitError
+	var ue *output.UsageError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.Code
+	case errors.As(err, &ue):
+		code = output.Usage
+	}
+	why = strings.TrimPrefix(why, "apply: ")
+	if why == "" { // already reported, as JSON
+		why = "see the report"
+	}
+	return &output.ExitError{Code: code, Msg: fmt.Sprintf(
+		"apply: stopped at mail %d of %d: %s\n"+
+			"When you have fixed it (the files it applies to, or the mail in %s), run pair am --continue;\n"+
+			"pair am --skip goes on without this mail; pair am --abort takes back this series' %d %s and ends it.",
+		s.Next+1, s.Total, why, a.shown(s.file(s.Next)), len(s.Commits), output.Plural(len(s.Commits), "commit"))}
+}
+
+// resume goes on with the series saved in the git directory: the
+// stopped mail again (Continue), the mail after it (Skip), or none, the
+// series' commits taken back (Abort).
+func resume(ctx context.Context, o Options) error {
+	n := 0
+	for _, b := range []bool{o.Continue, o.Skip, o.Abort} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return output.Usagef("apply: --continue, --skip and --abort go one at a time")
+	}
+	if o.Patch != "" {
+		return output.Usagef("apply: --continue, --skip and --abort take no patch: the series is in the git directory")
+	}
+	a, err := newApplier(o)
+	if err != nil {
+		return err
+	}
+	if a.tree, err = o.OpenTree(o.Dir); err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	defer a.tree.Close()
+	if !a.tree.Git {
+		return output.Usagef("apply: no series of mails here: this is not a git repository")
+	}
+	s, err := loadSeries(a.tree)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	if s == nil {
+		return output.Usagef("apply: no series of mails in progress (pair am MAILBOX starts one)")
+	}
+	switch {
+	case o.Abort:
+		return a.abort(s)
+	case o.Skip:
+		fmt.Fprintf(a.o.IO.Out, "skipped mail %d of %d\n", s.Next+1, s.Total)
+		s.Next++
+	}
+	if err := a.mailRules(s.Total - s.Next); err != nil {
+		return err
+	}
+	return a.series(ctx, s)
+}
+
+// abort takes back the series' commits, newest first, with pair undo's
+// rules, and forgets the series. When one cannot be taken back, nothing
+// more is, and the series stays.
+func (a *applier) abort(s *series) error {
+	for i := len(s.Commits) - 1; i >= 0; i-- {
+		want := s.Commits[i]
+		plan, err := a.tree.Undo(true)
+		if err == nil && plan.Commit.Hash != want {
+			err = fmt.Errorf("HEAD is %.12s, not the series' commit %.12s: the branch moved since", plan.Commit.Hash, want)
+		}
+		if err == nil {
+			_, err = a.tree.Undo(false)
+		}
+		if err != nil {
+			return fmt.Errorf("apply: --abort: %w; %d of the series' commits were taken back, the series is kept: fix that and run pair am --abort again, or remove %s to forget the series", err, len(s.Commits)-1-i, a.shown(s.dir))
+		}
+		s.Commits = s.Commits[:i]
+		if err := s.save(); err != nil {
+			return fmt.Errorf("apply: --abort: %w", err)
+		}
+	}
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("apply: --abort: %w", err)
+	}
+	fmt.Fprintln(a.o.IO.Out, "series aborted: its commits were taken back")
+	return nil
+}
+
+// shown is p as the person finds it: relative to the working tree when
+// it is inside it.
+func (a *applier) shown(p string) string {
+	if rel, err := filepath.Rel(a.tree.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}

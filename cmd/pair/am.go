@@ -1,0 +1,54 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pair-cli/pair/internal/console"
+)
+
+// amCommand is pair apply for mail, named as git users know it: the same
+// flags and review, one commit per mail, and a stopped series resumed.
+func amCommand(io console.IO) *cli.Command {
+	cmd := applyCommand(io)
+	cmd.Name = "am"
+	cmd.Usage = "apply a series of mailed patches (git format-patch files, an mbox), one review and one commit per mail, as git am does"
+	cmd.ArgsUsage = "[MAILBOX|-] | --continue | --skip | --abort"
+	cmd.Description = `Reads mail from MAILBOX, or from standard input when MAILBOX is "-" or
+missing: a git format-patch file, several concatenated, or an mbox. pair
+apply reads such a file the same way when it sees that it is mail.
+
+Each mail is one patch, reviewed as pair apply reviews it (see pair apply
+--help), and committed on its own, as git am commits it:
+
+  author     the mail's From: and Date: (or those at the start of its body)
+  committer  you, as for any pair commit
+  message    the subject without "Re:" and [PATCH n/m]-style tags, then the
+             body up to the "---" line; the diffstat after it is not kept.
+             Its trailers (Signed-off-by: ...) stay, and pair's audit
+             trailers follow them.
+
+Quoted-printable and base64 bodies are decoded. A series of several mails
+is decided with --yes or in the terminal: decisions given ahead would fall
+on the wrong mail's hunks.
+
+At the first mail that does not apply, pair am stops: the mails before it
+are committed, nothing of it is written, and the series is kept in the git
+directory (pair-am). Then:
+
+  pair am --continue  apply the stopped mail again, after you fixed the
+                      files it applies to or the mail itself (the message
+                      names its file), and go on with the rest
+  pair am --skip      go on without the stopped mail
+  pair am --abort     take back the series' commits (with pair undo's
+                      rules) and end the series
+
+Exit status: as pair apply's; 1 also when a mail stopped the series.`
+	cmd.Flags = append(slices.Clone(cmd.Flags),
+		&cli.BoolFlag{Name: "continue", Usage: "apply the mail the series stopped at again, then the rest"},
+		&cli.BoolFlag{Name: "skip", Usage: "go on with the series without the mail it stopped at"},
+		&cli.BoolFlag{Name: "abort", Usage: "take back the commits of the stopped series and end it"},
+	)
+	return cmd
+}
