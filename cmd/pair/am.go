@@ -4,14 +4,12 @@ import (
 	"slices"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/pair-cli/pair/internal/console"
 )
 
 // amCommand is pair apply for mail, named as git users know it: the same
 // flags and review, one commit per mail, and a stopped series resumed.
-func amCommand(io console.IO) *cli.Command {
-	cmd := applyCommand(io)
+func amCommand(f *factory) *cli.Command {
+	cmd := applyCommand(f)
 	cmd.Name = "am"
 	cmd.Usage = "apply a series of mailed patches (git format-patch files, an mbox), one review and one commit per mail, as git am does"
 	cmd.ArgsUsage = "[MAILBOX|-] | --continue | --skip | --abort"

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
-	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
@@ -47,7 +46,7 @@ func attachedStrip() []cli.Flag {
 	return flags
 }
 
-func applyCommand(io console.IO) *cli.Command {
+func applyCommand(f *factory) *cli.Command {
 	var filters []apply.Filter
 	return &cli.Command{
 		Name:      "apply",
@@ -181,8 +180,8 @@ answers on standard input) or a file could not be written;
 				Interpret: c.Bool("interpret"),
 				Decisions: c.String("decisions"),
 				JSON:      c.Bool("json"),
-				IO:        io,
-				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, io.Err) },
+				IO:        f.IO,
+				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
 
 				NoCommit: c.Bool("no-commit"),
 				Message:  c.String("message"),

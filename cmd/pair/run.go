@@ -119,8 +119,15 @@ func newApp(f *factory) *cli.App {
 		},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if pair was started in `DIR` (as git -C)"},
+			&cli.StringFlag{Name: "color", Value: console.ColorAuto, Usage: "colour the output: `WHEN` is auto (on a terminal, as git's color.diff and color.ui say, unless NO_COLOR is set), always or never"},
 		},
-		Before: func(c *cli.Context) error { return changeDir(f, c.String("C")) },
+		Before: func(c *cli.Context) error {
+			var err error
+			if f.IO, err = f.IO.WithColor(c.String("color")); err != nil {
+				return output.Usagef("%v", err)
+			}
+			return changeDir(f, c.String("C"))
+		},
 		Commands: []*cli.Command{
 			newEditCmd(f, nil),
 			newAskCmd(f, nil),
@@ -128,8 +135,8 @@ func newApp(f *factory) *cli.App {
 			newSessionsCmd(f, nil),
 			benchCommand(io),
 			newTrustCmd(f, nil),
-			applyCommand(io),
-			amCommand(io),
+			applyCommand(f),
+			amCommand(f),
 			newDemoCmd(f, nil),
 			newUndoCmd(f, nil),
 			newLogCmd(f, nil),
