@@ -477,7 +477,9 @@ func (t *Terminal) prompt(r *Review) {
 	if r.Current().Whole {
 		what = "change"
 	}
-	t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("[%d/%d] Approve this %s [%s]?", n, total, what, t.keysFor(r))))
+	// The prompt names the file and lines: a long hunk has scrolled its
+	// heading off the screen.
+	t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("[%d/%d] Approve this %s (%s) [%s]?", n, total, what, r.Where(r.Current()), t.keysFor(r))))
 }
 
 func (t *Terminal) help(r *Review) {

@@ -158,7 +158,7 @@ func TestChatSession(t *testing.T) {
 	if !regexp.MustCompile(`tokens this session: [1-9]\d* in, [1-9]\d* out, [1-9]\d* in all`).MatchString(screen) {
 		t.Errorf("/tokens does not show the counts:\n%s", printable(screen))
 	}
-	if n := strings.Count(screen, "Approve this hunk ["); n != 1 {
+	if n := strings.Count(screen, "Approve this hunk ("); n != 1 {
 		t.Errorf("%d prompts for hunks, want 1", n)
 	}
 

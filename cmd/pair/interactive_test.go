@@ -175,7 +175,7 @@ func TestInteractiveReview(t *testing.T) {
 	t.Parallel()
 	r := newInteractiveRepo(t, goodEditor)
 	s := r.start(t, nil, "apply", "fix.diff")
-	s.expect("[1/6] Approve this hunk [")
+	s.expect("[1/6] Approve this hunk (calc.go lines 3-6) [")
 	s.expect("]?")
 	if !s.raw() {
 		t.Errorf("the terminal is not in raw mode at the first prompt")
@@ -243,7 +243,7 @@ func TestInteractiveReview(t *testing.T) {
 		"\x1b[32m+\tsum := a + b\x1b[m",
 		"\x1b[31m-\treturn a + b\x1b[m",
 		"\x1b[1m[1/6]\x1b[m \x1b[1mcalc.go lines 3-6\x1b[m",
-		"\x1b[1;34m[1/6] Approve this hunk [",
+		"\x1b[1;34m[1/6] Approve this hunk (calc.go lines 3-6) [",
 		"\x1b[1m[5/7]\x1b[m \x1b[1mgreet.go lines 12-15\x1b[m",
 		"[3/7]\x1b[m \x1b[1mgreet.go lines 6-8",
 		"[4/7]\x1b[m \x1b[1mgreet.go lines 8-10",
@@ -263,7 +263,7 @@ func TestInteractiveReview(t *testing.T) {
 		t.Errorf("the screen does not name the commit:\n%s", printable(screen))
 	}
 	// One prompt per hunk, and one more for the first piece of the split.
-	if n := strings.Count(screen, "Approve this hunk ["); n != 8 {
+	if n := strings.Count(screen, "Approve this hunk ("); n != 8 {
 		t.Errorf("%d prompts for hunks, want 8 (6 hunks, 1 of them split)", n)
 	}
 }
@@ -484,7 +484,7 @@ func TestInteractiveNoColor(t *testing.T) {
 		t.Errorf("with NO_COLOR an escape sequence at byte %d:\n%s", i, printable(screen))
 	}
 	for _, want := range []string{
-		"\r\n[1/6] calc.go lines 3-6\r\nplaced: exact\r\n@@ -3,4 +3,5 @@\r\n // Add returns a plus b.\r\n func Add(a, b int) int {\r\n-\treturn a + b\r\n+\tsum := a + b\r\n+\treturn sum\r\n }\r\n[1/6] Approve this hunk [",
+		"\r\n[1/6] calc.go lines 3-6\r\nplaced: exact\r\n@@ -3,4 +3,5 @@\r\n // Add returns a plus b.\r\n func Add(a, b int) int {\r\n-\treturn a + b\r\n+\tsum := a + b\r\n+\treturn sum\r\n }\r\n[1/6] Approve this hunk (calc.go lines 3-6) [",
 		"split into 2 hunks",
 		"edited and approved",
 		"unknown key x; press ? for help",
@@ -868,7 +868,7 @@ func (s *ptySession) send(keys string) {
 // types key.
 func (s *ptySession) answer(pos, key string) {
 	s.t.Helper()
-	s.expect(pos + " Approve this hunk [")
+	s.expect(pos + " Approve this ")
 	s.expect("]?")
 	s.send(key)
 }
