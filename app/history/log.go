@@ -136,15 +136,21 @@ func Log(ctx context.Context, o LogOptions) error {
 			report.Commits = append(report.Commits, commitOf(e))
 		}
 	}
-	switch {
-	case o.JSON:
+	if o.JSON {
 		output.WriteJSON(o.IO.Out, report)
+		return nil
+	}
+	// On a terminal, the list goes through the person's pager, as git
+	// log's does.
+	screen, pager := console.StartPager(ctx, o.IO)
+	defer pager.Close()
+	switch {
 	case len(entries) == 0:
-		fmt.Fprintln(o.IO.Out, "no pair commits")
+		fmt.Fprintln(screen.Out, "no pair commits")
 	case o.Stats:
-		printStats(o.IO.Out, report.Models, report.NotCounted)
+		printStats(screen.Out, report.Models, report.NotCounted)
 	default:
-		printLog(o.IO.Out, entries)
+		printLog(screen.Out, entries)
 	}
 	return nil
 }

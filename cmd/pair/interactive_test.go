@@ -1030,3 +1030,22 @@ func TestInteractiveGitColors(t *testing.T) {
 		})
 	}
 }
+
+// TestPagerForLog: on a terminal, pair log goes through the pager git
+// would use (here GIT_PAGER), with LESS=FRX set for it as git sets it;
+// --no-pager prints it as it is.
+func TestPagerForLog(t *testing.T) {
+	t.Parallel()
+	r := newInteractiveRepo(t, goodEditor)
+	pager := []string{`GIT_PAGER=echo "less: $LESS"; sed 's/^/paged: /'`}
+	s := r.start(t, pager, "log")
+	s.expect("less: FRX")
+	s.expect("paged: no pair commits")
+	s.wait(0)
+
+	s = r.start(t, pager, "--no-pager", "log")
+	screen := s.wait(0)
+	if strings.Contains(screen, "paged:") || !strings.Contains(screen, "no pair commits") {
+		t.Errorf("--no-pager: the screen shows:\n%s", printable(screen))
+	}
+}

@@ -119,6 +119,7 @@ func newApp(f *factory) *cli.App {
 		},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if pair was started in `DIR` (as git -C)"},
+			&cli.BoolFlag{Name: "no-pager", Aliases: []string{"P"}, Usage: "do not send long output (pair log) through the pager on a terminal (as git --no-pager)"},
 			&cli.StringFlag{Name: "color", Value: console.ColorAuto, Usage: "colour the output: `WHEN` is auto (on a terminal, as git's color.diff and color.ui say, unless NO_COLOR is set), always or never"},
 		},
 		Before: func(c *cli.Context) error {
@@ -126,6 +127,7 @@ func newApp(f *factory) *cli.App {
 			if f.IO, err = f.IO.WithColor(c.String("color")); err != nil {
 				return output.Usagef("%v", err)
 			}
+			f.IO.NoPager = c.Bool("no-pager")
 			return changeDir(f, c.String("C"))
 		},
 		Commands: []*cli.Command{

@@ -25,6 +25,9 @@ type IO struct {
 	Color, ErrColor bool
 	// ErrTTY says whether Err is a terminal.
 	ErrTTY bool
+	// OutTTY says whether Out is a terminal; NoPager turns off the pager
+	// that long output goes through there (see StartPager).
+	OutTTY, NoPager bool
 	// LineEditing says whether lines typed at a prompt can be edited (see
 	// Prompt): Keyboard is set, Out is a terminal, TERM is not "dumb".
 	LineEditing bool
@@ -39,6 +42,7 @@ func System(in *os.File, out, errw *os.File, getenv func(string) string) IO {
 		io.Keyboard = in
 	}
 	outTTY := isTerminal(out)
+	io.OutTTY = outTTY
 	io.ErrTTY = isTerminal(errw)
 	switch colorChoice(getenv, outTTY || io.ErrTTY, gitColorBool) {
 	case ColorAlways:
