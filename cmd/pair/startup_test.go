@@ -15,7 +15,7 @@ import (
 // each package's init allocated; allocations are deterministic, unlike
 // times.
 func TestPackageInitIsCheap(t *testing.T) {
-	const budget = 8 << 10 // bytes per package; one compiled regexp takes more
+	const budget = 6 << 10 // bytes per package; one compiled regexp takes more
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
