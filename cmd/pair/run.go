@@ -119,7 +119,7 @@ func newApp(io stdio) *cli.App {
 			askCommand(io),
 			reviewCommand(io),
 			sessionsCommand(io),
-			benchCommand(io),
+			newBenchCmd(io, nil),
 			trustCommand(io),
 			applyCommand(io),
 			demoCommand(io),
