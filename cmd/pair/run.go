@@ -34,8 +34,15 @@ func usagef(format string, args ...any) error { return output.Usagef(format, arg
 
 // run builds the command line, runs it and maps the outcome to an exit
 // code. It is the only place that prints errors.
-func run(ctx context.Context, args []string, io stdio) int {
+//
+// started is called when a command starts (not for pair --version or
+// --help, which only print): main watches the signals from then on.
+func run(ctx context.Context, args []string, io stdio, started func()) int {
 	app := newApp(io)
+	app.Before = func(*cli.Context) error {
+		started()
+		return nil
+	}
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	if err == nil {
 		return exitOK
