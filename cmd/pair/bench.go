@@ -23,12 +23,12 @@ func newBenchCmd(io console.IO, runF func(context.Context, bench.Options) error)
 		Usage:     "run the offline task suite (or a live model on it) and report a score",
 		ArgsUsage: "[TASK|DIR|FILE...]",
 		Description: `Runs tasks end to end, offline and deterministically: for each task (a
-.txtar file, see app/bench/tasks/README.md), a fresh git repository from
-its repo/ files, a real local HTTP server replaying its model/ replies in
-order to pair's real client, the real agent and review with the task's
-decisions given as a person's at each pause, and the session saved and
-loaded again at every pause (pair review, as a new process would). Then
-every expectation is checked. A scripted reply left unused, or a request
+.txtar file, its format in pair's source: app/bench/tasks/README.md), a
+fresh git repository from its repo/ files, a real local HTTP server
+replaying its model/ replies in order to pair's real client, the real
+agent and review with the task's decisions given as a person's at each
+pause, and the session saved and loaded again at every pause (pair
+review, as a new process would). Then every expectation is checked. A scripted reply left unused, or a request
 beyond the script, fails the task.
 
 One line per task (PASS, or FAIL with the first unmet expectation), then
