@@ -237,6 +237,10 @@ type Event struct {
 	Tool   string
 	Detail string
 	Usage  Usage
+	// Err is the error a blocked call was refused with (Detail is its
+	// text), when there is one: a front end chooses its words by its
+	// type, such as a *repo.AccessError's flag.
+	Err error
 }
 
 // CommandResult is what a command did.
@@ -263,9 +267,18 @@ func (a *Agent) log(kind ActionKind, tool, detail string) {
 }
 
 func (a *Agent) block(tool, target, reason string) {
+	a.blockWith(tool, target, reason, nil)
+}
+
+// blockErr is block for a call refused with err, which the event carries.
+func (a *Agent) blockErr(tool, target string, err error) {
+	a.blockWith(tool, target, err.Error(), err)
+}
+
+func (a *Agent) blockWith(tool, target, reason string, err error) {
 	a.st.Blocked = append(a.st.Blocked, Blocked{Tool: tool, Target: target, Reason: reason})
 	a.log(ActionBlocked, tool, strings.TrimSpace(target+": "+reason))
-	a.emit(Event{Kind: EventBlocked, Tool: tool, Text: target, Detail: reason})
+	a.emit(Event{Kind: EventBlocked, Tool: tool, Text: target, Detail: reason, Err: err})
 }
 
 func (a *Agent) noteFile(p string) {
@@ -758,7 +771,7 @@ func (a *Agent) dispatch(ctx context.Context, t *tool, call ToolCall) (result st
 		out, rerr := t.run(ctx, a, args)
 		if rerr != nil {
 			if blockedPath(rerr) {
-				a.block(t.name, pathArg(args), rerr.Error())
+				a.blockErr(t.name, pathArg(args), rerr)
 			}
 			if t.name == "read_file" || t.name == "search_files" {
 				// Their results are plain text: a failure is JSON, so
@@ -792,7 +805,7 @@ func (a *Agent) edit(ctx context.Context, name string, call ToolCall, args map[s
 		clean, same, err := a.writeCheck(argString(args, "path"), argString(args, "content"))
 		if err != nil {
 			if blockedPath(err) {
-				a.block(name, argString(args, "path"), err.Error())
+				a.blockErr(name, argString(args, "path"), err)
 			}
 			return "error: " + err.Error(), false, nil
 		}
@@ -869,7 +882,7 @@ func (a *Agent) propose(ctx context.Context, tool, callID, diff, message, replyT
 			if le := (*repo.LinkError)(nil); errors.As(perr, &le) {
 				target = le.Path
 			}
-			a.block(tool, target, perr.Error())
+			a.blockErr(tool, target, perr)
 		}
 		return a.told(tool, reviewed{feedback: "error: " + perr.Error(), summary: "The model's edit was refused: " + perr.Error() + "."}), nil
 	}

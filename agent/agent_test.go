@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,22 +16,8 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
-
-// git runs the real git in dir, ignoring the machine's configuration.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
 
 const appGo = `package app
 
@@ -50,21 +35,10 @@ func Bye(name string) string {
 // newRepo makes a committed git repository with files and opens it.
 func newRepo(t *testing.T, files map[string]string) *repo.Tree {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Test")
-	git(t, dir, "config", "user.email", "test@example.com")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	dir := repotest.Init(t, files)
+	// pair's own commits take the identity of the repository's configuration.
+	repotest.Git(t, dir, "config", "user.name", "Test")
+	repotest.Git(t, dir, "config", "user.email", "test@example.com")
 	tree, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +161,7 @@ func TestReadThenProposeCommits(t *testing.T) {
 	if got := readFile(t, tree, "app.go"); !strings.Contains(got, `"hello, " + name + "!"`) {
 		t.Errorf("app.go was not changed:\n%s", got)
 	}
-	msg := git(t, tree.Dir, "log", "-1", "--format=%B")
+	msg := repotest.Git(t, tree.Dir, "log", "-1", "--format=%B")
 	for _, want := range []string{"app: a friendlier greeting", "Pair-Model: test-model", "Pair-Session: test-session", "Pair-Hunk: app.go:3 "} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("commit message lacks %q:\n%s", want, msg)
@@ -262,7 +236,7 @@ func TestUnknownToolAndEscapesAreBlocked(t *testing.T) {
 			t.Fatalf("the secret reached the server: %s", r.Raw)
 		}
 	}
-	if strings.Contains(git(t, tree.Dir, "status", "--porcelain"), "M") {
+	if strings.Contains(repotest.Git(t, tree.Dir, "status", "--porcelain"), "M") {
 		t.Errorf("something was written")
 	}
 }
@@ -509,7 +483,7 @@ func TestPauseThenResume(t *testing.T) {
 	if err := b.Resume(context.Background(), again); !errors.Is(err, agent.ErrNothingPending) {
 		t.Errorf("second Resume: got %v, want ErrNothingPending", err)
 	}
-	if n := strings.Count(git(t, tree.Dir, "log", "--oneline"), "\n"); n != 2 {
+	if n := strings.Count(repotest.Git(t, tree.Dir, "log", "--oneline"), "\n"); n != 2 {
 		t.Errorf("got %d commits, want 2 (initial and the pair commit)", n)
 	}
 }
@@ -627,7 +601,7 @@ func TestSearchReplaceReply(t *testing.T) {
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("got %d requests, want 1: the reply's edit was complete", n)
 	}
-	msg := git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
+	msg := repotest.Git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
 	if !strings.HasPrefix(msg, "app.go:9 ") || !strings.Contains(msg, " approved") {
 		t.Errorf("Pair-Hunk trailer: got %q, want app.go:9 approved", msg)
 	}
@@ -655,7 +629,7 @@ func TestV4AProposeAddFile(t *testing.T) {
 	if st.Turn.Applied != 2 || len(st.Turn.Commits) != 1 {
 		t.Errorf("got applied %d commits %v, want 2 and 1", st.Turn.Applied, st.Turn.Commits)
 	}
-	msg := git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
+	msg := repotest.Git(t, tree.Dir, "log", "-1", "--format=%(trailers:key=Pair-Hunk,valueonly)")
 	for _, want := range []string{"docs/usage.md:1 ", "app.go:10 "} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("Pair-Hunk trailers %q lack %q", msg, want)

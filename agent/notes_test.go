@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // A note given with a rejection during pair edit reaches the commit
@@ -23,7 +24,7 @@ func TestRejectionNoteInCommit(t *testing.T) {
 	if len(st.Turn.Commits) != 1 {
 		t.Fatalf("got commits %v, want 1", st.Turn.Commits)
 	}
-	msg := git(t, tree.Dir, "log", "-1", "--format=%B")
+	msg := repotest.Git(t, tree.Dir, "log", "-1", "--format=%B")
 	want := "1 of 2 hunks approved in review.\n\nRejected with a note:\n- app.go:8: keep the farewell in English\n\nPair-Session:"
 	if !strings.Contains(msg, want) {
 		t.Errorf("commit message lacks %q:\n%s", want, msg)

@@ -137,7 +137,7 @@ func (a *Agent) userMessage(request string, first bool) string {
 		text, truncated, err := a.Tree.ReadText(p, a.Access, 4*defaultMaxChars)
 		if err != nil {
 			if blockedPath(err) {
-				a.block("context", p, err.Error())
+				a.blockErr("context", p, err)
 			}
 			fmt.Fprintf(&b, "(%s is in context but cannot be read: %v)\n\n", p, err)
 			continue

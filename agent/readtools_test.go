@@ -12,6 +12,7 @@ import (
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // results runs the read-only calls, all in one reply, and returns their
@@ -68,7 +69,7 @@ func TestGitDiffAndLogTakePath(t *testing.T) {
 		}
 	}
 	write("app.go", appGo+"// more\n")
-	git(t, tree.Dir, "commit", "-q", "-am", "app: more")
+	repotest.Git(t, tree.Dir, "commit", "-q", "-am", "app: more")
 	write("app.go", appGo+"// more\n// and more\n")
 	write("lib/a.go", "package lib\n\nvar A = 1\n")
 	write("app.log", "log\n")

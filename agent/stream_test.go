@@ -12,6 +12,7 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // event is one piece of a raw event stream carrying text.
@@ -234,7 +235,7 @@ func TestRunStalledOrHugeReplyFails(t *testing.T) {
 			if got := readFile(t, tree, "app.go"); got != appGo {
 				t.Errorf("app.go changed:\n%s", got)
 			}
-			if log := git(t, tree.Dir, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+			if log := repotest.Git(t, tree.Dir, "log", "--oneline"); strings.Count(log, "\n") != 1 {
 				t.Errorf("commits: %s", log)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 const sumC = `#include <stdio.h>
@@ -60,7 +61,7 @@ func staleSession(t *testing.T, change func(string) string) (*agent.State, *agen
 	if err := os.WriteFile(filepath.Join(tree.Dir, "sum.c"), []byte(now), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, tree.Dir, "commit", "-q", "-am", "the person's change")
+	repotest.Git(t, tree.Dir, "commit", "-q", "-am", "the person's change")
 	loaded, err := store.Load("s")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 const notesMD = `# Notes
@@ -167,7 +168,7 @@ func TestWriteFileUnreadKeepsUncommitted(t *testing.T) {
 	if err := newAgent(&reviewer{needs: true}).Run(context.Background(), st, "shout"); err != agent.ErrPaused {
 		t.Fatalf("got %v, want a pause", err)
 	}
-	git(t, tree.Dir, "commit", "-q", "-am", "the person's line")
+	repotest.Git(t, tree.Dir, "commit", "-q", "-am", "the person's line")
 	loaded, err := store.Load("s")
 	if err != nil {
 		t.Fatal(err)

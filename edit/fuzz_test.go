@@ -60,6 +60,7 @@ func FuzzParse(f *testing.F) {
 			if fd == nil {
 				t.Fatalf("Parse: got a nil file")
 			}
+			checkNames(t, fd)
 			for _, h := range fd.Hunks {
 				if h == nil {
 					t.Fatalf("Parse: got a nil hunk")
@@ -76,6 +77,28 @@ func FuzzParse(f *testing.F) {
 		}
 		checkUnnumber(t, s)
 	})
+}
+
+// checkNames checks the names of a parsed file: the source is the first
+// candidate, and stripping directories again (-p) keeps the file's action
+// and only ever shortens its names.
+func checkNames(t *testing.T, fd *edit.FileDiff) {
+	t.Helper()
+	if src := fd.Source(); src != "" {
+		if c := fd.Candidates(src); c[0] != src {
+			t.Errorf("Candidates(%q) = %q, want the source first", src, c)
+		}
+	}
+	for n := range 3 {
+		c := *fd
+		if err := c.StripNames(n); err != nil {
+			continue
+		}
+		if c.New != fd.New || c.Deleted != fd.Deleted || (c.OldPath == "") != (fd.OldPath == "") || (c.NewPath == "") != (fd.NewPath == "") {
+			t.Errorf("StripNames(%d): %q -> %q new=%v deleted=%v from %q -> %q new=%v deleted=%v",
+				n, c.OldPath, c.NewPath, c.New, c.Deleted, fd.OldPath, fd.NewPath, fd.New, fd.Deleted)
+		}
+	}
 }
 
 // checkUnnumber checks what Unnumber does to the hunks of the patch s:

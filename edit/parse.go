@@ -3,8 +3,11 @@ package edit
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // ErrNoDiff is returned by Parse when the text holds no hunk and no file
@@ -61,7 +64,27 @@ func parseLines(lines []string) (*Patch, error) {
 	if len(p.patch.Files) == 0 {
 		return nil, ErrNoDiff
 	}
+	stripLikeOthers(&p.patch)
 	return &p.patch, nil
+}
+
+// stripLikeOthers strips one directory from the name of a traditional
+// section that creates or deletes a file against /dev/null, where another
+// section of the patch showed that its names have a directory to strip:
+// git apply decides -p once for a patch.
+func stripLikeOthers(p *Patch) {
+	strip := false
+	for _, f := range p.Files {
+		strip = strip || f.Names != nil && f.Stripped
+	}
+	if !strip {
+		return
+	}
+	for _, f := range p.Files {
+		if f.Names != nil && !f.Stripped && (f.Names.Old == "" || f.Names.New == "") {
+			_ = f.StripNames(1) // a name with no directory keeps it
+		}
+	}
 }
 
 // splitPatchLines splits text into lines without terminators, accepting
@@ -248,13 +271,13 @@ func (p *parser) extendedHeader(l string) {
 		return "", false
 	}
 	if v, ok := word("old mode "); ok {
-		f.OldMode = v
+		f.OldMode = canonMode(v)
 	} else if v, ok := word("new mode "); ok {
-		f.NewMode = v
+		f.NewMode = canonMode(v)
 	} else if v, ok := word("new file mode "); ok {
-		f.New, f.NewMode, f.OldPath = true, v, ""
+		f.New, f.NewMode, f.OldPath = true, canonMode(v), ""
 	} else if v, ok := word("deleted file mode "); ok {
-		f.Deleted, f.OldMode, f.NewPath = true, v, ""
+		f.Deleted, f.OldMode, f.NewPath = true, canonMode(v), ""
 	} else if v, ok := word("rename from "); ok {
 		f.Renamed, f.OldPath = true, unquoteName(v)
 	} else if v, ok := word("rename to "); ok {
@@ -267,7 +290,7 @@ func (p *parser) extendedHeader(l string) {
 		f.Indexed = true
 		// "index abc..def 100644": the mode of an unchanged-mode file.
 		if _, mode, found := strings.Cut(v, " "); found && f.OldMode == "" && f.NewMode == "" {
-			f.OldMode, f.NewMode = mode, mode
+			f.OldMode, f.NewMode = canonMode(mode), canonMode(mode)
 		}
 	} else if strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch" {
 		f.Binary = true
@@ -276,15 +299,16 @@ func (p *parser) extendedHeader(l string) {
 
 // fileHeader reads a "--- old" / "+++ new" pair.
 func (p *parser) fileHeader() {
-	old := headerName(strings.TrimPrefix(p.lines[p.i], "--- "))
-	nw := headerName(strings.TrimPrefix(p.lines[p.i+1], "+++ "))
+	old, oldStamp := headerName(strings.TrimPrefix(p.lines[p.i], "--- "))
+	nw, newStamp := headerName(strings.TrimPrefix(p.lines[p.i+1], "+++ "))
 	p.i += 2
-	f := p.cur
-	if f == nil || !p.git {
-		f = p.open()
+	if p.cur == nil || !p.git {
+		traditional(p.open(), old, nw, epoch(oldStamp), epoch(newStamp))
+		return
 	}
+	f := p.cur
 	p.git = false
-	oldNull, newNull := old == "/dev/null", nw == "/dev/null"
+	oldNull, newNull := old == devNull, nw == devNull
 	so, oldPfx := stripGitPrefix(old)
 	sn, newPfx := stripGitPrefix(nw)
 	switch {
@@ -311,6 +335,167 @@ func (p *parser) fileHeader() {
 	}
 }
 
+const devNull = "/dev/null"
+
+// traditional names the file of a ---/+++ pair that no "diff --git" line
+// opened, as git apply and patch -p1 read such a pair (see Names and
+// StripNames): a side that is /dev/null, or whose timestamp is the epoch
+// (diff -N), creates or deletes the file, and the file has one name, the
+// new side's unless the old side's is a shorter start of it (x.go for
+// "--- x.go", "+++ x.go.new"). The names lose one leading directory where
+// both sides show one to lose: git's a/ and b/, or two different
+// directories ("--- old/x", "+++ new/x", as diff -r writes them). Otherwise
+// they are kept as written, and the caller tries them without their first
+// directory too (see Candidates).
+func traditional(f *FileDiff, old, nw string, oldEpoch, newEpoch bool) {
+	n := &Names{Old: old, New: nw}
+	if old == devNull {
+		n.Old = ""
+	}
+	if nw == devNull {
+		n.New = ""
+	}
+	f.Names = n
+	switch {
+	case n.Old == "" && n.New == "":
+		return
+	case n.Old == "" || oldEpoch && n.New != "":
+		f.New = true
+	case n.New == "" || newEpoch:
+		f.Deleted = true
+	}
+	strip := 0
+	if n.prefixed() {
+		strip = 1
+	}
+	if f.setNames(strip) != nil {
+		f.setNames(0)
+	}
+	f.Stripped = strip > 0
+}
+
+// Names are the names of a ---/+++ pair without git's headers, as written:
+// quotes undone, timestamps removed, "" for /dev/null.
+type Names struct {
+	Old, New string
+}
+
+// prefixed reports whether the names start with a directory to strip: git's
+// a/ and b/ (on each side that is not /dev/null), or two different first
+// directories.
+func (n *Names) prefixed() bool {
+	_, oldPfx := stripGitPrefix(n.Old)
+	_, newPfx := stripGitPrefix(n.New)
+	switch {
+	case n.Old == "":
+		return newPfx
+	case n.New == "":
+		return oldPfx
+	case oldPfx && newPfx:
+		return true
+	}
+	od, _, ok1 := strings.Cut(n.Old, "/")
+	nd, _, ok2 := strings.Cut(n.New, "/")
+	return ok1 && ok2 && od != nd
+}
+
+// ErrStrip is returned by StripNames when a name has fewer directories
+// than it is asked to remove.
+var ErrStrip = errors.New("cannot remove that many leading directories")
+
+// StripNames names the file again with n leading directories removed from
+// each name, as git apply -p N and patch -pN do, and sets Stripped. A
+// traditional diff's names are read again from Names. A git diff's names
+// lost their a/ and b/ already: n-1 more directories are removed, and n = 0
+// cannot be undone. A name too short for n fails with ErrStrip.
+func (f *FileDiff) StripNames(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: -p %d", ErrStrip, n)
+	}
+	if f.Names != nil {
+		if err := f.setNames(n); err != nil {
+			return err
+		}
+		f.Stripped = true
+		return nil
+	}
+	if f.Stripped {
+		if n == 0 {
+			return fmt.Errorf("%w: git's a/ and b/ are already removed from %s", ErrStrip, f.Path())
+		}
+		n--
+	}
+	old, ok1 := stripDirs(f.OldPath, n)
+	nw, ok2 := stripDirs(f.NewPath, n)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("%w: -p%d on %s", ErrStrip, n, f.Path())
+	}
+	f.OldPath, f.NewPath, f.Stripped = old, nw, true
+	return nil
+}
+
+// setNames sets OldPath and NewPath from Names with n leading directories
+// removed, as git apply names a traditional patch's file.
+func (f *FileDiff) setNames(n int) error {
+	old, ok1 := stripDirs(f.Names.Old, n)
+	nw, ok2 := stripDirs(f.Names.New, n)
+	name := nw
+	switch {
+	case !ok1 && !ok2:
+		return fmt.Errorf("%w: -p%d on %q", ErrStrip, n, f.Names.Old+f.Names.New)
+	case !ok2 || nw == "":
+		name = old
+	case ok1 && old != "" && len(old) < len(nw) && strings.HasPrefix(nw, old):
+		name = old // "x.go" of x.go and x.go.orig: the shorter
+	}
+	if name == "" {
+		return fmt.Errorf("%w: -p%d on %q", ErrStrip, n, f.Names.Old+f.Names.New)
+	}
+	switch {
+	case f.New:
+		f.OldPath, f.NewPath = "", name
+	case f.Deleted:
+		f.OldPath, f.NewPath = name, ""
+	default:
+		f.OldPath, f.NewPath = name, name
+	}
+	return nil
+}
+
+// Other returns the name of a traditional diff's modified file that was
+// not taken (the old side's x.go.orig when the file is x.go), with the
+// same directories removed, or "" when there is none. Candidates offers
+// it after the name taken, as patch takes the name that exists.
+func (f *FileDiff) Other() string {
+	if f.Names == nil || f.New || f.Deleted || f.Names.Old == "" || f.Names.New == "" {
+		return ""
+	}
+	n := strings.Count(f.Names.New, "/") - strings.Count(f.NewPath, "/")
+	for _, s := range []string{f.Names.Old, f.Names.New} {
+		if o, ok := stripDirs(s, n); ok && o != "" && o != f.NewPath {
+			return o
+		}
+	}
+	return ""
+}
+
+// stripDirs removes n leading directories from name; "" stays "". A ".."
+// or the root is not a directory to remove: a name that leads out stays
+// one, for the caller to refuse.
+func stripDirs(name string, n int) (string, bool) {
+	if name == "" {
+		return "", true
+	}
+	for ; n > 0; n-- {
+		dir, rest, ok := strings.Cut(name, "/")
+		if !ok || dir == "" || dir == ".." {
+			return "", false
+		}
+		name = strings.TrimLeft(rest, "/")
+	}
+	return name, name != ""
+}
+
 // pick chooses between a name and its prefix-stripped form for a header
 // whose other side is /dev/null.
 func pick(f *FileDiff, raw, stripped string, hadPrefix bool) (string, bool) {
@@ -323,18 +508,58 @@ func pick(f *FileDiff, raw, stripped string, hadPrefix bool) (string, bool) {
 	return raw, false
 }
 
-// headerName extracts the file name from a ---/+++ header value: it drops
-// a trailing timestamp (after a tab) and undoes C-style quoting.
-func headerName(s string) string {
+// diffDate matches a timestamp at the end of a ---/+++ line, after a tab or
+// spaces, as GNU diff and POSIX write it ("2024-03-01 10:00:00.000000000
+// +0100", "2024-03-01 10:00:00"), the way git apply finds it. It is
+// compiled on first use.
+var diffDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[\t ]+((?:\d\d)?\d\d-\d\d-\d\d(?: \d\d:\d\d:\d\d(?:\.\d+)?)?(?: [+-](?:\d\d:\d\d|\d+))?)$`)
+})
+
+// headerName extracts the file name from a ---/+++ header value, and the
+// timestamp after it. A quoted name is unquoted, tabs and all. Otherwise a
+// date at the end, after a tab or spaces, is the timestamp, and what comes
+// before it is the name, tabs included; without a date, the name ends at
+// the first tab.
+func headerName(s string) (name, stamp string) {
 	if strings.HasPrefix(s, `"`) {
-		if name, _, err := unquoteCPrefix(s); err == nil {
-			return name
+		if name, rest, err := unquoteCPrefix(s); err == nil {
+			return name, strings.TrimSpace(rest)
 		}
 	}
-	if i := strings.IndexByte(s, '\t'); i >= 0 {
-		s = s[:i]
+	if m := diffDate().FindStringSubmatchIndex(s); m != nil && m[0] > 0 {
+		return strings.TrimRight(s[:m[0]], " "), s[m[2]:m[3]]
 	}
-	return strings.TrimRight(s, " ")
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s, stamp = s[:i], strings.TrimSpace(s[i+1:])
+	}
+	return strings.TrimRight(s, " "), stamp
+}
+
+// epoch reports whether a ---/+++ line's timestamp is the epoch, which
+// diff -N writes for the side where the file does not exist: 1970-01-01
+// 00:00:00 UTC in any time zone ("1969-12-31 16:00:00.000000000 -0800").
+func epoch(stamp string) bool {
+	for _, layout := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, stamp); err == nil {
+			return t.Unix() == 0
+		}
+	}
+	return false
+}
+
+// canonMode is a mode of an extended header as git reads it: a regular
+// file's mode is 100755 when its owner may execute it, else 100644, as git
+// keeps no other (100664, 100775); other modes are kept as written.
+func canonMode(m string) string {
+	v, err := strconv.ParseUint(m, 8, 32)
+	if err != nil || v&0o170000 != 0o100000 {
+		return m
+	}
+	if v&0o100 != 0 {
+		return "100755"
+	}
+	return "100644"
 }
 
 func unquoteName(s string) string {

@@ -89,7 +89,10 @@ type FileDiff struct {
 	// Binary is set for "Binary files ... differ" and "GIT binary patch";
 	// such diffs cannot be applied by pair.
 	Binary bool
-	Hunks  []*Hunk
+	// Names holds the names of a ---/+++ pair that no "diff --git" line
+	// opened, as written, for StripNames and Other; nil otherwise.
+	Names *Names
+	Hunks []*Hunk
 }
 
 // Path returns the path the diff writes to (or deletes, for a deletion).
@@ -114,13 +117,27 @@ func (f *FileDiff) Source() string {
 
 // Candidates returns the paths p may name, most likely first: p itself
 // and, when the patch did not use git's prefixes, p without its first
-// directory (as patch -p1 would read "--- x/file"). The caller picks the
-// first that exists.
+// directory (as patch -p1 would read "--- x/file"). For the file of a
+// traditional diff, the name of its other side follows (see Other), as
+// patch takes the name that exists. The caller picks the first that
+// exists.
 func (f *FileDiff) Candidates(p string) []string {
 	out := []string{p}
-	if !f.Stripped {
-		if _, rest, ok := strings.Cut(p, "/"); ok && rest != "" {
-			out = append(out, rest)
+	other := ""
+	if p != "" && p == f.Source() {
+		other = f.Other()
+	}
+	for i, c := range []string{p, other} {
+		if c == "" {
+			continue
+		}
+		if i > 0 {
+			out = append(out, c)
+		}
+		if !f.Stripped {
+			if _, rest, ok := strings.Cut(c, "/"); ok && rest != "" {
+				out = append(out, rest)
+			}
 		}
 	}
 	return out

@@ -60,9 +60,11 @@ func parseSearchReplace(lines []string) (*Edits, error) {
 			continue
 		}
 		start := i
-		p, fence := srPath(lines, i)
-		if fence >= 0 {
-			used[fence] = true
+		p, fence, pathFence := srPath(lines, i)
+		for _, f := range []int{fence, pathFence} {
+			if f >= 0 {
+				used[f] = true
+			}
 		}
 		if p == "" {
 			p = prev
@@ -119,12 +121,13 @@ func blockHasMarker(body []string) bool {
 
 // srPath finds the path of the block whose SEARCH marker is at line i: the
 // line before it (a path as the fence's first line), the fence's info
-// string, or the line before the fence (a blank line between allowed). It
-// returns the index of the opening fence, or -1.
-func srPath(lines []string, i int) (p string, fence int) {
-	fence = -1
+// string, the line before the fence (a blank line between allowed), or a
+// fence of its own holding only the path, just before the block's fence. It
+// returns the indexes of the opening fence and of the path's fence, or -1.
+func srPath(lines []string, i int) (p string, fence, pathFence int) {
+	fence, pathFence = -1, -1
 	if i == 0 {
-		return "", fence
+		return "", fence, pathFence
 	}
 	k := i - 1
 	if p, ok := pathLine(lines[k], false); ok {
@@ -133,24 +136,33 @@ func srPath(lines []string, i int) (p string, fence int) {
 				fence = k - 1
 			}
 		}
-		return p, fence
+		return p, fence, pathFence
 	}
 	_, info, isFence := fenceOpen(lines[k])
 	if !isFence {
-		return "", fence
+		return "", fence, pathFence
 	}
 	fence = k
 	if p, ok := infoPath(info); ok {
-		return p, fence
+		return p, fence, pathFence
 	}
 	for k--; k >= 0 && k >= fence-2; k-- {
 		if strings.TrimSpace(lines[k]) == "" {
 			continue
 		}
+		if k >= 2 && bareFence(strings.TrimSpace(lines[k])) {
+			// The path alone in a fence of its own, as deepseek-coder
+			// writes it: "```python", "path", "```", then the block's fence.
+			if _, _, open := fenceOpen(lines[k-2]); open {
+				if p, ok := pathLine(lines[k-1], false); ok {
+					return p, fence, k - 2
+				}
+			}
+		}
 		p, _ := pathLine(lines[k], false)
-		return p, fence
+		return p, fence, pathFence
 	}
-	return "", fence
+	return "", fence, pathFence
 }
 
 // replaceHunk is the hunk that replaces search by replace: lines the two

@@ -34,7 +34,10 @@ type v4aHint struct {
 }
 
 func hasV4A(lines []string) bool {
-	for _, l := range lines {
+	for i, l := range lines {
+		if paddedBegin(lines, i) {
+			return true
+		}
 		if !strings.HasPrefix(l, "*") { // every marker starts with "***"
 			continue
 		}
@@ -44,6 +47,32 @@ func hasV4A(lines []string) bool {
 		}
 	}
 	return false
+}
+
+// paddedBegin reports whether lines[i] is "*** Begin Patch" with
+// whitespace before it, as the first line of the text or of a fenced
+// block (where it cannot be a context line of a unified diff).
+func paddedBegin(lines []string, i int) bool {
+	if strings.TrimSpace(lines[i]) != v4aBegin || lines[i][0] == '*' {
+		return false
+	}
+	for k := i - 1; k >= 0; k-- {
+		if strings.TrimSpace(lines[k]) != "" {
+			_, _, fence := fenceOpen(lines[k])
+			return fence
+		}
+	}
+	return true
+}
+
+// atEnd reports whether only blank lines and closing fences follow line i.
+func atEnd(lines []string, i int) bool {
+	for _, l := range lines[i+1:] {
+		if strings.TrimSpace(l) != "" && !bareFence(strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseV4A reads the apply_patch form. Text outside "*** Begin Patch" and
@@ -58,6 +87,9 @@ func parseV4A(lines []string) (*Edits, error) {
 	used := map[int]bool{}
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimRight(lines[i], " \t")
+		if paddedBegin(lines, i) {
+			l = v4aBegin
+		}
 		if l != v4aBegin && !strings.HasPrefix(l, v4aUpdate) && !strings.HasPrefix(l, v4aAdd) && !strings.HasPrefix(l, v4aDelete) {
 			continue
 		}
@@ -125,6 +157,14 @@ func (e *Edits) v4aPatch(lines []string, i int) (int, error) {
 	for ; i < len(lines); i++ {
 		raw := lines[i]
 		l := strings.TrimRight(raw, " \t")
+		// Whitespace before a marker, as Codex's apply_patch forgives it:
+		// outside an update hunk, where no line starts with a space, and
+		// on "*** End Patch" at the end of the text.
+		if t := strings.TrimSpace(l); t != l && (strings.HasPrefix(t, "***") &&
+			(fd == nil || adding || fd.Deleted || t == v4aEnd && atEnd(lines, i)) ||
+			h == nil && fd != nil && !adding && (t == "@@" || strings.HasPrefix(t, "@@ "))) {
+			l = t
+		}
 		switch {
 		case l == v4aEnd:
 			return i, closeFile(i)

@@ -1,3 +1,5 @@
+// apply.go: ApplyPlans, placed plans written to the tree and committed with their audit record.
+
 package repo
 
 import (

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestOpenRefusesGitDirs: a bare repository, and any directory inside a
@@ -15,7 +16,7 @@ func TestOpenRefusesGitDirs(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	bare := filepath.Join(base, "bare.git")
-	git(t, base, "init", "-q", "--bare", bare)
+	repotest.Git(t, base, "init", "-q", "--bare", bare)
 	work := filepath.Join(base, "work")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)

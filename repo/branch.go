@@ -1,3 +1,5 @@
+// branch.go: Branch, the name of the branch HEAD is on, or none when detached.
+
 package repo
 
 import (

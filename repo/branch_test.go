@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestBranch(t *testing.T) {
@@ -20,15 +21,15 @@ func TestBranch(t *testing.T) {
 	}
 	check("main", true)
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "a\n"}))
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 	check("main", false)
-	git(t, dir, "checkout", "-q", "-b", "feature/x")
-	git(t, dir, "pack-refs", "--all") // the branch only in packed-refs
+	repotest.Git(t, dir, "checkout", "-q", "-b", "feature/x")
+	repotest.Git(t, dir, "pack-refs", "--all") // the branch only in packed-refs
 	check("feature/x", false)
-	git(t, dir, "checkout", "-q", "--detach")
+	repotest.Git(t, dir, "checkout", "-q", "--detach")
 	check("", false)
-	if got := strings.TrimSpace(git(t, dir, "branch", "--show-current")); got != "" {
+	if got := strings.TrimSpace(repotest.Git(t, dir, "branch", "--show-current")); got != "" {
 		t.Fatalf("git says HEAD is on %q, want detached", got)
 	}
 

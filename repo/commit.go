@@ -1,3 +1,5 @@
+// commit.go: Commit, written files committed as git commits them: index, tree, hooks, signature, trailer.
+
 package repo
 
 import (

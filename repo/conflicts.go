@@ -1,3 +1,5 @@
+// conflicts.go: ErrConflict, the check that a set of file operations does not contradict itself.
+
 package repo
 
 import (

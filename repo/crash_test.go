@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 const (
@@ -190,11 +191,7 @@ func crashTree(t *testing.T, git bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	if git {
-		cmd := exec.Command("git", "init", "-q", dir)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git init: %v\n%s", err, out)
-		}
+		repotest.Git(t, dir, "init", "-q")
 	}
 	for p, f := range oldSet() {
 		if f == nil {

@@ -1,3 +1,5 @@
+// eol.go: git's line-ending rules (core.autocrlf, the text, eol and binary attributes) on the content pair commits.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// fileerr.go: file-system errors worded for a person: the verb, the path and what went wrong.
+
 package repo
 
 import (

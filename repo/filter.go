@@ -1,3 +1,5 @@
+// filter.go: content filters: which driver a path's attributes name, and running it as git does.
+
 package repo
 
 import (

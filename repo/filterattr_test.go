@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestFilterDriverMatchesGit compares the filter driver pair finds for
@@ -35,9 +37,7 @@ func TestFilterDriverMatchesGit(t *testing.T) {
 		"secrets/sub/.gitattributes": "*.md filter=sub\n",
 		"linked/real.txt":            "*.txt filter=linked\n",
 	}
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	repotest.Git(t, dir, "init", "-q")
 	files[".git/info/attributes"] = "info.txt filter=info\n*.psd filter=lfs-info\n"
 	for name, content := range files {
 		p := name

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // numbered returns n lines "prefix 1" … "prefix n".
@@ -82,8 +83,8 @@ func TestPlaceWriteMatchesGitApply(t *testing.T) {
 	gitDir := filepath.Join(t.TempDir(), "git")
 	writeFiles(t, gitDir, start)
 	gitInit(t, gitDir)
-	git(t, gitDir, "add", "-A")
-	git(t, gitDir, "commit", "-q", "-m", "start")
+	repotest.Git(t, gitDir, "add", "-A")
+	repotest.Git(t, gitDir, "commit", "-q", "-m", "start")
 
 	// The change, made on disk and diffed by git.
 	edits := map[string]string{
@@ -110,22 +111,22 @@ func TestPlaceWriteMatchesGitApply(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(gitDir, "renamed"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	git(t, gitDir, "mv", "old/name.txt", "renamed/name.txt")
-	git(t, gitDir, "mv", "tool/build.sh", "tool/make.sh")
+	repotest.Git(t, gitDir, "mv", "old/name.txt", "renamed/name.txt")
+	repotest.Git(t, gitDir, "mv", "tool/build.sh", "tool/make.sh")
 	if err := os.Chmod(filepath.Join(gitDir, "mode.txt"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	git(t, gitDir, "add", "-A")
-	patch := git(t, gitDir, "diff", "--cached", "-M", "HEAD")
-	git(t, gitDir, "reset", "-q", "--hard", "HEAD")
-	git(t, gitDir, "clean", "-q", "-fd")
+	repotest.Git(t, gitDir, "add", "-A")
+	patch := repotest.Git(t, gitDir, "diff", "--cached", "-M", "HEAD")
+	repotest.Git(t, gitDir, "reset", "-q", "--hard", "HEAD")
+	repotest.Git(t, gitDir, "clean", "-q", "-fd")
 
 	patchFile := filepath.Join(t.TempDir(), "change.patch")
 	if err := os.WriteFile(patchFile, []byte(patch), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, gitDir, "apply", "--check", patchFile)
-	git(t, gitDir, "apply", patchFile)
+	repotest.Git(t, gitDir, "apply", "--check", patchFile)
+	repotest.Git(t, gitDir, "apply", patchFile)
 	want := snapshot(t, gitDir)
 
 	pairDir := t.TempDir()

@@ -1,3 +1,5 @@
+// gitdir.go: the git directory and the common directory found from .git, ErrNotGit, and go-git's storage over them.
+
 package repo
 
 import (

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestGitDirs checks the git and common directories that gitDirs finds
@@ -25,7 +27,7 @@ func TestGitDirs(t *testing.T) {
 	separate := func(t *testing.T, base string) string {
 		t.Helper()
 		top := filepath.Join(base, "top")
-		runGit(t, base, "init", "-q", "--separate-git-dir="+filepath.Join(base, "store"), top)
+		repotest.Git(t, base, "init", "-q", "--separate-git-dir="+filepath.Join(base, "store"), top)
 		return top
 	}
 	// gitFile is separate with the .git file rewritten to content.
@@ -40,11 +42,11 @@ func TestGitDirs(t *testing.T) {
 	// linked worktree of it, and returns base/wt.
 	worktree := func(t *testing.T, base string) string {
 		main := filepath.Join(base, "main")
-		runGit(t, base, "init", "-q", "main")
+		repotest.Git(t, base, "init", "-q", "main")
 		write(t, filepath.Join(main, "a.txt"), "a\n")
-		runGit(t, main, "add", "a.txt")
-		runGit(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "a")
-		runGit(t, main, "worktree", "add", "-q", filepath.Join(base, "wt"))
+		repotest.Git(t, main, "add", "a.txt")
+		repotest.Git(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "a")
+		repotest.Git(t, main, "worktree", "add", "-q", filepath.Join(base, "wt"))
 		return filepath.Join(base, "wt")
 	}
 	tests := []struct {
@@ -60,7 +62,7 @@ func TestGitDirs(t *testing.T) {
 		{
 			name: "plain .git directory",
 			setup: func(t *testing.T, base string) string {
-				runGit(t, base, "init", "-q", "top")
+				repotest.Git(t, base, "init", "-q", "top")
 				return filepath.Join(base, "top")
 			},
 			wantGit: "top/.git", wantComm: "top/.git",
@@ -104,12 +106,12 @@ func TestGitDirs(t *testing.T) {
 		{
 			name: "submodule",
 			setup: func(t *testing.T, base string) string {
-				runGit(t, base, "init", "-q", "super")
+				repotest.Git(t, base, "init", "-q", "super")
 				if err := os.MkdirAll(filepath.Join(base, "super", ".git", "modules"), 0o755); err != nil {
 					t.Fatal(err)
 				}
 				sub := filepath.Join(base, "super", "x")
-				runGit(t, base, "init", "-q", "--separate-git-dir="+filepath.Join(base, "super", ".git", "modules", "x"), sub)
+				repotest.Git(t, base, "init", "-q", "--separate-git-dir="+filepath.Join(base, "super", ".git", "modules", "x"), sub)
 				write(t, filepath.Join(sub, ".git"), "gitdir: ../.git/modules/x\n")
 				return sub
 			},
@@ -187,7 +189,7 @@ func TestGitDirs(t *testing.T) {
 			if tc.gitDisagrees {
 				return
 			}
-			out := strings.Fields(runGit(t, top, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"))
+			out := strings.Fields(repotest.Git(t, top, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"))
 			if len(out) != 2 || out[0] != gitDir || out[1] != commonDir {
 				t.Errorf("git rev-parse says %q, gitDirs %s, %s", out, gitDir, commonDir)
 			}

@@ -3,12 +3,11 @@ package repo
 import (
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestIndexGitlinks builds indexes of versions 2, 3 (an entry with
@@ -23,12 +22,7 @@ func TestIndexGitlinks(t *testing.T) {
 			dir := t.TempDir()
 			run := func(args ...string) {
 				t.Helper()
-				cmd := exec.Command("git", args...)
-				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-				}
+				repotest.Git(t, dir, args...)
 			}
 			run("init", "-q")
 			for _, name := range []string{"a.txt", "lib/x.go", "lib/xy.go", "lib/z/long-name-of-a-file.txt", "zz"} {

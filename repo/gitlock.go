@@ -1,3 +1,5 @@
+// gitlock.go: git's <file>.lock, and the index read and written under it.
+
 package repo
 
 import (

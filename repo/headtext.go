@@ -1,3 +1,5 @@
+// headtext.go: HeadText and DeletionLoss, a file as HEAD commits it and what deleting it would lose.
+
 package repo
 
 import (

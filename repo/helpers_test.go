@@ -3,50 +3,19 @@ package repo_test
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
-
-// git runs git in dir with a configuration that ignores the machine's and
-// the user's settings, and returns its standard output. A missing git
-// fails the test: these tests must not pass without it.
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	return runGit(t, dir, append(os.Environ(),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL="+os.DevNull,
-		"GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z",
-	), args...)
-}
-
-// runGit runs git in dir with the environment env and a test identity,
-// and returns its standard output.
-func runGit(t testing.TB, dir string, env []string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(env,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com",
-	)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %s in %s: %v\n%s", strings.Join(args, " "), dir, err, stderr.String())
-	}
-	return string(out)
-}
 
 // gitInit makes dir the top of a new git repository, with the real git.
 func gitInit(t testing.TB, dir string) {
 	t.Helper()
-	git(t, dir, "init", "-q", "-b", "main", ".")
+	repotest.Git(t, dir, "init", "-q", "-b", "main", ".")
 }
 
 // file is a file to create: its content and permission bits (0644 when 0).

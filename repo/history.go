@@ -1,3 +1,5 @@
+// history.go: History and HistoryOf, the latest commits, of the tree or of one path.
+
 package repo
 
 import (

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestHistory(t *testing.T) {
@@ -17,8 +19,8 @@ func TestHistory(t *testing.T) {
 	}
 	for i, msg := range []string{"first", "second\n\nwith a body", "third line one\nline two\n\nbody", "fourth"} {
 		writeFiles(t, dir, texts(map[string]string{"f.txt": strings.Repeat("x\n", i+1)}))
-		git(t, dir, "add", ".")
-		git(t, dir, "commit", "-q", "-m", msg)
+		repotest.Git(t, dir, "add", ".")
+		repotest.Git(t, dir, "commit", "-q", "-m", msg)
 	}
 	for _, n := range []int{0, 1, 3, 4, 10} {
 		got, err := tr.History(n)
@@ -29,7 +31,7 @@ func TestHistory(t *testing.T) {
 		if n > 0 {
 			args = append(args, "-n", strconv.Itoa(n))
 		}
-		want := strings.Split(strings.TrimSpace(git(t, dir, args...)), "\n")
+		want := strings.Split(strings.TrimSpace(repotest.Git(t, dir, args...)), "\n")
 		var gotLines []string
 		for _, c := range got {
 			gotLines = append(gotLines, c.Hash+"\x00"+c.Author+"\x00"+c.Date.UTC().Format("2006-01-02T15:04:05Z07:00")+"\x00"+c.Subject)

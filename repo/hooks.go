@@ -1,3 +1,5 @@
+// hooks.go: git's hooks: where they live and running one as git runs it, HookError when it refuses.
+
 package repo
 
 import (

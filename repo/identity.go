@@ -1,3 +1,5 @@
+// identity.go: git's configuration files read as git reads them, and the committer's identity from them.
+
 package repo
 
 import (

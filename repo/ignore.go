@@ -1,3 +1,5 @@
+// ignore.go: git's ignore stack: .gitignore, info/exclude and core.excludesFile parsed and matched.
+
 package repo
 
 import (

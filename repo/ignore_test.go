@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // ignoreCase is a repository for the comparison with git: its files (the
@@ -175,7 +176,9 @@ func TestIgnoredMatchesGitStack(t *testing.T) {
 // configuration included (git, the helper, hides it).
 func gitWith(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	return runGit(t, dir, os.Environ(), args...)
+	cmd := repotest.Cmd(t, dir, args...)
+	cmd.Env = append(os.Environ(), repotest.Identity()...)
+	return repotest.Output(t, cmd)
 }
 
 // TestIgnoreFilesBounded: an ignore file that is a device holds no

@@ -1,3 +1,5 @@
+// journal.go: the crash journal: a write set recorded before it starts, rolled back or forward by Recover.
+
 package repo
 
 import (

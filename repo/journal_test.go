@@ -13,17 +13,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestGitDir(t *testing.T) {
 	t.Parallel()
 	plain := t.TempDir()
 	main := crashTree(t, true)
-	runGit(t, main, "add", "-A")
-	runGit(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	repotest.Git(t, main, "add", "-A")
+	repotest.Git(t, main, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
 	wt := filepath.Join(t.TempDir(), "wt")
-	runGit(t, main, "worktree", "add", "-q", "-b", "other", wt)
-	wtGitDir := strings.TrimSpace(runGit(t, wt, "rev-parse", "--absolute-git-dir"))
+	repotest.Git(t, main, "worktree", "add", "-q", "-b", "other", wt)
+	wtGitDir := strings.TrimSpace(repotest.Git(t, wt, "rev-parse", "--absolute-git-dir"))
 	for _, tt := range []struct{ dir, want string }{
 		{plain, ""},
 		{main, filepath.Join(main, ".git")},
@@ -55,18 +57,6 @@ func TestGitDir(t *testing.T) {
 			t.Errorf("%s left after Write", p)
 		}
 	}
-}
-
-func runGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return string(out)
 }
 
 // writeLock puts a lock file held by pid in the tree's journal directory.
@@ -292,9 +282,7 @@ func TestRecoverOlderJournal(t *testing.T) {
 // no write to recover, so Open takes no lock for it; anything else is.
 func TestNoJournalBesideState(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	repotest.Git(t, dir, "init", "-q")
 	home := filepath.Join(dir, ".git", "pair")
 	if err := os.MkdirAll(filepath.Join(home, "sessions"), 0o755); err != nil {
 		t.Fatal(err)

@@ -1,3 +1,5 @@
+// lex.go: a small lexer of pair's own: the tokens of a source file by language, for symbols and references.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// links.go: paths beyond a symbolic link: the link rule in git's words, LinkError and ErrBeyondLink.
+
 package repo
 
 import (

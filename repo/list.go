@@ -1,3 +1,5 @@
+// list.go: ListFiles and its glob, and SimilarPaths, the files git tracks or would.
+
 package repo
 
 import (

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestListFiles(t *testing.T) {
@@ -75,7 +76,7 @@ func TestListFilesMatchesGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := git(t, dir, "ls-files", "--cached", "--others", "--exclude-standard")
+	out := repotest.Git(t, dir, "ls-files", "--cached", "--others", "--exclude-standard")
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if l != "nested/" {

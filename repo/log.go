@@ -1,3 +1,5 @@
+// log.go: Log and Stats, the pair commits read back from history with their audit trailers.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// mapfiles.go: what the repository map leaves out: test data, fixtures, vendored, generated, lock and data files.
+
 package repo
 
 import (

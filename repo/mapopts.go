@@ -1,3 +1,5 @@
+// mapopts.go: MapOptions and DefaultMapBudget, what a caller asks of the repository map.
+
 package repo
 
 // DefaultMapBudget is the budget of a map, in tokens, when MapOptions

@@ -1,3 +1,5 @@
+// movein_other.go: renameInto where no directory root can rename: by the full paths.
+
 //go:build !unix
 
 package repo

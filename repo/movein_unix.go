@@ -1,3 +1,5 @@
+// movein_unix.go: renameInto, a temporary file moved into its place through the directory's root.
+
 //go:build unix
 
 package repo

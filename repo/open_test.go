@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestOpenGitTop(t *testing.T) {
@@ -21,7 +22,7 @@ func TestOpenGitTop(t *testing.T) {
 		t.Fatal(err)
 	}
 	// git's own answer, to check ours against.
-	gitTop := strings.TrimSpace(git(t, filepath.Join(top, "sub", "dir"), "rev-parse", "--show-toplevel"))
+	gitTop := strings.TrimSpace(repotest.Git(t, filepath.Join(top, "sub", "dir"), "rev-parse", "--show-toplevel"))
 
 	for _, start := range []string{
 		top,
@@ -132,10 +133,10 @@ func TestOpenWorktree(t *testing.T) {
 	}
 	gitInit(t, mainDir)
 	writeFiles(t, mainDir, texts(map[string]string{"d/f.txt": "f\n"}))
-	git(t, mainDir, "add", "-A")
-	git(t, mainDir, "commit", "-q", "-m", "init")
+	repotest.Git(t, mainDir, "add", "-A")
+	repotest.Git(t, mainDir, "commit", "-q", "-m", "init")
 	wt := filepath.Join(base, "wt")
-	git(t, mainDir, "worktree", "add", "-q", "-b", "other", wt)
+	repotest.Git(t, mainDir, "worktree", "add", "-q", "-b", "other", wt)
 	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("git worktree add made no .git file in %s: %v, %v", wt, fi, err)
 	}

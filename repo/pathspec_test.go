@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestWorkDiffOf(t *testing.T) {
@@ -27,7 +28,7 @@ func TestWorkDiffOf(t *testing.T) {
 		if spec != "" {
 			args = append(args, "--", spec)
 		}
-		want := strings.Fields(git(t, dir, args...))
+		want := strings.Fields(repotest.Git(t, dir, args...))
 		sort.Strings(want)
 		if !slices.Equal(named, want) {
 			t.Errorf("WorkDiffOf(%q) names %q, want %q (git diff HEAD --name-only -- %s)", spec, named, want, spec)
@@ -45,8 +46,8 @@ func TestPathspecRefused(t *testing.T) {
 	writeFiles(t, dir, texts(map[string]string{
 		".gitignore": "build/\n*.log\n", "src/a.go": "package a\n", ".env": "TOKEN=x\n", "app.log": "log\n",
 	}))
-	git(t, dir, "add", "src", ".gitignore", ".env")
-	git(t, dir, "commit", "-q", "-m", "one")
+	repotest.Git(t, dir, "add", "src", ".gitignore", ".env")
+	repotest.Git(t, dir, "commit", "-q", "-m", "one")
 	if err := os.Symlink("src", filepath.Join(dir, "lib")); err != nil {
 		t.Fatal(err)
 	}
@@ -109,17 +110,17 @@ func TestHistoryOf(t *testing.T) {
 	commit := func(msg string, files map[string]string) {
 		t.Helper()
 		writeFiles(t, dir, texts(files))
-		git(t, dir, "add", "-A")
-		git(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
+		repotest.Git(t, dir, "add", "-A")
+		repotest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
 	}
 	commit("a", map[string]string{"a.txt": "1\n", "dir/b.txt": "1\n"})
 	commit("b", map[string]string{"dir/b.txt": "2\n"})
 	commit("c", map[string]string{"c.txt": "1\n"})
-	git(t, dir, "checkout", "-q", "-b", "side")
+	repotest.Git(t, dir, "checkout", "-q", "-b", "side")
 	commit("side a", map[string]string{"a.txt": "side\n"})
-	git(t, dir, "checkout", "-q", "-")
+	repotest.Git(t, dir, "checkout", "-q", "-")
 	commit("main b", map[string]string{"dir/b.txt": "3\n"})
-	git(t, dir, "merge", "-q", "--no-edit", "side")
+	repotest.Git(t, dir, "merge", "-q", "--no-edit", "side")
 	if err := os.Remove(filepath.Join(dir, "c.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestHistoryOf(t *testing.T) {
 		if spec != "" {
 			args = append(args, "--", spec)
 		}
-		want := strings.Fields(git(t, dir, args...))
+		want := strings.Fields(repotest.Git(t, dir, args...))
 		if !slices.Equal(hashes, want) {
 			t.Errorf("HistoryOf(%q): got %q, want %q (git log -- %s)", spec, hashes, want, spec)
 		}

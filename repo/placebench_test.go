@@ -7,6 +7,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // placeTree writes a git repository of files in nested directories (dirs
@@ -42,8 +43,8 @@ func placeTree(tb testing.TB, dirs, perDir int) (dir, patch string) {
 		}
 	}
 	writeFiles(tb, dir, files)
-	git(tb, dir, "add", "-A")
-	git(tb, dir, "commit", "-q", "-m", "files")
+	repotest.Git(tb, dir, "add", "-A")
+	repotest.Git(tb, dir, "commit", "-q", "-m", "files")
 	return dir, p.String()
 }
 

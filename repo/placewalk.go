@@ -1,3 +1,5 @@
+// placewalk.go: one placement's walk of the tree: each directory checked and opened once, through the tree's root.
+
 package repo
 
 import (

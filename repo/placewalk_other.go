@@ -1,3 +1,5 @@
+// placewalk_other.go: readFlags where reads cannot be non-blocking.
+
 //go:build !unix
 
 package repo

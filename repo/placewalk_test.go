@@ -3,13 +3,13 @@ package repo
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestPlaceWalksEachDirectoryOnce places a patch of many files in a few
@@ -20,11 +20,7 @@ import (
 func TestPlaceWalksEachDirectoryOnce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cmd := exec.Command("git", "init", "-q", dir)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	repotest.Git(t, dir, "init", "-q")
 	dirs := []string{"a", "a/b", "a/b/c", "d"}
 	var patch strings.Builder
 	var files []string

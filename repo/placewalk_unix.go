@@ -1,3 +1,5 @@
+// placewalk_unix.go: readFlags, non-blocking so that a FIFO in the tree does not hang a read.
+
 //go:build unix
 
 package repo

@@ -1,3 +1,5 @@
+// plan.go: Place and PlaceWith, a patch's hunks placed on the files of the tree.
+
 package repo
 
 import (

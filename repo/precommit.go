@@ -1,3 +1,5 @@
+// precommit.go: CheckCommit, what would stop a commit, checked before any file is written.
+
 package repo
 
 import (

@@ -50,40 +50,41 @@ func TestApplyPlansChecksCommitFirst(t *testing.T) {
 	cases := []struct {
 		name  string
 		setup func(t *testing.T, dir string)
-		want  string
+		is    error  // the reason, when it has a type
+		want  string // what the error says beyond its reason
 	}{
 		{"index-lock", func(t *testing.T, dir string) {
 			cmWrite(t, dir, ".git/index.lock", "")
-		}, "index is locked"},
+		}, repo.ErrIndexLocked, ""},
 		{"stale-pair-lock", func(t *testing.T, dir string) {
 			cmWrite(t, dir, ".git/index.lock", "pair pid 999999999\n")
-		}, "no longer running"},
+		}, repo.ErrIndexLocked, "no longer running"},
 		{"merge", func(t *testing.T, dir string) {
 			pcDiverge(t, dir, "c.txt")
 			cmGit(t, dir, "merge", "-q", "--no-commit", "--no-ff", "side")
-		}, "a merge is in progress"},
+		}, repo.ErrOperationInProgress, "a merge"},
 		{"conflict", func(t *testing.T, dir string) {
 			pcDiverge(t, dir, "b.txt")
 			cmGitErr(dir, "merge", "-q", "side") // conflicts
 			os.Remove(filepath.Join(dir, ".git", "MERGE_HEAD"))
-		}, "unresolved conflicts (b.txt)"},
+		}, nil, "unresolved conflicts (b.txt)"},
 		{"gpg-missing", func(t *testing.T, dir string) {
 			cmGit(t, dir, "config", "commit.gpgsign", "true")
 			cmGit(t, dir, "config", "gpg.program", "pair-no-such-gpg")
-		}, `signing program "pair-no-such-gpg" is not found`},
+		}, repo.ErrSigning, `signing program "pair-no-such-gpg" is not found`},
 		{"ssh-no-key", func(t *testing.T, dir string) {
 			cmGit(t, dir, "config", "commit.gpgsign", "true")
 			cmGit(t, dir, "config", "gpg.format", "ssh")
-		}, "user.signingkey is not"},
+		}, repo.ErrSigning, "user.signingkey is not"},
 		{"ssh-key-missing", func(t *testing.T, dir string) {
 			cmGit(t, dir, "config", "commit.gpgsign", "true")
 			cmGit(t, dir, "config", "gpg.format", "ssh")
 			cmGit(t, dir, "config", "user.signingkey", filepath.Join(dir, "no-such-key"))
-		}, "cannot be read"},
+		}, repo.ErrSigning, "cannot be read"},
 		{"bad-format", func(t *testing.T, dir string) {
 			cmGit(t, dir, "config", "commit.gpgsign", "true")
 			cmGit(t, dir, "config", "gpg.format", "pgp2")
-		}, `gpg.format "pgp2"`},
+		}, repo.ErrSigning, `gpg.format "pgp2"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,8 +93,8 @@ func TestApplyPlansChecksCommitFirst(t *testing.T) {
 			head := cmHead(t, dir)
 			plans := pcPlans(t, tr, cmDiffLine5)
 			res, err := tr.ApplyPlans(plans, pcOptions())
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("ApplyPlans error = %v, want one saying %q", err, c.want)
+			if err == nil || c.is != nil && !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("ApplyPlans error = %v, want %v saying %q", err, c.is, c.want)
 			}
 			if errors.Is(err, repo.ErrNotCommitted) || res.Written {
 				t.Errorf("ApplyPlans wrote the files before refusing: %v", err)
@@ -104,8 +105,8 @@ func TestApplyPlansChecksCommitFirst(t *testing.T) {
 			if cmHead(t, dir) != head {
 				t.Errorf("HEAD moved")
 			}
-			if err := tr.CheckCommit(); err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("CheckCommit = %v, want one saying %q", err, c.want)
+			if err := tr.CheckCommit(); err == nil || c.is != nil && !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("CheckCommit = %v, want %v saying %q", err, c.is, c.want)
 			}
 		})
 	}

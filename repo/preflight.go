@@ -1,3 +1,5 @@
+// preflight.go: names the file system cannot hold, submodules and nested repositories, checked before a write.
+
 package repo
 
 import (

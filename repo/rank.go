@@ -1,3 +1,5 @@
+// rank.go: PageRank over files, personalised by what the request mentions and the files in context.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// read.go: the model's reads: SearchFiles, ReadText and ReadEditTarget, kept to text and to the guard.
+
 package repo
 
 import (

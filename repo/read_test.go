@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // contextRepo makes a repository with tracked, untracked, ignored,
@@ -32,9 +33,9 @@ func contextRepo(t *testing.T) string {
 		"sub/x.txt":        "x\n",
 		"build/tracked.go": "package build // find me\n",
 	}))
-	git(t, dir, "add", ".")
-	git(t, dir, "add", "-f", "build/tracked.go")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "add", "-f", "build/tracked.go")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 	writeFiles(t, dir, texts(map[string]string{
 		".env":            "TOKEN=find me\n",
 		"untracked.txt":   "find me too\n",
@@ -122,15 +123,19 @@ func TestSearchFilesErrors(t *testing.T) {
 	tr := openTree(t, dir)
 	for _, tc := range []struct {
 		pattern, glob string
-		want          string // in the error
+		is            error  // the reason, if it has a type
+		want          string // else in the error
 	}{
-		{`func (`, "", "missing closing )"},
-		{`a{2,1}`, "", "invalid repeat count"},
-		{``, "", "empty search pattern"},
-		{`x`, "../*", "outside repository"},
+		{`func (`, "", nil, "missing closing )"},
+		{`a{2,1}`, "", nil, "invalid repeat count"},
+		{``, "", nil, "empty search pattern"},
+		{`x`, "../*", repo.ErrOutsideRepo, ""},
 	} {
 		_, _, err := tr.SearchFiles(tc.pattern, tc.glob, repo.Access{}, 0)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
+		if tc.is != nil && !errors.Is(err, tc.is) {
+			t.Errorf("SearchFiles(%q, %q): got error %v, want %v", tc.pattern, tc.glob, err, tc.is)
+		}
+		if tc.is == nil && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("SearchFiles(%q, %q): got error %v, want one saying %q", tc.pattern, tc.glob, err, tc.want)
 		}
 	}

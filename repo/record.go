@@ -1,3 +1,5 @@
+// record.go: the record of the commits this pair made, so Log and Undo can tell them from copies.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// record_other.go: recordNoFollow where opening a file cannot refuse a link.
+
 //go:build !unix
 
 package repo

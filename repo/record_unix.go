@@ -1,3 +1,5 @@
+// record_unix.go: recordNoFollow, so that the commit record is never a symbolic link.
+
 //go:build unix
 
 package repo

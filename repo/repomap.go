@@ -1,3 +1,5 @@
+// repomap.go: Map, the repository map: files ranked by the reference graph and the request, within a budget.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// sandbox.go: Guard and Access: ignored files and secrets kept from the model unless allowed.
+
 package repo
 
 import (
@@ -16,6 +18,48 @@ var ErrIgnored = errors.New("path is ignored by git")
 // ErrSecret is returned for a path that looks like it holds secrets (.env
 // files, keys, credential stores), unless secrets are explicitly allowed.
 var ErrSecret = errors.New("path may hold secrets")
+
+// AccessError is a path that Guard refused because Access did not allow
+// it: Err is ErrSecret or ErrIgnored. Flag names the option that would
+// allow it; Allow, when set, says so in the person's terms ("--allow-secrets
+// allows it") in place of the general advice (see Reword).
+type AccessError struct {
+	Path  string
+	Err   error
+	Allow string
+}
+
+func (e *AccessError) Error() string {
+	hint := e.Allow
+	switch {
+	case hint != "":
+	case e.Err == ErrSecret:
+		hint = "allow it explicitly to use it"
+	default:
+		hint = "allow ignored files explicitly to use it"
+	}
+	return fmt.Sprintf("%s: %v (%s)", e.Path, e.Err, hint)
+}
+
+// Reword returns msg, the text of an error that wraps e, with e's text
+// saying allow in place of its general advice.
+func (e *AccessError) Reword(msg, allow string) string {
+	with := *e
+	with.Allow = allow
+	return strings.Replace(msg, e.Error(), with.Error(), 1)
+}
+
+func (e *AccessError) Unwrap() error { return e.Err }
+
+// Flag is the name of the option that sets the field of Access that
+// allows the path: allow-secrets (Access.Secrets) or allow-ignored
+// (Access.Ignored).
+func (e *AccessError) Flag() string {
+	if e.Err == ErrSecret {
+		return "allow-secrets"
+	}
+	return "allow-ignored"
+}
 
 // secretNames are base names (lowercase) of credential stores.
 var secretNames = map[string]bool{
@@ -69,7 +113,7 @@ func (t *Tree) Guard(p string, access Access) error {
 // is not nil.
 func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 	if !access.Secrets && IsSecret(p) {
-		return fmt.Errorf("%s: %w (allow it explicitly to use it)", p, ErrSecret)
+		return &AccessError{Path: p, Err: ErrSecret}
 	}
 	if !access.Ignored {
 		ignored, err := t.ignored(p, w)
@@ -77,7 +121,7 @@ func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 			return err
 		}
 		if ignored {
-			return fmt.Errorf("%s: %w (allow ignored files explicitly to use it)", p, ErrIgnored)
+			return &AccessError{Path: p, Err: ErrIgnored}
 		}
 	}
 	return nil

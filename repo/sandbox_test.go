@@ -9,6 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 func TestIsSecret(t *testing.T) {
@@ -56,8 +57,8 @@ func TestIgnoredMatchesGit(t *testing.T) {
 		"docs/build.md":       "x\n",
 		"sub/deeper/local.md": "x\n",
 	}))
-	git(t, dir, "add", "-f", "tracked.log", "main.go")
-	git(t, dir, "commit", "-qm", "init")
+	repotest.Git(t, dir, "add", "-f", "tracked.log", "main.go")
+	repotest.Git(t, dir, "commit", "-qm", "init")
 	tr := openTree(t, dir)
 	for _, p := range []string{
 		"tracked.log", "main.go", "sub/local.txt", "sub/local.go", "sub/top-only.txt",

@@ -1,3 +1,5 @@
+// sign.go: commits signed as git signs them: gpg, gpgsm (x509) or ssh-keygen, from the configuration.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// stale.go: Refresh and ContentHash, ErrChanged when a file changed since its patch was placed.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// status.go: Status, git status read with go-git from the index, HEAD and the files.
+
 package repo
 
 import (

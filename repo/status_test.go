@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // statusRepo makes a repository whose working tree and index hold every
@@ -34,8 +35,8 @@ func statusRepo(t *testing.T) string {
 		"cached-rm.txt":     {content: "kept on disk\n"},
 		"secret/.env.local": {content: "A=1\n"},
 	})
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 
 	writeFiles(t, dir, map[string]file{
 		"modified.txt":      {content: "two\n"},
@@ -50,7 +51,7 @@ func statusRepo(t *testing.T) string {
 		"samesize.txt":      {content: "xyz\n"},
 		"secret/.env.local": {content: "A=2\n"},
 	})
-	git(t, dir, "add", "staged.txt", "both.txt", "added.txt", "added-mod.txt", "reverted.txt")
+	repotest.Git(t, dir, "add", "staged.txt", "both.txt", "added.txt", "added-mod.txt", "reverted.txt")
 	writeFiles(t, dir, texts(map[string]string{
 		"both.txt":      "three\n",
 		"added-mod.txt": "newer\n",
@@ -62,9 +63,9 @@ func statusRepo(t *testing.T) string {
 	if err := os.Remove(filepath.Join(dir, "deleted.txt")); err != nil {
 		t.Fatal(err)
 	}
-	git(t, dir, "rm", "-q", "removed.txt")
-	git(t, dir, "rm", "-q", "--cached", "cached-rm.txt")
-	git(t, dir, "mv", "moved/from.txt", "moved/to.txt")
+	repotest.Git(t, dir, "rm", "-q", "removed.txt")
+	repotest.Git(t, dir, "rm", "-q", "--cached", "cached-rm.txt")
+	repotest.Git(t, dir, "mv", "moved/from.txt", "moved/to.txt")
 	if runtime.GOOS != "windows" {
 		if err := os.Remove(filepath.Join(dir, "typechange.txt")); err != nil {
 			t.Fatal(err)
@@ -79,7 +80,7 @@ func statusRepo(t *testing.T) string {
 // gitStatus returns git's own status of dir, as StatusEntry values.
 func gitStatus(t *testing.T, dir string) []repo.StatusEntry {
 	t.Helper()
-	out := git(t, dir, "-c", "status.renames=false", "-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=all")
+	out := repotest.Git(t, dir, "-c", "status.renames=false", "-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=all")
 	var es []repo.StatusEntry
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		if l == "" {
@@ -129,7 +130,7 @@ func TestStatusNoCommits(t *testing.T) {
 	dir := t.TempDir()
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "a\n", "b.txt": "b\n"}))
-	git(t, dir, "add", "a.txt")
+	repotest.Git(t, dir, "add", "a.txt")
 	tr := openTree(t, dir)
 	got, err := tr.Status()
 	if err != nil {
@@ -146,8 +147,8 @@ func TestStatusClean(t *testing.T) {
 	dir := t.TempDir()
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "a\n"}))
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "one")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "one")
 	tr := openTree(t, dir)
 	if got, err := tr.Status(); err != nil || len(got) != 0 {
 		t.Errorf("Status of a clean tree: got %q, %v, want none", showStatus(got), err)

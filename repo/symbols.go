@@ -1,3 +1,5 @@
+// symbols.go: a file's declarations and references, by language, for the repository map.
+
 package repo
 
 import (

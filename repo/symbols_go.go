@@ -1,3 +1,5 @@
+// symbols_go.go: Go declarations and references, read with go/parser.
+
 package repo
 
 import (

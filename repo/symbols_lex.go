@@ -1,3 +1,5 @@
+// symbols_lex.go: declarations of Python, JavaScript and TypeScript, and every language's references, from lex.go.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// symbols_scan.go: declarations of Ruby, Rust, the JVM languages, C and shell, found line by line with patterns.
+
 package repo
 
 import (

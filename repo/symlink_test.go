@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // symlinkTree makes base/root (the tree) and base/outside, with links in
@@ -160,8 +161,8 @@ func TestSymlinkTrackedFolderReplaced(t *testing.T) {
 			"root/src/other.txt": "other\n",
 		}))
 		gitInit(t, dir)
-		git(t, dir, "add", ".")
-		git(t, dir, "commit", "-q", "-m", "initial")
+		repotest.Git(t, dir, "add", ".")
+		repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 		if err := os.RemoveAll(filepath.Join(dir, "lib")); err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +178,7 @@ func TestSymlinkTrackedFolderReplaced(t *testing.T) {
 		for _, e := range st {
 			got = append(got, string([]byte{e.Staged, e.Worktree})+" "+e.Path)
 		}
-		want := strings.TrimRight(git(t, dir, "-c", "status.renames=false", "status", "--porcelain", "--untracked-files=all"), "\n")
+		want := strings.TrimRight(repotest.Git(t, dir, "-c", "status.renames=false", "status", "--porcelain", "--untracked-files=all"), "\n")
 		if g := strings.Join(got, "\n"); g != want {
 			t.Errorf("lib -> %s: Status:\n%s\nwant, as git status:\n%s", target, g, want)
 		}

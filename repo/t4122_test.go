@@ -12,6 +12,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // t4122Base makes the repository of git's t4122-apply-symlink-inside.sh:
@@ -22,8 +23,8 @@ func t4122Base(t *testing.T, dir string) {
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(map[string]string{"arch/i386/boot/Makefile": "1\n2\n3\n4\n5\n"}))
 	symlink(t, dir, "../i386/boot", "arch/x86_64/boot")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 }
 
 func symlink(t *testing.T, dir, target, name string) {
@@ -53,29 +54,29 @@ func t4122Patches(t *testing.T) map[string]string {
 	// "apply": the link becomes a directory with a Makefile of its own.
 	rm("arch/x86_64/boot")
 	writeFiles(t, dir, texts(map[string]string{"arch/x86_64/boot/Makefile": "2\n3\n4\n5\n6\n"}))
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-a", "-m", "second")
-	out["test.patch"] = git(t, dir, "format-patch", "--binary", "-1", "--stdout")
-	git(t, dir, "reset", "-q", "--hard", "HEAD~1")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-a", "-m", "second")
+	out["test.patch"] = repotest.Git(t, dir, "format-patch", "--binary", "-1", "--stdout")
+	repotest.Git(t, dir, "reset", "-q", "--hard", "HEAD~1")
 
 	// "do not read from beyond symbolic link": a change to a file that is
 	// a link's on the other side.
 	writeFiles(t, dir, texts(map[string]string{"arch/x86_64/dir/file": ""}))
-	git(t, dir, "add", "arch/x86_64/dir/file")
+	repotest.Git(t, dir, "add", "arch/x86_64/dir/file")
 	writeFiles(t, dir, texts(map[string]string{"arch/x86_64/dir/file": "line\n"}))
-	out["patch-read"] = git(t, dir, "diff")
-	git(t, dir, "reset", "-q", "--hard")
+	out["patch-read"] = repotest.Git(t, dir, "diff")
+	repotest.Git(t, dir, "reset", "-q", "--hard")
 	rm("arch/x86_64/dir")
 
 	// "do not follow symbolic link (setup)".
 	symlink(t, dir, "../i386/dir", "arch/x86_64/dir")
-	git(t, dir, "add", "arch/x86_64/dir")
-	out["add_symlink.patch"] = git(t, dir, "diff", "HEAD")
-	git(t, dir, "reset", "-q", "--hard")
+	repotest.Git(t, dir, "add", "arch/x86_64/dir")
+	out["add_symlink.patch"] = repotest.Git(t, dir, "diff", "HEAD")
+	repotest.Git(t, dir, "reset", "-q", "--hard")
 	writeFiles(t, dir, texts(map[string]string{"arch/x86_64/dir/file": ""}))
-	git(t, dir, "add", "arch/x86_64/dir/file")
-	out["add_file.patch"] = git(t, dir, "diff", "HEAD")
-	out["del_file.patch"] = git(t, dir, "diff", "-R", "HEAD")
+	repotest.Git(t, dir, "add", "arch/x86_64/dir/file")
+	out["add_file.patch"] = repotest.Git(t, dir, "diff", "HEAD")
+	out["del_file.patch"] = repotest.Git(t, dir, "diff", "-R", "HEAD")
 	out["patch"] = out["add_symlink.patch"] + out["add_file.patch"]
 	out["tricky_del"] = out["add_symlink.patch"] + out["del_file.patch"]
 	return out
@@ -128,7 +129,7 @@ func TestGitT4122Symlinks(t *testing.T) {
 			name: "do not follow symbolic link (same input, tricky delete)",
 			setup: func(t *testing.T, dir string) {
 				touch(t, dir, "arch/i386/dir/file")
-				git(t, dir, "add", "arch/i386/dir/file")
+				repotest.Git(t, dir, "add", "arch/i386/dir/file")
 			},
 			patch:   patches["tricky_del"],
 			missing: []string{"arch/x86_64/dir"},
@@ -138,7 +139,7 @@ func TestGitT4122Symlinks(t *testing.T) {
 			name: "do not follow symbolic link (existing, add)",
 			setup: func(t *testing.T, dir string) {
 				symlink(t, dir, "../i386/dir", "arch/x86_64/dir")
-				git(t, dir, "add", "arch/x86_64/dir")
+				repotest.Git(t, dir, "add", "arch/x86_64/dir")
 			},
 			patch:   patches["add_file.patch"],
 			missing: []string{"arch/i386/dir/file"},
@@ -147,7 +148,7 @@ func TestGitT4122Symlinks(t *testing.T) {
 			name: "do not follow symbolic link (existing, delete)",
 			setup: func(t *testing.T, dir string) {
 				symlink(t, dir, "../i386/dir", "arch/x86_64/dir")
-				git(t, dir, "add", "arch/x86_64/dir")
+				repotest.Git(t, dir, "add", "arch/x86_64/dir")
 				touch(t, dir, "arch/i386/dir/file")
 			},
 			patch: patches["del_file.patch"],
@@ -163,7 +164,7 @@ func TestGitT4122Symlinks(t *testing.T) {
 			}
 			gitErr, gitApplies := gitApplyCheck(t, dir, tc.patch)
 
-			before, index := snapshot(t, dir), git(t, dir, "ls-files", "-s")
+			before, index := snapshot(t, dir), repotest.Git(t, dir, "ls-files", "-s")
 			err := pairApply(t, dir, tc.patch)
 			switch {
 			case gitApplies && err == nil:
@@ -180,7 +181,7 @@ func TestGitT4122Symlinks(t *testing.T) {
 				t.Errorf("pair refuses %q, want git's wording (%q)", err, gitErr)
 			}
 			sameSnapshot(t, "tree after the refusal", snapshot(t, dir), before)
-			if got := git(t, dir, "ls-files", "-s"); got != index {
+			if got := repotest.Git(t, dir, "ls-files", "-s"); got != index {
 				t.Errorf("index after the refusal:\n%s\nwant\n%s", got, index)
 			}
 			for _, p := range tc.missing {
@@ -208,9 +209,7 @@ func mkdir(t *testing.T, dir, name string) {
 // error output and whether it applies.
 func gitApplyCheck(t *testing.T, dir, patch string) (stderr string, ok bool) {
 	t.Helper()
-	cmd := exec.Command("git", "apply", "--check", "-")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	cmd := repotest.Cmd(t, dir, "apply", "--check", "-")
 	cmd.Stdin = strings.NewReader(patch)
 	var b strings.Builder
 	cmd.Stderr = &b

@@ -1,3 +1,5 @@
+// tree.go: Tree, Open, Clean and Write: the working tree, its paths kept inside it, and all-or-nothing writes.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// uncommitted.go: what a recovery says about files written but not committed.
+
 package repo
 
 import (

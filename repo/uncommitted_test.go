@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestCrashBeforeCommit: pair killed after writing its files and before
@@ -20,20 +22,8 @@ import (
 func TestCrashBeforeCommit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+dir,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
-	gitRun := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	gitRun("init", "-q", "-b", "main", ".")
+	env := repotest.Env(t)
+	repotest.Git(t, dir, "init", "-q", "-b", "main", ".")
 	var patch strings.Builder
 	for i := range 12 {
 		name := fmt.Sprintf("f%02d.txt", i)
@@ -42,8 +32,8 @@ func TestCrashBeforeCommit(t *testing.T) {
 		}
 		fmt.Fprintf(&patch, "--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-old\n+new\n", name, name)
 	}
-	gitRun("add", "-A")
-	gitRun("commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", "-A")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 	patchFile := filepath.Join(t.TempDir(), "p.diff")
 	if err := os.WriteFile(patchFile, []byte(patch.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -68,7 +58,7 @@ func TestCrashBeforeCommit(t *testing.T) {
 	if rep.Action != ActionUncommitted || len(rep.Paths) != 12 {
 		t.Fatalf("Recovery = %+v, want %q for the 12 files", rep, ActionUncommitted)
 	}
-	if st := gitRun("status", "--porcelain"); strings.Count(st, " M f") != 12 {
+	if st := repotest.Git(t, dir, "status", "--porcelain"); strings.Count(st, " M f") != 12 {
 		t.Errorf("git status --porcelain:\n%s\nwant the 12 files modified", st)
 	}
 	notice := strings.Join(rep.Notice(), "\n")

@@ -1,3 +1,5 @@
+// undo.go: Undo, pair's last commit taken back when nothing came after it, or UndoRefusal saying why not.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// wildmatch.go: git's wildmatch, the pattern matching of ignore and attribute files.
+
 package repo
 
 import (
@@ -25,6 +27,10 @@ const (
 func wildmatch(pattern, text string, pathname bool) bool {
 	return doWild(pattern, 0, text, pathname) == wmMatch
 }
+
+// Wildmatch matches a path against a pattern as git apply's --include and
+// --exclude do: wildmatch without pathname, so "*" matches "/" too.
+func Wildmatch(pattern, name string) bool { return wildmatch(pattern, name, false) }
 
 // doWild matches the pattern from byte pi on against t.
 func doWild(pat string, pi int, t string, pathname bool) int {

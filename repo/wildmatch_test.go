@@ -3,10 +3,11 @@ package repo
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestIgnorePatternsMatchGit compares each pattern's verdict on each path
@@ -26,9 +27,7 @@ func TestIgnorePatternsMatchGit(t *testing.T) {
 		"a/b/d/e",
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	repotest.Git(t, dir, "init", "-q")
 	var query strings.Builder
 	for i, pat := range patterns {
 		d := filepath.Join(dir, fmt.Sprintf("p%d", i))
@@ -42,9 +41,7 @@ func TestIgnorePatternsMatchGit(t *testing.T) {
 			fmt.Fprintf(&query, "p%d/%s\x00", i, p)
 		}
 	}
-	cmd := exec.Command("git", "check-ignore", "--no-index", "--stdin", "-z", "-v", "-n")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	cmd := repotest.Cmd(t, dir, "check-ignore", "--no-index", "--stdin", "-z", "-v", "-n")
 	cmd.Stdin = strings.NewReader(query.String())
 	out, err := cmd.Output()
 	if err != nil {

@@ -1,3 +1,5 @@
+// workdiff.go: WorkDiff and Pathspec, the uncommitted changes as a diff, of the tree or of one path.
+
 package repo
 
 import (

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // diffRepo makes a repository with committed files and then every kind of
@@ -33,8 +34,8 @@ func diffRepo(t *testing.T) string {
 		"empty-del.txt": {content: ""},
 		"dir/sub.txt":   {content: "sub\n"},
 	})
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 	writeFiles(t, dir, map[string]file{
 		"modified.go":   {content: "package a\n\n" + strings.Replace(strings.Replace(numbered("// line", 30), "// line 3\n", "// LINE 3\n", 1), "// line 28\n", "", 1) + "// added\n"},
 		"crlf.txt":      {content: "one\r\n2\r\nthree\r\n"},
@@ -50,7 +51,7 @@ func diffRepo(t *testing.T) string {
 		"untracked.txt": {content: "not shown\n"},
 		"dir/sub.txt":   {content: "sub\nmore\n"},
 	})
-	git(t, dir, "add", "staged.txt", "reverted.txt", "added.txt", "added-empty")
+	repotest.Git(t, dir, "add", "staged.txt", "reverted.txt", "added.txt", "added-empty")
 	writeFiles(t, dir, texts(map[string]string{"reverted.txt": "same\n"}))
 	for _, p := range []string{"deleted.txt", "empty-del.txt"} {
 		if err := os.Remove(filepath.Join(dir, p)); err != nil {
@@ -73,7 +74,7 @@ func TestWorkDiffMatchesGit(t *testing.T) {
 	}
 	// Every file git diff HEAD names is in the diff or said skipped.
 	named := diffNames(got)
-	want := strings.Fields(git(t, dir, "diff", "HEAD", "--no-renames", "--name-only"))
+	want := strings.Fields(repotest.Git(t, dir, "diff", "HEAD", "--no-renames", "--name-only"))
 	sort.Strings(want)
 	if !slices.Equal(named, want) {
 		t.Errorf("WorkDiff names %q, want %q (git diff HEAD --name-only)\n%s", named, want, got)
@@ -109,9 +110,9 @@ func TestWorkDiffMatchesGit(t *testing.T) {
 	if err := os.WriteFile(patch, []byte(got), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, dir, "apply", "--check", "-R", patch)
-	git(t, dir, "apply", "-R", patch)
-	left := strings.Fields(git(t, dir, "diff", "HEAD", "--no-renames", "--name-only"))
+	repotest.Git(t, dir, "apply", "--check", "-R", patch)
+	repotest.Git(t, dir, "apply", "-R", patch)
+	left := strings.Fields(repotest.Git(t, dir, "diff", "HEAD", "--no-renames", "--name-only"))
 	sort.Strings(left)
 	if wantLeft := []string{".env", "image.png"}; !slices.Equal(left, wantLeft) {
 		t.Errorf("after git apply -R of WorkDiff, git diff HEAD names %q, want %q", left, wantLeft)
@@ -137,8 +138,8 @@ func TestWorkDiffContent(t *testing.T) {
 	dir := t.TempDir()
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "one\ntwo\nthree\n", "b.txt": "b\n"}))
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "one")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "one")
 	writeFiles(t, dir, texts(map[string]string{"a.txt": "one\n2\nthree\n"}))
 	if err := os.Remove(filepath.Join(dir, "b.txt")); err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestWorkDiffContent(t *testing.T) {
 		t.Errorf("WorkDiff:\ngot\n%s\nwant\n%s", got, want)
 	}
 	// git's own diff says the same, header lines aside.
-	gitDiff := git(t, dir, "diff", "HEAD")
+	gitDiff := repotest.Git(t, dir, "diff", "HEAD")
 	gitDiff = regexp.MustCompile(`(?m)^index .*\n`).ReplaceAllString(gitDiff, "")
 	if gitDiff != got {
 		t.Errorf("WorkDiff:\ngot\n%s\ngit diff HEAD (without index lines)\n%s", got, gitDiff)
@@ -167,8 +168,8 @@ func TestWorkDiffLineEndings(t *testing.T) {
 	dir := t.TempDir()
 	gitInit(t, dir)
 	writeFiles(t, dir, texts(map[string]string{"only.txt": "a\nb\n", "also.txt": "a\nb\nc\n"}))
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "one")
+	repotest.Git(t, dir, "add", ".")
+	repotest.Git(t, dir, "commit", "-q", "-m", "one")
 	writeFiles(t, dir, texts(map[string]string{"only.txt": "a\r\nb\r\n", "also.txt": "a\r\nb\nC\n"}))
 	tr := openTree(t, dir)
 	got, err := tr.WorkDiff(repo.Access{})

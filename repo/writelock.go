@@ -1,3 +1,5 @@
+// writelock.go: the writer lock: one pair process writes a tree at a time, BusyError for the others.
+
 package repo
 
 import (

@@ -1,3 +1,5 @@
+// writelock_other.go: tryFlock and funlock where there is no file lock: the journal lock alone keeps writers apart.
+
 //go:build !unix
 
 package repo

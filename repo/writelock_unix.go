@@ -1,3 +1,5 @@
+// writelock_unix.go: tryFlock and funlock, the writer lock held with flock.
+
 //go:build unix
 
 package repo

@@ -1,3 +1,5 @@
+// answers.go: Answer, decisions given ahead as letters or lines, and Play, which applies them to a review.
+
 package review
 
 import (

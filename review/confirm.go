@@ -1,3 +1,5 @@
+// confirm.go: Terminal.Confirm, a yes or no for a command or a tool call.
+
 package review
 
 import (

@@ -1,3 +1,5 @@
+// edit.go: a hunk edited in review: the text to edit, and Edit, which takes it back or says why not.
+
 package review
 
 import (

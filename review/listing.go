@@ -1,3 +1,5 @@
+// listing.go: Mode, where the decisions come from, and PrintPlacements, the placement listing.
+
 package review
 
 import (

@@ -1,6 +1,9 @@
+// result.go: what a review decided: summaries, the audit records and the plans to write.
+
 package review
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,6 +131,11 @@ func (r *Review) fileApplies(fi int) bool {
 	return false
 }
 
+// ErrPartialDeletion is the refusal of Plans when only some hunks of a
+// file's deletion were approved: a deletion is written whole or not at
+// all.
+var ErrPartialDeletion = errors.New("a deletion is all or nothing")
+
 // Plans returns what to write: for each file with an approved item, a
 // plan holding exactly its approved and edited hunks, placed against the
 // content the proposal was placed against. A plan whose hunks were split
@@ -146,7 +154,7 @@ func (r *Review) Plans() ([]*edit.FilePlan, error) {
 			continue
 		}
 		if f.NewPath == "" {
-			return nil, fmt.Errorf("%s: a deletion is all or nothing, but only some of its hunks were approved", f.OldPath)
+			return nil, fmt.Errorf("%s: %w, but only some of its hunks were approved", f.OldPath, ErrPartialDeletion)
 		}
 		text, err := edit.Render(f.OldPath, f.NewPath, f.Diff.NewMode, f.Old, hunks)
 		if err != nil {

@@ -2,6 +2,7 @@ package review_test
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -285,14 +286,14 @@ func TestPlansDeletion(t *testing.T) {
 	tests := []struct {
 		keys []string
 		want map[string]string
-		err  string
+		err  error
 	}{
 		{keys: []string{"y", "y"}, want: map[string]string{"gone.txt": "<deleted>"}},
 		{keys: []string{"a"}, want: map[string]string{"gone.txt": "<deleted>"}},
 		{keys: []string{"n", "n"}, want: map[string]string{}},
-		{keys: []string{"y", "n"}, err: "gone.txt: a deletion is all or nothing, but only some of its hunks were approved"},
-		{keys: []string{"n", "y"}, err: "gone.txt: a deletion is all or nothing"},
-		{keys: []string{"y"}, err: "gone.txt: a deletion is all or nothing"},
+		{keys: []string{"y", "n"}, err: review.ErrPartialDeletion},
+		{keys: []string{"n", "y"}, err: review.ErrPartialDeletion},
+		{keys: []string{"y"}, err: review.ErrPartialDeletion},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, ""), func(t *testing.T) {
@@ -301,10 +302,10 @@ func TestPlansDeletion(t *testing.T) {
 				t.Fatalf("got action %q, want delete", got)
 			}
 			mustDo(t, r, tt.keys...)
-			if tt.err != "" {
+			if tt.err != nil {
 				plans, err := r.Plans()
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Errorf("Plans(): got %d plans, error %v, want error %q", len(plans), err, tt.err)
+				if !errors.Is(err, tt.err) {
+					t.Errorf("Plans(): got %d plans, error %v, want %v", len(plans), err, tt.err)
 				}
 				return
 			}

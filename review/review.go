@@ -1,3 +1,5 @@
+// review.go: Proposal and Review, the decision model: one pure method per review key.
+
 package review
 
 import (

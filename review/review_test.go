@@ -547,6 +547,7 @@ func TestDecide(t *testing.T) {
 		want     string
 		notes    string
 		err      string // a part of the error, "" for none
+		is       error  // the error's reason, when it has a type
 	}{
 		{
 			name: "approve the current item moves on",
@@ -588,14 +589,14 @@ func TestDecide(t *testing.T) {
 			name: "an unknown id",
 			id:   "7", decision: audit.Approved,
 			want: "[1=.] 2=. 3=. 4=. 5=. 6=.",
-			err:  `no such hunk: no hunk "7"`,
+			is:   review.ErrNoOther,
 		},
 		{
 			name:  "the id of a hunk that was split",
 			setup: []string{"g2", "s"},
 			id:    "2", decision: audit.Approved,
 			want: "1=. [2.1=.] 2.2=. 3=. 4=. 5=. 6=.",
-			err:  `no hunk "2"`,
+			is:   review.ErrNoOther,
 		},
 		{
 			name: "edited on a hunk that was not edited",
@@ -617,6 +618,10 @@ func TestDecide(t *testing.T) {
 			before := snapshot(t, r)
 			err := r.Decide(tt.id, tt.decision, tt.note)
 			switch {
+			case tt.is != nil:
+				if !errors.Is(err, tt.is) {
+					t.Errorf("Decide: got error %v, want %v", err, tt.is)
+				}
 			case tt.err == "" && err != nil:
 				t.Errorf("Decide: got error %v, want none", err)
 			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):

@@ -1,3 +1,5 @@
+// terminal.go: Terminal, the review driven by single key presses, as git add -p does.
+
 package review
 
 import (
@@ -14,6 +16,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/safetext"
 )
@@ -28,8 +31,10 @@ type Terminal struct {
 	Out  io.Writer
 	CRLF bool
 	// Color turns on ANSI colours (only on a terminal, never with
-	// NO_COLOR set: the caller decides).
-	Color bool
+	// NO_COLOR set: the caller decides); Palette colours the diff (the
+	// zero value: git's default colours).
+	Color   bool
+	Palette console.Palette
 	// Editor runs the person's editor on a file, with the terminal back
 	// in its normal mode; nil means hunks cannot be edited.
 	Editor func(ctx context.Context, path string) error
@@ -76,11 +81,17 @@ const (
 	cRed    = "\x1b[31m"
 	cGreen  = "\x1b[32m"
 	cYellow = "\x1b[33m"
-	cCyan   = "\x1b[36m"
 	cPrompt = "\x1b[1;34m"
 	cFaint  = "\x1b[2m"
-	cRedBg  = "\x1b[41m"
 )
+
+// diffColors is the palette in use.
+func (t *Terminal) diffColors() console.Palette {
+	if t.Palette == (console.Palette{}) {
+		return console.DefaultPalette
+	}
+	return t.Palette
+}
 
 func (t *Terminal) paint(color, s string) string {
 	if !t.Color || s == "" {
@@ -297,11 +308,11 @@ func (t *Terminal) show(r *Review) {
 	}
 	switch f.Action() {
 	case "create":
-		t.printf("%s\n", t.paint(cBold, "new file "+safetext.Name(f.Path())))
+		t.printf("%s\n", t.paint(t.diffColors().Meta, "new file "+safetext.Name(f.Path())))
 	case "delete":
-		t.printf("%s\n", t.paint(cBold, "deleted file "+safetext.Name(f.Path())))
+		t.printf("%s\n", t.paint(t.diffColors().Meta, "deleted file "+safetext.Name(f.Path())))
 	case "rename":
-		t.printf("%s\n", t.paint(cBold, "renamed from "+safetext.Name(f.OldPath)))
+		t.printf("%s\n", t.paint(t.diffColors().Meta, "renamed from "+safetext.Name(f.OldPath)))
 	}
 	if m := f.modeChange(); m != "" {
 		t.printf("%s\n", t.paint(cYellow, m))
@@ -310,7 +321,8 @@ func (t *Terminal) show(r *Review) {
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
-	t.printf("%s\n", t.paint(cCyan, safetext.Line(r.Header(it))))
+	pal := t.diffColors()
+	t.printf("%s\n", t.paint(pal.Frag, safetext.Line(r.Header(it))))
 	for _, l := range it.Hunk.Lines {
 		// Escape sequences, bidi controls, invisible and lookalike
 		// letters in a line could hide it or another line, or pass for
@@ -319,13 +331,13 @@ func (t *Terminal) show(r *Review) {
 		text := string(l.Kind) + shown
 		switch l.Kind {
 		case edit.Add:
-			text = t.paint(cGreen, text)
+			text = t.paint(pal.New, text)
 			if body := strings.TrimRight(shown, " \t"); t.Color && len(body) < len(shown) {
 				// Trailing whitespace an added line brings, as git shows it.
-				text = t.paint(cGreen, "+"+body) + t.paint(cRedBg, shown[len(body):])
+				text = t.paint(pal.New, "+"+body) + t.paint(pal.Whitespace, shown[len(body):])
 			}
 		case edit.Delete:
-			text = t.paint(cRed, text)
+			text = t.paint(pal.Old, text)
 		}
 		if marker != "" {
 			text += t.paint(cYellow, marker)
@@ -765,7 +777,8 @@ func abs(n int) int {
 
 // InTerminal runs t on the terminal in with single key presses: the
 // terminal is in raw mode until it returns, and in its usual mode while
-// t.Editor runs. t.In is set to in.
+// t.Editor runs. t.In is set to in; with colours and no Palette, the
+// diff gets the person's colours of git (color.diff.*).
 func InTerminal(ctx context.Context, in *os.File, t *Terminal, r *Review) error {
 	fd := int(in.Fd())
 	state, err := term.MakeRaw(fd)
@@ -774,6 +787,9 @@ func InTerminal(ctx context.Context, in *os.File, t *Terminal, r *Review) error 
 	}
 	defer term.Restore(fd, state)
 	t.In, t.CRLF = in, true
+	if t.Color && t.Palette == (console.Palette{}) {
+		t.Palette = console.GitPalette() // the person's color.diff.*
+	}
 	if edit := t.Editor; edit != nil {
 		t.Editor = func(ctx context.Context, path string) error {
 			if err := term.Restore(fd, state); err != nil {

@@ -1,3 +1,5 @@
+// web.go: Web, the review served as a local web page, with its token and origin checks.
+
 package review
 
 import (

@@ -21,6 +21,9 @@ import (
 
 type Options struct {
 	Patch string // file name, "-" or "" for standard input
+	// Dir is the directory pair runs in, "" for the current one: the
+	// tree is the one that holds it, and a traditional diff's names are
+	// relative to it.
 	Dir   string
 	Check bool
 	Yes   bool
@@ -34,6 +37,10 @@ type Options struct {
 
 	// OpenTree opens the working tree that holds a directory.
 	OpenTree func(dir string) (*repo.Tree, error)
+
+	// Paths say how the patch's paths are read: -p, --directory,
+	// --include, --exclude and -R, as git apply reads them.
+	Paths Paths
 
 	NoCommit bool   // write but do not commit
 	Message  string // commit subject
@@ -60,8 +67,10 @@ type Report struct {
 	Status Status `json:"status"`
 	// Form is the edit format of the patch: unified, search-replace, v4a
 	// or whole-file; Ignored lists its fenced blocks that were not edits.
-	Form    edit.Form            `json:"form,omitempty"`
-	Ignored []edit.Ignored       `json:"ignored,omitempty"`
+	Form    edit.Form      `json:"form,omitempty"`
+	Ignored []edit.Ignored `json:"ignored,omitempty"`
+	// Skipped lists the files --include and --exclude left out.
+	Skipped []string             `json:"skipped,omitempty"`
 	Check   bool                 `json:"check"`
 	Applied bool                 `json:"applied"`
 	Files   []review.FileReport  `json:"files"`
@@ -134,7 +143,7 @@ func Run(ctx context.Context, o Options) error {
 		if o.JSON {
 			report.Status, report.Error = StatusFailed, err.Error()
 			output.WriteJSON(o.IO.Out, report)
-			return &output.ExitError{Code: output.Failure, Msg: "apply: " + err.Error()}
+			return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("apply: %w", err)}
 		}
 		return fmt.Errorf("apply: %w", err)
 	}
@@ -143,6 +152,32 @@ func Run(ctx context.Context, o Options) error {
 		return fail(err)
 	}
 	report.Form = edits.Form
+	prefix, err := cwdPrefix(tree.Dir, o.Dir)
+	if err != nil {
+		return fail(err)
+	}
+	report.Skipped, err = o.Paths.name(edits, prefix, func(p string) bool {
+		c, err := tree.Clean(p)
+		if err != nil {
+			return false
+		}
+		fi, err := tree.Stat(c)
+		return err == nil && fi.Mode().IsRegular()
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if len(report.Skipped) > 0 && !o.JSON {
+		fmt.Fprintf(o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(report.Skipped, ", ")))
+	}
+	if len(edits.Files)+len(edits.Whole) == 0 && len(report.Skipped) > 0 {
+		// Nothing left to apply, which git apply takes as done.
+		report.Status, report.Summary = StatusOK, map[string]int{"files": 0, "placed": 0, "failed": 0}
+		if o.JSON {
+			output.WriteJSON(o.IO.Out, report)
+		}
+		return nil
+	}
 	patch, err := edits.Patch(func(p string) (string, error) {
 		return tree.ReadEditTarget(p, o.Access)
 	})

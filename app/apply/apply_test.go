@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -21,32 +21,11 @@ import (
 // its directory.
 func scratch(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"config", "user.name", "Pair Tester"},
-		{"config", "user.email", "tester@example.com"},
-	} {
-		git(t, dir, args...)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(calc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial")
+	dir := repotest.Init(t, map[string]string{"calc.go": calc})
+	// pair's own commits take the identity of the repository's configuration.
+	repotest.Git(t, dir, "config", "user.name", "Pair Tester")
+	repotest.Git(t, dir, "config", "user.email", "tester@example.com")
 	return dir
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
 }
 
 const calc = "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
@@ -109,7 +88,7 @@ func TestRunCheck(t *testing.T) {
 	if !strings.Contains(out.String(), "calc.go:3-6\tindent\n\tadded lines re-indented") {
 		t.Errorf("output %q does not give the place and pass", out.String())
 	}
-	if got := git(t, dir, "status", "--porcelain"); got != "" {
+	if got := repotest.Git(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("--check changed the tree: %q", got)
 	}
 
@@ -142,11 +121,11 @@ func TestRunYes(t *testing.T) {
 	if want := strings.Replace(calc, "a + b", "b + a", 1); string(b) != want {
 		t.Errorf("calc.go = %q, want %q", b, want)
 	}
-	msg := git(t, dir, "log", "-1", "--format=%B")
+	msg := repotest.Git(t, dir, "log", "-1", "--format=%B")
 	if !strings.HasPrefix(msg, "swap the operands") || !strings.Contains(msg, "Pair-Hunk: calc.go:3 ") {
 		t.Errorf("commit message %q lacks the subject or the hunk's trailer", msg)
 	}
-	if got := git(t, dir, "status", "--porcelain"); got != "" {
+	if got := repotest.Git(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("tree not clean after the commit: %q", got)
 	}
 }
@@ -166,7 +145,7 @@ func TestRunBadInput(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want an error saying %q", err, tt.want)
 			}
-			if got := git(t, dir, "status", "--porcelain"); got != "" {
+			if got := repotest.Git(t, dir, "status", "--porcelain"); got != "" {
 				t.Errorf("the tree changed: %q", got)
 			}
 		})

@@ -351,26 +351,13 @@ func mcpArgsText(args, prefix string) string {
 	return text
 }
 
-// AccessHint names, in a refusal of a file that looks like a secret or
-// that git ignores, the flag that allows it, when has says the command
-// has that flag.
-func AccessHint(msg string, has func(flag string) bool) string {
-	for _, a := range []struct {
-		err         error
-		flag, vague string
-	}{
-		{repo.ErrSecret, "allow-secrets", "(allow it explicitly to use it)"},
-		{repo.ErrIgnored, "allow-ignored", "(allow ignored files explicitly to use it)"},
-	} {
-		if !strings.Contains(msg, a.err.Error()) || !has(a.flag) {
-			continue
-		}
-		hint := "(--" + a.flag + " allows it)"
-		if strings.Contains(msg, a.vague) {
-			msg = strings.ReplaceAll(msg, a.vague, hint)
-		} else {
-			msg = strings.ReplaceAll(msg, a.err.Error(), a.err.Error()+" "+hint)
-		}
+// allowFlag returns msg, the text of err, naming the flag that allows
+// the secret or ignored path err refused: pair edit, ask and review all
+// take them.
+func allowFlag(msg string, err error) string {
+	var ae *repo.AccessError
+	if !errors.As(err, &ae) {
+		return msg
 	}
-	return msg
+	return ae.Reword(msg, "--"+ae.Flag()+" allows it")
 }

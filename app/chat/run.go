@@ -355,7 +355,7 @@ func finishTurn(ctx context.Context, o Options, st *agent.State, err error, show
 	if errors.As(err, &se) {
 		return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v; allow more with --max-reply SIZE or max_reply: in .pair.yml (such as 16MB)", cmd, err)}
 	}
-	return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("%s: %v", cmd, err)}
+	return &output.ExitError{Code: output.Failure, Err: fmt.Errorf("%s: %w", cmd, err)}
 }
 
 // connectTimeout is the connect timeout for a first-byte timeout d (see
@@ -554,7 +554,7 @@ func (p *eventPrinter) event(e agent.Event) {
 			what += " " + e.Text
 		}
 		// edit, review and ask, which print events, all take the flags.
-		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, AccessHint(e.Detail, func(string) bool { return true }))
+		fmt.Fprintf(p.io.Err, "pair: blocked %s: %s\n", what, allowFlag(e.Detail, e.Err))
 	case agent.EventSuggestion:
 		p.endLine()
 		fmt.Fprintf(p.io.Err, "suggested command (not run): %s\n", e.Text)
@@ -592,7 +592,7 @@ func (p *eventPrinter) event(e agent.Event) {
 // chat is pair edit on a terminal: requests and slash commands, one line
 // each, until /quit or the end of input.
 func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter) error {
-	lines := newLineReader(o.IO.In)
+	read := promptReader(o, st)
 	out := o.IO.Out
 	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", safetext.Name(st.Model), safetext.Name(a.Tree.Dir))
 	if len(st.Files) > 0 {
@@ -615,7 +615,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		case err != nil:
 			msg := err.Error()
 			if hint {
-				msg = AccessHint(msg, func(string) bool { return true })
+				msg = allowFlag(msg, err)
 			}
 			fmt.Fprintf(o.IO.Err, "pair: %s\n", safetext.Text(msg))
 		}
@@ -629,10 +629,9 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		}
 	}
 	for {
-		fmt.Fprint(out, "pair> ")
-		line, err := lines.read(ctx)
+		line, err := read(ctx)
 		switch {
-		case ctx.Err() != nil:
+		case ctx.Err() != nil, errors.Is(err, console.ErrPromptInterrupted):
 			fmt.Fprintln(out)
 			return &output.ExitError{Code: output.Interrupted, Msg: "edit: interrupted"}
 		case err != nil && line == "":
@@ -661,6 +660,26 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		if err := turn("request", false, func(ctx context.Context) error { return a.Run(ctx, st, line) }); err != nil {
 			return err
 		}
+	}
+}
+
+// promptReader returns what reads the chat's lines after its prompt: on
+// a terminal, with line editing and history (the history starts with the
+// session's last request); otherwise as they come.
+func promptReader(o Options, st *agent.State) func(context.Context) (string, error) {
+	const prompt = "pair> "
+	if o.IO.LineEditing {
+		var earlier []string
+		if st.Turn.Request != "" {
+			earlier = append(earlier, st.Turn.Request)
+		}
+		p := console.NewPrompt(o.IO.Keyboard, o.IO.Out, earlier)
+		return func(ctx context.Context) (string, error) { return p.ReadLine(ctx, prompt) }
+	}
+	lines := newLineReader(o.IO.In)
+	return func(ctx context.Context) (string, error) {
+		fmt.Fprint(o.IO.Out, prompt)
+		return lines.read(ctx)
 	}
 }
 

@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,25 +12,13 @@ import (
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // chatRepo is a git repository holding app.go and notes.txt, committed.
 func chatRepo(t *testing.T) *repo.Tree {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range map[string]string{"app.go": "package app\n", "notes.txt": "notes\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "start"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	dir := repotest.Init(t, map[string]string{"app.go": "package app\n", "notes.txt": "notes\n"})
 	tree, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)

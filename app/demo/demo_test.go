@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,18 +11,8 @@ import (
 	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/repo/repotest"
 )
-
-func gitOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
 
 // TestRunBundled: without a model and without a terminal the demo places
 // the bundled damaged diff, applies it with --yes, and commits it with the
@@ -39,14 +28,14 @@ func TestRunBundled(t *testing.T) {
 		t.Fatalf("Run: %v\nstderr:\n%s", err, errw.String())
 	}
 	repoDir := filepath.Join(base, "repo")
-	if got := gitOut(t, repoDir, "rev-list", "--count", "HEAD"); strings.TrimSpace(got) != "2" {
+	if got := repotest.Git(t, repoDir, "rev-list", "--count", "HEAD"); strings.TrimSpace(got) != "2" {
 		t.Fatalf("commits: %s, want the project's and pair's", got)
 	}
-	msg := gitOut(t, repoDir, "log", "-1", "--format=%B")
+	msg := repotest.Git(t, repoDir, "log", "-1", "--format=%B")
 	if !strings.Contains(msg, "Pair-Hunk: ") || !strings.Contains(msg, "Pair-Reviewed-By: ") {
 		t.Errorf("the pair commit lacks its audit trailer:\n%s", msg)
 	}
-	if got := gitOut(t, repoDir, "status", "--porcelain"); got != "" {
+	if got := repotest.Git(t, repoDir, "status", "--porcelain"); got != "" {
 		t.Errorf("the scratch tree is not clean after the demo: %q", got)
 	}
 	for _, want := range []string{"$ pair apply --check ../reply.md", "$ pair apply --yes ../reply.md", "$ git show HEAD", "Look around:  cd " + repoDir} {

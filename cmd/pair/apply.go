@@ -1,13 +1,54 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func applyCommand(io stdio) *cli.Command {
+// filterFlag is --include or --exclude: each use adds its glob to the
+// filters they share, in the order given on the command line.
+type filterFlag struct {
+	filters *[]apply.Filter
+	include bool
+}
+
+func (f filterFlag) Set(glob string) error {
+	*f.filters = append(*f.filters, apply.Filter{Glob: glob, Include: f.include})
+	return nil
+}
+
+func (f filterFlag) String() string {
+	if f.filters == nil {
+		return ""
+	}
+	var globs []string
+	for _, x := range *f.filters {
+		if x.Include == f.include {
+			globs = append(globs, x.Glob)
+		}
+	}
+	return strings.Join(globs, ",")
+}
+
+// attachedStrip is -p0 to -p9, -p with its number attached as git users
+// write it, which the flag parser would read as a flag of its own.
+func attachedStrip() []cli.Flag {
+	var flags []cli.Flag
+	for n := range 10 {
+		flags = append(flags, &cli.BoolFlag{Name: fmt.Sprintf("p%d", n), Hidden: true})
+	}
+	return flags
+}
+
+func applyCommand(io console.IO) *cli.Command {
+	var filters []apply.Filter
 	return &cli.Command{
 		Name:      "apply",
 		Usage:     "review a unified diff hunk by hunk and apply (and commit) the approved hunks",
@@ -72,30 +113,64 @@ once naming these flags.
 In a git repository the approved and edited hunks are committed with a
 Pair-Hunk trailer recording every hunk's decision.
 
+File names are read as git apply reads them. A git diff (diff --git) names
+files from the top of the repository. A traditional diff (diff -u, diff -ruN)
+names them from the current directory; its names lose one leading directory
+(a/ and b/, or diff -r's two directories), a timestamp of 1970-01-01 00:00:00
+UTC creates or deletes the file, and "--- x.go.orig" with "+++ x.go" is x.go.
+Where a name as written does not exist, it is also tried without its first
+directory, by its other side's name, and from the top of the repository.
+git apply's options keep git's meaning: -p N removes N leading directories
+instead, --directory=ROOT puts every path under ROOT, --include=GLOB and
+--exclude=GLOB apply or leave out the files they match (the first that
+matches decides; with an --include, a file none matches is left out), and
+-R applies the patch backwards. To run as if started in another directory,
+use pair -C DIR apply (the old pair apply -C DIR).
+
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
 answers on standard input) or a file could not be written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk without asking"},
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			&cli.IntFlag{Name: "p", Usage: "remove `N` leading directories from the patch's file names (git apply -p)", DefaultText: "a/ and b/, as git reads them"},
+			&cli.StringFlag{Name: "directory", Usage: "put every path of the patch under `ROOT` (git apply --directory)"},
+			&cli.GenericFlag{Name: "include", Value: filterFlag{&filters, true}, Usage: "apply only the files that match `GLOB` (repeatable; with --exclude, the first that matches decides)"},
+			&cli.GenericFlag{Name: "exclude", Value: filterFlag{&filters, false}, Usage: "leave out the files that match `GLOB` (repeatable)"},
+			&cli.BoolFlag{Name: "reverse", Aliases: []string{"R"}, Usage: "apply the patch backwards: remove what it adds, add back what it removes"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the patch read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
-		},
+		}, attachedStrip()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
-				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+				return output.Usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+			}
+			paths := apply.Paths{Root: c.String("directory"), Filters: filters, Reverse: c.Bool("reverse")}
+			if c.IsSet("p") {
+				n := c.Int("p")
+				if n < 0 {
+					return output.Usagef("apply: -p %d: the number of directories to remove cannot be negative", n)
+				}
+				paths.Strip = &n
+			}
+			for n := range 10 {
+				if c.Bool(fmt.Sprintf("p%d", n)) {
+					if paths.Strip != nil && *paths.Strip != n {
+						return output.Usagef("apply: -p given twice")
+					}
+					paths.Strip = &n
+				}
 			}
 			opts := apply.Options{
 				Patch: c.Args().First(),
-				Dir:   c.String("directory"),
+				Paths: paths,
 				Check: c.Bool("check"),
 				Yes:   c.Bool("yes"),
 				// Interpret accepts interpreted hunks deciding ahead.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestApplyConcurrent runs two pair processes (this test binary, which
@@ -35,17 +37,7 @@ func TestApplyConcurrent(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	gitCmd := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	gitCmd("init", "-q", "-b", "main", ".")
+	repotest.Git(t, dir, "init", "-q", "-b", "main", ".")
 	// Two lines far apart, each changed by one of the two applies.
 	var lines []string
 	for i := range 20 {
@@ -60,8 +52,8 @@ func TestApplyConcurrent(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(content(0, 0)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd("add", "-A")
-	gitCmd("commit", "-q", "-m", "initial")
+	repotest.Git(t, dir, "add", "-A")
+	repotest.Git(t, dir, "commit", "-q", "-m", "initial")
 
 	patch := func(name string, line, from, to int) string {
 		p := filepath.Join(t.TempDir(), name+".diff")
@@ -83,7 +75,8 @@ func TestApplyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(pair, "apply", "--yes", "-C", dir, p)
+				cmd := exec.Command(pair, "apply", "--yes", p)
+				cmd.Dir = dir
 				cmd.Stderr = &errs[i]
 				err := cmd.Run()
 				var ee *exec.ExitError
@@ -117,17 +110,17 @@ func TestApplyConcurrent(t *testing.T) {
 		if string(got) != want {
 			t.Fatalf("round %d (exit codes %v): the working tree has\n%s\nwant\n%s\nstderr: %s / %s", round, codes, got, want, errs[0].String(), errs[1].String())
 		}
-		if head := gitCmd("show", "HEAD:f.txt"); head != want {
+		if head := repotest.Git(t, dir, "show", "HEAD:f.txt"); head != want {
 			t.Fatalf("round %d (exit codes %v): HEAD has\n%s\nwant\n%s", round, codes, head, want)
 		}
-		if st := gitCmd("status", "--porcelain"); st != "" {
+		if st := repotest.Git(t, dir, "status", "--porcelain"); st != "" {
 			t.Fatalf("round %d: git status --porcelain:\n%s", round, st)
 		}
 	}
 	if busy > 0 {
 		t.Logf("%d applies found the other holding the lock for longer than they wait", busy)
 	}
-	if n := strings.TrimSpace(gitCmd("rev-list", "--count", "HEAD")); n != fmt.Sprint(1+2*50-busy) {
+	if n := strings.TrimSpace(repotest.Git(t, dir, "rev-list", "--count", "HEAD")); n != fmt.Sprint(1+2*50-busy) {
 		t.Errorf("%s commits, want %d", n, 1+2*50-busy)
 	}
 }

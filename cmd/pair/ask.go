@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func askCommand(io stdio) *cli.Command {
+// newAskCmd is pair ask; runF, when not nil, gets its options instead of
+// chat.Run (for tests).
+func newAskCmd(f *factory, runF func(context.Context, chat.Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "ask",
 		Usage:     "ask a read-only question about the repository",
@@ -26,20 +30,20 @@ length limit); 2 usage error; 130 interrupted.`,
 		Flags: append(configFlags(),
 			&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "put `FILE` in context (may be repeated)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object; tokens go to standard error"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			directoryFlag(),
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read files that look like secrets"},
 		),
 		Action: func(c *cli.Context) error {
 			q := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 			if q == "" {
-				return usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
+				return output.Usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
 			}
-			return runAgent(c, chat.Options{
+			return runChat(c, f, chat.Options{
 				Mode: agent.ModeAsk, Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"), Files: c.StringSlice("file"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				IO:     io,
-			})
+				IO:     f.IO,
+			}, runF)
 		},
 	}
 }

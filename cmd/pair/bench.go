@@ -8,13 +8,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/bench"
-	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 )
 
-// newBenchCmd is pair bench. runF, when not nil, is called with the
-// options instead of bench.Run (for tests).
-func newBenchCmd(io console.IO, runF func(context.Context, bench.Options) error) *cli.Command {
+// newBenchCmd is pair bench; runF, when not nil, gets its options instead
+// of bench.Run (for tests).
+func newBenchCmd(f *factory, runF func(context.Context, bench.Options) error) *cli.Command {
 	if runF == nil {
 		runF = bench.Run
 	}
@@ -68,7 +67,7 @@ Exit status: 0 every task passed; 1 a task failed; 2 usage error.`,
 				Jobs:    max(c.Int("jobs"), 1),
 				JSON:    c.Bool("json"),
 				Verbose: c.Bool("verbose"),
-				Out:     io.Out,
+				Out:     f.IO.Out,
 			}
 			if c.Bool("live") {
 				cfg, err := loadConfig(c, "", "")

@@ -214,7 +214,7 @@ func TestBenchFlags(t *testing.T) {
 		t.Helper()
 		var got bench.Options
 		var out bytes.Buffer
-		cmd := newBenchCmd(console.IO{In: strings.NewReader(""), Out: &out, Err: &out}, func(_ context.Context, o bench.Options) error {
+		cmd := newBenchCmd(&factory{IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}}, func(_ context.Context, o bench.Options) error {
 			got = o
 			return nil
 		})

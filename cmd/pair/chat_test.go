@@ -294,3 +294,32 @@ func TestChatCtrlCStopsRequest(t *testing.T) {
 		t.Errorf("got %d requests, want 2", n.Load())
 	}
 }
+
+// TestChatLineEditing: at the chat's prompt, the up arrow brings back the
+// last request, backspace and the left arrow edit it, as in a shell; the
+// model gets the edited line.
+func TestChatLineEditing(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	srv := agenttest.NewServer(t, agenttest.Reply{Text: "answer one"}, agenttest.Reply{Text: "answer two"})
+	s := r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.chatLine("explain the first request")
+	s.expect("answer one")
+	s.expect("pair> ")
+	// Up: the line comes back; 7 backspaces take "request" off; "agan",
+	// left, "i" make "again".
+	s.send("\x1b[A" + strings.Repeat("\x7f", 7) + "agan" + "\x1b[D" + "i" + "\r")
+	s.expect("answer two")
+	s.chatLine("/quit")
+	screen := s.wait(0)
+	if strings.Contains(screen, "^[[A") {
+		t.Errorf("the up arrow was printed, not read:\n%s", printable(screen))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if body := string(reqs[1].Raw); !strings.Contains(body, "explain the first again") {
+		t.Errorf("the second request is not the edited line:\n%s", body)
+	}
+}

@@ -8,9 +8,6 @@ import (
 	"github.com/pair-cli/pair/internal/config"
 )
 
-// modelConfig is the configuration in force (see internal/config).
-type modelConfig = config.Config
-
 // configFlags are the flags of commands that talk to a model.
 func configFlags() []cli.Flag {
 	return []cli.Flag{
@@ -30,7 +27,7 @@ func configFlags() []cli.Flag {
 
 // loadConfig loads the configuration of the repository root dir (state
 // in stateDir) with the command's flags (see config.Load).
-func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
+func loadConfig(c *cli.Context, dir, stateDir string) (config.Config, error) {
 	home, _ := os.UserHomeDir()
 	return config.Load(config.LoadOptions{
 		Flags: config.Flags{
@@ -44,5 +41,8 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 	})
 }
 
-// trustConfig records the file at p as trusted.
-func trustConfig(stateDir, p string) error { return config.TrustStore{Dir: stateDir}.Trust(p) }
+// directoryFlag is the commands' own -C DIR, from before pair's (pair -C
+// DIR COMMAND): hidden, kept so that old scripts go on working.
+func directoryFlag() cli.Flag {
+	return &cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Hidden: true, Usage: "run as if pair was started in `DIR`"}
+}

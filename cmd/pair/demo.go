@@ -9,10 +9,13 @@ import (
 	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/app/demo"
 	"github.com/pair-cli/pair/internal/config"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func demoCommand(io stdio) *cli.Command {
+// newDemoCmd is pair demo; runF, when not nil, gets its options instead of
+// demo.Run (for tests).
+func newDemoCmd(f *factory, runF func(context.Context, demo.Options) error) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "review and apply a bundled example diff in a scratch repository",
@@ -38,13 +41,17 @@ one, they are approved with --yes). --offline keeps the bundled reply.`,
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("demo: takes no arguments (got %q)", c.Args().First())
+				return output.Usagef("demo: takes no arguments (got %q)", c.Args().First())
 			}
 			live := (config.EnvBaseURL(os.Getenv) != "" || c.String("api-base") != "") && !c.Bool("offline")
-			return demo.Run(c.Context, demo.Options{Dir: c.String("dir"), Keep: c.Bool("keep"), Live: live, IO: io,
-				Session:  func(_ context.Context, o chat.Options) error { return runAgent(c, o) },
-				OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, io.Err) },
-			})
+			o := demo.Options{Dir: c.String("dir"), Keep: c.Bool("keep"), Live: live, IO: f.IO,
+				Session:  func(_ context.Context, o chat.Options) error { return runChat(c, f, o, nil) },
+				OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
+			}
+			if runF != nil {
+				return runF(c.Context, o)
+			}
+			return demo.Run(c.Context, o)
 		},
 	}
 }

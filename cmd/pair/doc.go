@@ -4,6 +4,8 @@
 //
 // Usage:
 //
+//	pair [-C DIR] <command> [options] [arguments]
+//
 //	pair edit [FILES...] [-m TEXT] [--yes | --decisions LETTERS] [--json] [--model M] [--api-base URL]
 //	pair ask [--json] QUESTION
 //	pair review [--session NAME] [--yes | --decisions LETTERS | --web] [--approve-command]
@@ -11,9 +13,10 @@
 //	pair bench [--live -k N] [-j N] [--json] [TASK|DIR|FILE...]
 //	pair mcp list
 //	pair trust [--revoke]
-//	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
-//	pair undo [--dry-run] [--json] [-C DIR]
-//	pair log [--json] [--stats] [-n N] [-C DIR]
+//	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify]
+//		[-p N] [--directory=ROOT] [--include=GLOB] [--exclude=GLOB] [-R] [PATCH|-]
+//	pair undo [--dry-run] [--json]
+//	pair log [--json] [--stats] [-n N]
 //	pair demo [--dir DIR] [--keep=false]
 //
 // pair edit works with a model on any OpenAI-compatible endpoint
@@ -66,6 +69,11 @@
 //
 // Writes are all or nothing, even across a crash: a journal under the git
 // directory lets the next pair finish or roll back an interrupted write.
+//
+// -C DIR runs any command as if pair was started in DIR, as git -C does
+// (each command's own -C is kept, hidden, for older scripts). A command
+// pair does not have is a usage error that names the most similar ones;
+// a bare pair prints the help with the status of a usage error.
 //
 // Exit status: 0 success, 1 failure, 2 usage error, 3 paused for review,
 // 130 interrupted. Errors are printed as "pair: <what failed>: <why>".

@@ -2,15 +2,23 @@ package main
 
 import (
 	"context"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
+	"github.com/pair-cli/pair/agent/mcp"
 	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/app/history"
+	"github.com/pair-cli/pair/app/mcpservers"
+	"github.com/pair-cli/pair/internal/config"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func editCommand(io stdio) *cli.Command {
+// newEditCmd is pair edit; runF, when not nil, gets its options instead of
+// chat.Run (for tests).
+func newEditCmd(f *factory, runF func(context.Context, chat.Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "edit",
 		Usage:     "chat with a model about FILES; review and commit the changes it proposes",
@@ -86,7 +94,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide hunks without a terminal: one `LETTERS` per hunk, in order (y, n, a, d, A, q); never a command or an MCP call"},
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes or --decisions: accept interpreted hunks (that change lines the model did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object (with -m); tokens go to standard error"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			directoryFlag(),
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
@@ -98,7 +106,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 		),
 		Action: func(c *cli.Context) error {
 			if c.Bool("web") && c.IsSet("message") {
-				return usagef("edit: --web and -m cannot be used together: type the request in the page")
+				return output.Usagef("edit: --web and -m cannot be used together: type the request in the page")
 			}
 			o := chat.Options{
 				Web: c.Bool("web"), Port: c.Int("port"),
@@ -107,19 +115,27 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				IO:     io,
+				IO:     f.IO,
 			}
-			return runAgent(c, o)
+			return runChat(c, f, o, runF)
 		},
 	}
 }
 
-// runAgent runs pair edit, ask or review (see app/chat), with
-// the command's flags for the configuration.
-func runAgent(c *cli.Context, o chat.Options) error {
+// runChat runs pair edit, ask or review (see app/chat), or runF when it
+// is not nil, with what only the command supplies: the tree opened with its recovery notice, the configuration with the
+// command's flags, the MCP servers and pair undo.
+func runChat(c *cli.Context, f *factory, o chat.Options, runF func(context.Context, chat.Options) error) error {
 	o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, o.IO.Err) }
-	o.LoadConfig = func(dir, stateDir string) (modelConfig, error) { return loadConfig(c, dir, stateDir) }
-	o.StartMCP = startMCP
-	o.Undo = func(ctx context.Context, dir string) error { return runUndo(ctx, undoOptions{Dir: dir, IO: o.IO}) }
+	o.LoadConfig = func(dir, stateDir string) (config.Config, error) { return loadConfig(c, dir, stateDir) }
+	o.StartMCP = func(ctx context.Context, cfg config.Config, root string, w io.Writer) *mcp.Set {
+		return mcpservers.Start(ctx, cfg, root, f.Self(), w)
+	}
+	o.Undo = func(ctx context.Context, dir string) error {
+		return history.Undo(ctx, history.UndoOptions{Dir: dir, IO: o.IO, OpenTree: o.OpenTree})
+	}
+	if runF != nil {
+		return runF(c.Context, o)
+	}
 	return chat.Run(c.Context, o)
 }

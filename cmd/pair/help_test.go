@@ -14,7 +14,7 @@ import (
 // TestFlagDefaultsOnce checks that no flag's help names its default
 // twice, as "(default 20) (default: 0)" did.
 func TestFlagDefaultsOnce(t *testing.T) {
-	app := newApp(stdio{})
+	app := newApp(&factory{})
 	var walk func(prefix string, cmds []*cli.Command)
 	check := func(where string, flags []cli.Flag) {
 		for _, f := range flags {

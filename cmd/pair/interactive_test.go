@@ -989,3 +989,44 @@ func TestInteractiveNoPatch(t *testing.T) {
 	}
 	r.wantUnchanged(t)
 }
+
+// TestInteractiveGitColors: the review follows the person's git colours.
+// color.ui=never turns them off as NO_COLOR does; color.diff.old and
+// color.diff.new are the colours of the lines, as git diff shows them.
+func TestInteractiveGitColors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		config [][]string
+		want   []string // sequences the screen must show; nil: none at all
+	}{
+		{"never", [][]string{{"color.ui", "never"}}, nil},
+		{"slots", [][]string{{"color.diff.old", "blue bold"}, {"color.diff.new", "magenta"}},
+			[]string{"\x1b[1;34m-\treturn a + b", "\x1b[35m+\tsum := a + b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newInteractiveRepo(t, goodEditor)
+			for _, kv := range tc.config {
+				r.git(t, "config", kv[0], kv[1])
+			}
+			s := r.start(t, nil, "apply", "fix.diff")
+			s.answer("[1/6]", "y")
+			s.answer("[2/6]", "q")
+			s.expect("Write and commit 1 hunk in 1 file [")
+			s.expect("]?")
+			s.send("y")
+			screen := s.wait(0)
+			if tc.want == nil {
+				if i := strings.Index(screen, "\x1b["); i >= 0 {
+					t.Errorf("with color.ui=never an escape sequence at byte %d:\n%s", i, printable(screen))
+				}
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(screen, w) {
+					t.Errorf("the screen never showed %q:\n%s", w, printable(screen))
+				}
+			}
+		})
+	}
+}

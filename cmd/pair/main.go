@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
 )
 
 func main() {
@@ -59,7 +60,7 @@ func watchSignals(cancel context.CancelFunc, irq *console.Interrupter) (stop fun
 			// that does not stop is ended after a grace period, as the
 			// signal would have ended it.
 			cancel()
-			time.AfterFunc(10*time.Second, func() { os.Exit(exitInterrupted) })
+			time.AfterFunc(10*time.Second, func() { os.Exit(output.Interrupted) })
 		}
 	}()
 	return func() { signal.Stop(sigs) }

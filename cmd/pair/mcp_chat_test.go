@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/agent/agenttest"
+	"github.com/pair-cli/pair/internal/config"
 )
 
 // TestChatMCPCallApproved: in the terminal chat, the model calls a
@@ -21,7 +22,7 @@ func TestChatMCPCallApproved(t *testing.T) {
 	r.git(t, "add", "-A")
 	r.git(t, "commit", "-q", "-m", "config")
 	// The person's own configuration: trusted (pair trust).
-	if err := trustConfig(filepath.Join(r.dir, ".git", "pair"), filepath.Join(r.dir, ".pair.yml")); err != nil {
+	if err := (config.TrustStore{Dir: filepath.Join(r.dir, ".git", "pair")}).Trust(filepath.Join(r.dir, ".pair.yml")); err != nil {
 		t.Fatal(err)
 	}
 	srv := agenttest.NewServer(t,

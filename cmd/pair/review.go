@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
 
-func reviewCommand(io stdio) *cli.Command {
+// newReviewCmd is pair review; runF, when not nil, gets its options instead of
+// chat.Run (for tests).
+func newReviewCmd(f *factory, runF func(context.Context, chat.Options) error) *cli.Command {
 	return &cli.Command{
 		Name:  "review",
 		Usage: "finish a review that a pair edit session paused for, here or in another process",
@@ -51,7 +56,7 @@ again for review; 130 interrupted.`,
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object"},
 			&cli.BoolFlag{Name: "web", Usage: "review in a local web page instead of the terminal"},
 			&cli.IntFlag{Name: "port", Value: 8765, Usage: "the web page's `PORT` on 127.0.0.1 (0: any free port)"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			directoryFlag(),
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
@@ -59,16 +64,16 @@ again for review; 130 interrupted.`,
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
+				return output.Usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
 			}
-			return runAgent(c, chat.Options{
+			return runChat(c, f, chat.Options{
 				Mode: agent.ModeEdit, Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), ApproveCommand: c.Bool("approve-command"),
 				Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
 				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				IO:     io,
-			})
+				IO:     f.IO,
+			}, runF)
 		},
 	}
 }

@@ -4,73 +4,80 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/app/mcpservers"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/safetext"
+	"github.com/pair-cli/pair/repo"
 )
 
-// Exit codes, as the output contract sets them (package output).
-const (
-	exitOK          = output.OK
-	exitFailure     = output.Failure
-	exitUsage       = output.Usage
-	exitNeedsReview = output.NeedsReview
-	exitInterrupted = output.Interrupted
-)
-
-// stdio carries the process's standard streams with their terminal and
-// colour state, set once in main, so tests can replace them.
-type stdio = console.IO
-
-// usagef is an error in how pair was invoked (exit code 2).
-func usagef(format string, args ...any) error { return output.Usagef(format, args...) }
+// factory is what every command takes from the process it runs in (gh's
+// cmdutil.Factory): the standard streams, and pair's own path.
+type factory struct {
+	IO console.IO
+	// Self is how pair names itself in .pair.yml (${PAIR}), resolved once,
+	// before -C changes the directory.
+	Self func() string
+	// Started, when not nil, is called when a command starts (not for
+	// pair --version or --help, which only print): main watches the
+	// signals from then on.
+	Started func()
+}
 
 // run builds the command line, runs it and maps the outcome to an exit
-// code. It is the only place that prints errors.
-//
-// started is called when a command starts (not for pair --version or
-// --help, which only print): main watches the signals from then on.
-func run(ctx context.Context, args []string, io stdio, started func()) int {
-	app := newApp(io)
-	app.Before = func(*cli.Context) error {
-		started()
-		return nil
-	}
+// code. It is the only place that prints errors. started, when not nil,
+// is called when a command starts (factory.Started).
+func run(ctx context.Context, args []string, io console.IO, started func()) int {
+	f := &factory{IO: io, Self: sync.OnceValue(func() string { return mcpservers.Self(args[0]) }), Started: started}
+	app := newApp(f)
 	err := app.RunContext(ctx, flagsFirst(app, args))
+	return exitCode(ctx, io, err, app.Command(commandName(app, args)))
+}
+
+// exitCode prints err, the outcome of the command cmd (nil when there was
+// none), and returns the exit code for it. A refused secret or ignored
+// path names the flag that allows it, when cmd takes it.
+func exitCode(ctx context.Context, io console.IO, err error, cmd *cli.Command) int {
 	if err == nil {
-		return exitOK
-	}
-	has := func(flag string) bool { return false }
-	if len(args) > 1 {
-		if cmd := app.Command(args[1]); cmd != nil {
-			has = func(flag string) bool { return commandHasFlag(cmd, flag) }
-		}
+		return output.OK
 	}
 	// An error can name files and quote lines of a patch or a model's
 	// reply: shown escaped (see internal/safetext).
 	var oe *output.ExitError
 	if errors.As(err, &oe) {
-		if oe.Msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(chat.AccessHint(oe.Msg, has)))
+		if msg := oe.Error(); msg != "" {
+			fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(allowHint(msg, err, cmd)))
 		}
 		return oe.Code
 	}
-	fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(chat.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
+	fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(allowHint(strings.TrimPrefix(err.Error(), "pair: "), err, cmd)))
 	var ue *output.UsageError
 	switch {
-	case errors.As(err, &ue) || isFlagError(err):
-		return exitUsage
+	case errors.As(err, &ue):
+		return output.Usage
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		return exitInterrupted
+		return output.Interrupted
 	}
-	return exitFailure
+	return output.Failure
+}
+
+// allowHint returns msg, the text of err, naming the flag of cmd that
+// allows the secret or ignored path err refused, when cmd takes it.
+func allowHint(msg string, err error, cmd *cli.Command) string {
+	var ae *repo.AccessError
+	if !errors.As(err, &ae) || cmd == nil || !commandHasFlag(cmd, ae.Flag()) {
+		return msg
+	}
+	return ae.Reword(msg, "--"+ae.Flag()+" allows it")
 }
 
 // commandHasFlag reports whether cmd takes the flag --name.
@@ -83,33 +90,27 @@ func commandHasFlag(cmd *cli.Command, name string) bool {
 	return false
 }
 
-// withUsageErrors makes each command report a bad flag or argument as a
-// usage error (exit 2, one line on standard error) instead of printing its
-// help on standard output, which a caller may be parsing.
-func withUsageErrors(cmds ...*cli.Command) []*cli.Command {
+// withUsageErrors makes each command, and each of its subcommands, report
+// a bad flag or argument as a usage error (exit 2, one line on standard
+// error) instead of printing its help on standard output, which a caller
+// may be parsing.
+func withUsageErrors(prefix string, cmds ...*cli.Command) []*cli.Command {
 	for _, c := range cmds {
-		name := c.Name
+		name := prefix + c.Name
 		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-			return usagef("%s: %v (see 'pair %s --help')", name, err, name)
+			return output.Usagef("%s: %v (see 'pair %s --help')", name, err, name)
 		}
+		withUsageErrors(name+" ", c.Subcommands...)
 	}
 	return cmds
 }
 
-// isFlagError recognises urfave/cli's errors about flags and arguments.
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "flag provided but not defined") ||
-		strings.Contains(s, "flag needs an argument") ||
-		strings.Contains(s, "invalid value") ||
-		strings.Contains(s, "Required flag")
-}
-
-func newApp(io stdio) *cli.App {
-	return &cli.App{
+func newApp(f *factory) *cli.App {
+	io := f.IO
+	app := &cli.App{
 		Name:      "pair",
 		Usage:     "pair-program with a language model, reviewing every hunk it proposes",
-		UsageText: "pair <command> [options] [arguments]",
+		UsageText: "pair [-C DIR] <command> [options] [arguments]",
 		Description: "pair applies unified diffs hunk by hunk with tolerant, never-wrong placement.\n" +
 			"Run 'pair <command> --help' for a command's options.",
 		Reader:                 io.In,
@@ -119,28 +120,102 @@ func newApp(io stdio) *cli.App {
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(*cli.Context, error) {}, // run prints errors
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usagef("%v", err)
+			return output.Usagef("%v", err)
 		},
-		Commands: withUsageErrors(
-			editCommand(io),
-			askCommand(io),
-			reviewCommand(io),
-			sessionsCommand(io),
-			newBenchCmd(io, nil),
-			trustCommand(io),
-			applyCommand(io),
-			demoCommand(io),
-			undoCommand(io),
-			logCommand(io),
-			mcpCommand(io),
-		),
-		Action: func(c *cli.Context) error {
-			if c.Args().Present() {
-				return usagef("unknown command %q; run 'pair --help' for the list", c.Args().First())
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if pair was started in `DIR` (as git -C)"},
+		},
+		Before: func(c *cli.Context) error {
+			if f.Started != nil {
+				f.Started()
 			}
-			return cli.ShowAppHelp(c)
+			return changeDir(f, c.String("C"))
+		},
+		Commands: []*cli.Command{
+			newEditCmd(f, nil),
+			newAskCmd(f, nil),
+			newReviewCmd(f, nil),
+			newSessionsCmd(f, nil),
+			newBenchCmd(f, nil),
+			newTrustCmd(f, nil),
+			applyCommand(io),
+			newDemoCmd(f, nil),
+			newUndoCmd(f, nil),
+			newLogCmd(f, nil),
+			newMCPCmd(f, nil),
+		},
+		Action: func(c *cli.Context) error {
+			if !c.Args().Present() {
+				// A bare pair: the help, and the status of a usage error.
+				if err := cli.ShowAppHelp(c); err != nil {
+					return err
+				}
+				return &output.ExitError{Code: output.Usage}
+			}
+			return unknownCommand(c.Args().First(), c.App.VisibleCommands())
 		},
 	}
+	// Setup adds the help command: its usage errors are typed too.
+	app.Setup()
+	withUsageErrors("", app.Commands...)
+	return app
+}
+
+// changeDir changes the process's directory to dir (-C DIR), as git -C
+// does: everything after, relative paths included, is as if pair was
+// started there. Nothing to do for "".
+func changeDir(f *factory, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	f.Self() // a relative path that started pair is taken from here
+	if err := os.Chdir(dir); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot change to '%s': %w", dir, err)
+	}
+	return nil
+}
+
+// commandName is the name of the command in args (what follows pair and
+// its own flags), "" when there is none.
+func commandName(app *cli.App, args []string) string {
+	if i := commandIndex(app, args); i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
+// commandIndex is the index in args of the command's name, after pair's
+// own flags (-C DIR); len(args) when there is none.
+func commandIndex(app *cli.App, args []string) int {
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		i++
+		if takesValue(app.Flags)[name] && !hasValue {
+			i++
+		}
+	}
+	return min(i, len(args))
+}
+
+// takesValue says, for each name of flags, whether it takes a value.
+func takesValue(flags []cli.Flag) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			m[n] = !isBool
+		}
+	}
+	return m
 }
 
 // version says which pair this is, from its build information: the main
@@ -187,24 +262,19 @@ func version() string {
 // flagsFirst moves a command's flags before its arguments, so that
 // "pair edit app.go -m TEXT" works as "pair edit -m TEXT app.go" (the
 // flag package stops at the first argument). A flag's value goes with it;
-// "--" ends the flags.
+// "--" ends the flags. pair's own flags (-C DIR) stay before the command.
 func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 3 {
+	at := commandIndex(app, args)
+	if at+2 > len(args) {
 		return args
 	}
-	cmd := app.Command(args[1])
+	cmd := app.Command(args[at])
 	if cmd == nil {
 		return args
 	}
-	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
+	takes := takesValue(cmd.Flags)
 	var flags, rest []string
-	for i := 2; i < len(args); i++ {
+	for i := at + 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			rest = append(rest, args[i:]...)
@@ -216,11 +286,11 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		flags = append(flags, a)
-		if takesValue[name] && !hasValue && i+1 < len(args) {
+		if takes[name] && !hasValue && i+1 < len(args) {
 			i++
 			flags = append(flags, args[i])
 		}
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(slices.Clone(args[:at+1]), flags...)
 	return append(out, rest...)
 }

@@ -1,19 +1,27 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"time"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/agent"
-	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/app/sessions"
 	"github.com/pair-cli/pair/internal/output"
-	"github.com/pair-cli/pair/internal/safetext"
+	"github.com/pair-cli/pair/repo"
 )
 
-func sessionsCommand(io stdio) *cli.Command {
+// newSessionsCmd is pair sessions and pair sessions rm; runF, when not
+// nil, gets the options instead of sessions.List or sessions.Remove (for
+// tests; Remove is set for rm).
+func newSessionsCmd(f *factory, runF func(context.Context, sessions.Options) error) *cli.Command {
+	call := func(c *cli.Context, o sessions.Options, do func(context.Context, sessions.Options) error) error {
+		o.IO = f.IO
+		o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) }
+		if runF != nil {
+			return runF(c.Context, o)
+		}
+		return do(c.Context, o)
+	}
 	return &cli.Command{
 		Name:  "sessions",
 		Usage: "list the saved pair edit sessions, or remove one",
@@ -25,73 +33,25 @@ waiting (pair review finishes it), the model and the last request.
   pair sessions rm NAME    remove one`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the list as JSON"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			directoryFlag(),
 		},
 		Subcommands: []*cli.Command{{
 			Name:      "rm",
 			Usage:     "remove a session",
 			ArgsUsage: "NAME...",
-			Flags:     []cli.Flag{&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"}},
+			Flags:     []cli.Flag{directoryFlag()},
 			Action: func(c *cli.Context) error {
 				if c.NArg() == 0 {
-					return usagef("sessions rm: name the session to remove (pair sessions lists them)")
+					return output.Usagef("sessions rm: name the session to remove (pair sessions lists them)")
 				}
-				tree, err := openTree(c.String("directory"), io.Err)
-				if err != nil {
-					return fmt.Errorf("sessions: %w", err)
-				}
-				defer tree.Close()
-				store := chat.Store(tree)
-				for _, name := range c.Args().Slice() {
-					if err := store.Remove(name); err != nil {
-						if errors.Is(err, agent.ErrBadSessionName) {
-							return usagef("sessions rm: %v", err)
-						}
-						return fmt.Errorf("sessions rm: %w", err)
-					}
-					fmt.Fprintf(io.Out, "removed %s\n", name)
-				}
-				return nil
+				return call(c, sessions.Options{Dir: setIn(c, "directory").String("directory"), Remove: c.Args().Slice()}, sessions.Remove)
 			},
 		}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("sessions: unknown argument %q (pair sessions rm NAME removes one)", c.Args().First())
+				return output.Usagef("sessions: unknown argument %q (pair sessions rm NAME removes one)", c.Args().First())
 			}
-			tree, err := openTree(c.String("directory"), io.Err)
-			if err != nil {
-				return fmt.Errorf("sessions: %w", err)
-			}
-			defer tree.Close()
-			list, err := chat.Store(tree).List()
-			if err != nil {
-				return fmt.Errorf("sessions: %w", err)
-			}
-			if c.Bool("json") {
-				if list == nil {
-					list = []agent.SessionInfo{}
-				}
-				output.WriteJSON(io.Out, list)
-				return nil
-			}
-			if len(list) == 0 {
-				fmt.Fprintln(io.Out, "no sessions yet (pair edit starts one)")
-				return nil
-			}
-			fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", "SESSION", "LAST ACTIVITY", "REVIEW", "MODEL", "LAST REQUEST")
-			for _, s := range list {
-				pending := "-"
-				if s.Pending {
-					pending = "waiting"
-				}
-				when := s.Updated.Local().Format(time.DateTime[:16])
-				if s.Err != "" {
-					fmt.Fprintf(io.Out, "%-34s  %-16s  unreadable: %s\n", s.Name, when, s.Err)
-					continue
-				}
-				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, safetext.Name(s.Model), output.OneLine(s.Request, 60))
-			}
-			return nil
+			return call(c, sessions.Options{Dir: c.String("directory"), JSON: c.Bool("json")}, sessions.List)
 		},
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestSignalDuringHook: Ctrl-C (SIGINT to the process group, as a
@@ -36,16 +38,6 @@ func TestSignalDuringHook(t *testing.T) {
 			if d := os.Getenv("GOCOVERDIR"); d != "" {
 				env = append(env, "GOCOVERDIR="+d)
 			}
-			git := func(args ...string) string {
-				t.Helper()
-				cmd := exec.Command("git", args...)
-				cmd.Dir, cmd.Env = dir, env
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-				return string(out)
-			}
 			write := func(name, content string, mode os.FileMode) {
 				t.Helper()
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), mode); err != nil {
@@ -53,10 +45,10 @@ func TestSignalDuringHook(t *testing.T) {
 				}
 			}
 			write("a.txt", "one\ntwo\nthree\n", 0o644)
-			git("init", "-q")
-			git("add", "a.txt")
-			git("commit", "-q", "-m", "initial")
-			head := git("rev-parse", "HEAD")
+			repotest.Git(t, dir, "init", "-q")
+			repotest.Git(t, dir, "add", "a.txt")
+			repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+			head := repotest.Git(t, dir, "rev-parse", "HEAD")
 			pids := filepath.Join(t.TempDir(), "pids")
 			write(".git/hooks/pre-commit", "#!/bin/sh\nsleep 1000 &\necho $$ $! > "+pids+"\nwait\n", 0o755)
 			write("fix.diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n", 0o644)
@@ -108,7 +100,7 @@ func TestSignalDuringHook(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Errorf("pair exited with %v, want exit status 130; it said:\n%s", err, out.String())
 			}
-			if got := git("rev-parse", "HEAD"); got != head {
+			if got := repotest.Git(t, dir, "rev-parse", "HEAD"); got != head {
 				t.Errorf("pair committed after %v", sig)
 			}
 			if _, err := os.Stat(filepath.Join(dir, ".git", "index.lock")); err == nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/internal/console"
 )
 
 // TestPackageInitIsCheap: pair's own packages build nothing heavy when the
@@ -54,7 +56,7 @@ func TestSignalsWatchedFromCommandStart(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		started := 0
-		run(context.Background(), tc.args, stdio{In: strings.NewReader(""), Out: &out, Err: &out}, func() { started++ })
+		run(context.Background(), tc.args, console.IO{In: strings.NewReader(""), Out: &out, Err: &out}, func() { started++ })
 		if got := started > 0; got != tc.want || started > 1 {
 			t.Errorf("%q: started called %d times, want it called: %v\n%s", tc.args, started, tc.want, out.String())
 		}

@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/app/history"
 	"github.com/pair-cli/pair/internal/output"
-	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/repo"
 )
 
-func undoCommand(io stdio) *cli.Command {
+// newUndoCmd is pair undo; runF, when not nil, gets its options instead of
+// history.Undo (for tests).
+func newUndoCmd(f *factory, runF func(context.Context, history.UndoOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "undo",
 		Usage:     "take back the last pair commit",
@@ -52,125 +51,23 @@ failed; 2 usage error.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Usage: "change nothing; show what would be undone"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object"},
-			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
+			directoryFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("undo: takes no arguments (got %q)", c.Args().First())
+				return output.Usagef("undo: takes no arguments (got %q)", c.Args().First())
 			}
-			return runUndo(c.Context, undoOptions{
-				Dir:    c.String("directory"),
-				DryRun: c.Bool("dry-run"),
-				JSON:   c.Bool("json"),
-				IO:     io,
-			})
+			o := history.UndoOptions{
+				Dir:      c.String("directory"),
+				DryRun:   c.Bool("dry-run"),
+				JSON:     c.Bool("json"),
+				IO:       f.IO,
+				OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
+			}
+			if runF != nil {
+				return runF(c.Context, o)
+			}
+			return history.Undo(c.Context, o)
 		},
 	}
-}
-
-type undoOptions struct {
-	Dir    string
-	DryRun bool
-	JSON   bool
-	IO     stdio
-}
-
-// undoReport is the --json output of pair undo.
-type undoReport struct {
-	Status string `json:"status"` // ok | refused | failed
-	DryRun bool   `json:"dry_run"`
-	// Commit is the pair commit undone (or to be undone).
-	Commit *logCommit `json:"commit,omitempty"`
-	Parent string     `json:"parent,omitempty"`
-	// Branch is the branch moved, "" for a detached HEAD.
-	Branch string           `json:"branch,omitempty"`
-	Files  []undoFileReport `json:"files"`
-	// Rule names the rule that refused the undo; Error says why.
-	Rule  string   `json:"rule,omitempty"`
-	Error string   `json:"error,omitempty"`
-	Paths []string `json:"paths,omitempty"` // the files a refusal is about
-}
-
-type undoFileReport struct {
-	Path   string `json:"path"`
-	Action string `json:"action"` // restore | remove
-	Mode   string `json:"mode,omitempty"`
-}
-
-func runUndo(ctx context.Context, o undoOptions) error {
-	report := undoReport{DryRun: o.DryRun, Files: []undoFileReport{}}
-	fail := func(err error) error {
-		var ref *repo.UndoRefusal
-		if errors.As(err, &ref) {
-			report.Status, report.Rule, report.Paths = "refused", ref.Rule, ref.Files
-		} else {
-			report.Status = "failed"
-		}
-		report.Error = err.Error()
-		if o.JSON {
-			output.WriteJSON(o.IO.Out, report)
-		}
-		return &output.ExitError{Code: exitFailure, Msg: "undo: " + err.Error()}
-	}
-	tree, err := openTree(o.Dir, o.IO.Err)
-	if err != nil {
-		return fail(err)
-	}
-	defer tree.Close()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	res, err := tree.Undo(o.DryRun)
-	if err != nil {
-		return fail(err)
-	}
-	report.Status = "ok"
-	lc := logCommitOf(res.Commit)
-	report.Commit, report.Parent, report.Branch = &lc, res.Parent, res.Branch
-	for _, f := range res.Files {
-		report.Files = append(report.Files, undoFileReport{Path: f.Path, Action: f.Action, Mode: f.Mode})
-	}
-	if o.JSON {
-		output.WriteJSON(o.IO.Out, report)
-		return nil
-	}
-	printUndo(o.IO.Out, report)
-	return nil
-}
-
-func printUndo(w io.Writer, r undoReport) {
-	verb, would := "undid", ""
-	if r.DryRun {
-		verb, would = "would undo", "would "
-	}
-	// The subject and the names come from the repository: escaped.
-	fmt.Fprintf(w, "%s %s %s\n", verb, r.Commit.Short, safetext.Line(r.Commit.Subject))
-	for _, f := range r.Files {
-		fmt.Fprintf(w, "\t%s%s %s\n", would, f.Action, safetext.Name(f.Path))
-	}
-	where := "HEAD"
-	if r.Branch != "" {
-		where = safetext.Name(shortBranch(r.Branch))
-	}
-	if r.DryRun {
-		fmt.Fprintf(w, "%s would move to %s; nothing was changed (--dry-run)\n", where, shortHash(r.Parent))
-		return
-	}
-	fmt.Fprintf(w, "%s is now at %s\n", where, shortHash(r.Parent))
-}
-
-func shortBranch(ref string) string {
-	const heads = "refs/heads/"
-	if len(ref) > len(heads) && ref[:len(heads)] == heads {
-		return ref[len(heads):]
-	}
-	return ref
-}
-
-// shortHash is the abbreviated commit hash pair prints.
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

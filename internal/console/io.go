@@ -25,6 +25,9 @@ type IO struct {
 	Color, ErrColor bool
 	// ErrTTY says whether Err is a terminal.
 	ErrTTY bool
+	// LineEditing says whether lines typed at a prompt can be edited (see
+	// Prompt): Keyboard is set, Out is a terminal, TERM is not "dumb".
+	LineEditing bool
 }
 
 // System returns the process's streams with their state: which are
@@ -35,10 +38,16 @@ func System(in *os.File, out, errw *os.File, getenv func(string) string) IO {
 	if isTerminal(in) {
 		io.Keyboard = in
 	}
-	colorOK := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
-	io.Color = colorOK && isTerminal(out)
+	outTTY := isTerminal(out)
 	io.ErrTTY = isTerminal(errw)
-	io.ErrColor = colorOK && io.ErrTTY
+	switch colorChoice(getenv, outTTY || io.ErrTTY, gitColorBool) {
+	case ColorAlways:
+		io.Color, io.ErrColor = true, true
+	case ColorNever:
+	default:
+		io.Color, io.ErrColor = outTTY, io.ErrTTY
+	}
+	io.LineEditing = io.Keyboard != nil && outTTY && getenv("TERM") != "dumb"
 	return io
 }
 

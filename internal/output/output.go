@@ -66,9 +66,19 @@ func Usagef(format string, args ...any) error {
 type ExitError struct {
 	Code int
 	Msg  string
+	// Err is the failure, when Msg is "" and there is one to print: kept
+	// as an error, so that errors.As finds what it wraps.
+	Err error
 }
 
-func (e *ExitError) Error() string { return e.Msg }
+func (e *ExitError) Error() string {
+	if e.Msg == "" && e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
 
 // Clip cuts s to at most n bytes on a character boundary, marking a cut
 // with an ellipsis. Unlike OneLine, it keeps s's white space.

@@ -1,3 +1,5 @@
+// commit.go: Commit, a commit object kept as its ordered headers and message, decoded, encoded and signed.
+
 package gitobj
 
 import (

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // rawCommits are commits as other tools write them, stored with
@@ -58,15 +59,15 @@ var rawCommits = map[string]string{
 // they are, read and encoded again are the same bytes and hash.
 func TestCommitRoundTrip(t *testing.T) {
 	dir := gitRepo(t)
-	writeFile(t, dir, "a.txt", "one\n")
+	repotest.WriteFile(t, dir, "a.txt", "one\n")
 	git(t, dir, "", "add", ".")
 	git(t, dir, "", "commit", "-q", "-m", "first")
 	git(t, dir, "", "checkout", "-q", "-b", "side")
-	writeFile(t, dir, "b.txt", "two\n")
+	repotest.WriteFile(t, dir, "b.txt", "two\n")
 	git(t, dir, "", "add", ".")
 	git(t, dir, "", "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "-m", "caf\xe9")
 	git(t, dir, "", "checkout", "-q", "main")
-	writeFile(t, dir, "c.txt", "three\n")
+	repotest.WriteFile(t, dir, "c.txt", "three\n")
 	git(t, dir, "", "add", ".")
 	git(t, dir, "", "commit", "-q", "-m", "third")
 	git(t, dir, "", "merge", "-q", "--no-ff", "-m", "merge side", "side")
@@ -142,7 +143,7 @@ func TestCommitHeaders(t *testing.T) {
 // signed one is what git writes for the signature and passes fsck.
 func TestNewCommitAsGit(t *testing.T) {
 	dir := gitRepo(t)
-	writeFile(t, dir, "a.txt", "one\n")
+	repotest.WriteFile(t, dir, "a.txt", "one\n")
 	git(t, dir, "", "add", ".")
 	git(t, dir, "", "commit", "-q", "-m", "first")
 	tree := git(t, dir, "", "write-tree")

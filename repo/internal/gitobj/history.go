@@ -1,3 +1,5 @@
+// history.go: ByCommitTime, history walked newest first as git log does.
+
 package gitobj
 
 import (

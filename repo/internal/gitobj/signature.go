@@ -1,3 +1,5 @@
+// signature.go: Signature, an author or committer line with its time zone.
+
 package gitobj
 
 import (

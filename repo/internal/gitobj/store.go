@@ -1,3 +1,5 @@
+// store.go: objects read from and written to go-git's storage: blobs, commits and trees.
+
 package gitobj
 
 import (

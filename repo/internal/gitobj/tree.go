@@ -1,3 +1,5 @@
+// tree.go: Tree and TreeEntry, a tree object decoded and encoded in git's order.
+
 package gitobj
 
 import (

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestTreeOrderAsGit: entries whose names sort differently once a
@@ -78,10 +79,10 @@ func TestTreeOrderAsGit(t *testing.T) {
 // are the same bytes.
 func TestTreeRoundTrip(t *testing.T) {
 	dir := gitRepo(t)
-	writeFile(t, dir, "a.b", "1\n")
-	writeFile(t, dir, "a/x", "2\n")
-	writeFile(t, dir, "a0", "3\n")
-	writeFile(t, dir, "run.sh", "4\n")
+	repotest.WriteFile(t, dir, "a.b", "1\n")
+	repotest.WriteFile(t, dir, "a/x", "2\n")
+	repotest.WriteFile(t, dir, "a0", "3\n")
+	repotest.WriteFile(t, dir, "run.sh", "4\n")
 	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}

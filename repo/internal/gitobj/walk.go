@@ -1,3 +1,5 @@
+// walk.go: Files, Find and Diff: a tree walked, one path found, two trees compared.
+
 package gitobj
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // TestFilesFindDiff: the files of a tree, one path, and two commits'
@@ -17,19 +18,19 @@ import (
 func TestFilesFindDiff(t *testing.T) {
 	dir := gitRepo(t)
 	for name, content := range map[string]string{"a.b": "1\n", "a/x": "2\n", "a/y/z": "3\n", "a0": "4\n", "gone": "5\n", "d/f": "6\n", "mode": "7\n"} {
-		writeFile(t, dir, name, content)
+		repotest.WriteFile(t, dir, name, content)
 	}
 	git(t, dir, "", "add", ".")
 	git(t, dir, "", "commit", "-q", "-m", "one")
-	writeFile(t, dir, "a/x", "changed\n")
-	writeFile(t, dir, "new/deep/file", "8\n")
+	repotest.WriteFile(t, dir, "a/x", "changed\n")
+	repotest.WriteFile(t, dir, "new/deep/file", "8\n")
 	if err := os.Remove(filepath.Join(dir, "gone")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(dir, "d")); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, "d", "now a file\n")
+	repotest.WriteFile(t, dir, "d", "now a file\n")
 	if err := os.Chmod(filepath.Join(dir, "mode"), 0o755); err != nil {
 		t.Fatal(err)
 	}
