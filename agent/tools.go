@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -81,127 +82,131 @@ func nonEmpty(desc string) *schema {
 	return &schema{Type: "string", Description: desc, MinLength: ptr(1)}
 }
 
-// tools is every tool pair knows, in the order they are offered.
-var tools = []*tool{
-	{
-		name:        "read_file",
-		description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is).",
-		limits: func(Settings) string {
-			return fmt.Sprintf("At most max_chars characters a call; read on with start_line. Only the first %d characters of a file are read. ", maxReadBytes) +
-				fmt.Sprintf("For a missing file, the error names up to %d similar paths.", maxSimilar)
+// tools is every tool pair knows, in the order they are offered, built
+// on first use: its schemas are maps, which package init would build for
+// every command.
+var tools = sync.OnceValue(func() []*tool {
+	return []*tool{
+		{
+			name:        "read_file",
+			description: "Read a text file of the repository. Returns a header line with the path and the lines shown, then the lines numbered as cat -n numbers them (the number right-aligned, a tab, the line as it is).",
+			limits: func(Settings) string {
+				return fmt.Sprintf("At most max_chars characters a call; read on with start_line. Only the first %d characters of a file are read. ", maxReadBytes) +
+					fmt.Sprintf("For a missing file, the error names up to %d similar paths.", maxSimilar)
+			},
+			schema: obj([]string{"path"}, map[string]*schema{
+				"path":       nonEmpty("path relative to the repository root"),
+				"start_line": {Type: "integer", Description: "the first line to show (default 1)", Minimum: ptr(1.0)},
+				"end_line":   {Type: "integer", Description: "the last line to show (default: the end of the file)", Minimum: ptr(1.0)},
+				"max_chars":  {Type: "integer", Description: fmt.Sprintf("at most this many characters (default %d)", defaultMaxChars), Minimum: ptr(1.0), Maximum: ptr(float64(maxToolResult))},
+			}),
+			risk: RiskRead,
+			run:  readFile,
 		},
-		schema: obj([]string{"path"}, map[string]*schema{
-			"path":       nonEmpty("path relative to the repository root"),
-			"start_line": {Type: "integer", Description: "the first line to show (default 1)", Minimum: ptr(1.0)},
-			"end_line":   {Type: "integer", Description: "the last line to show (default: the end of the file)", Minimum: ptr(1.0)},
-			"max_chars":  {Type: "integer", Description: fmt.Sprintf("at most this many characters (default %d)", defaultMaxChars), Minimum: ptr(1.0), Maximum: ptr(float64(maxToolResult))},
-		}),
-		risk: RiskRead,
-		run:  readFile,
-	},
-	{
-		name:        "list_files",
-		description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\"): one path per line.",
-		limits:      func(Settings) string { return fmt.Sprintf("At most %d; a last line says when more match.", maxListed) },
-		schema:      obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
-		risk:        RiskRead,
-		run:         listFiles,
-	},
-	{
-		name:        "search_files",
-		description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns each matching line under its file's path, numbered as read_file numbers it.",
-		limits:      func(Settings) string { return fmt.Sprintf("At most %d matches.", maxMatches) },
-		schema: obj([]string{"pattern"}, map[string]*schema{
-			"pattern": nonEmpty("regular expression"),
-			"glob":    str("only files matching this glob"),
-		}),
-		risk: RiskRead,
-		run:  searchFiles,
-	},
-	{
-		name: "repo_map",
-		description: "A map of the repository, best first: the files that rank highest by how the code refers to them, with their declarations and short signatures, within budget tokens (default 2000). " +
-			"Test data, vendored and generated files are left out. focus maps only the files it matches.",
-		schema: obj(nil, map[string]*schema{
-			"focus":  str(`a path or a glob ("agent/", "**/*.ts")`),
-			"budget": {Type: "integer", Description: "the map's size in tokens (default 2000)", Minimum: ptr(100.0), Maximum: ptr(20000.0)},
-		}),
-		risk: RiskRead,
-		run:  repoMap,
-	},
-	{
-		name:        "git_status",
-		description: "The working tree's status, as git status --porcelain shows it.",
-		schema:      obj(nil, map[string]*schema{}),
-		risk:        RiskRead,
-		run:         gitStatus,
-	},
-	{
-		name:        "git_diff",
-		description: "The uncommitted changes of the working tree against HEAD, as a unified diff: of every file, or only of path.",
-		limits:      func(Settings) string { return fmt.Sprintf("Cut at %d characters.", defaultDiffLimit) },
-		schema:      obj(nil, map[string]*schema{"path": str("a file or folder relative to the repository root")}),
-		risk:        RiskRead,
-		run:         gitDiff,
-	},
-	{
-		name:        "git_log",
-		description: "The last n commits, or only those that change path: hash, date, author and subject.",
-		limits:      func(Settings) string { return fmt.Sprintf("n is %d by default, at most %d.", defaultLogN, maxLogN) },
-		schema: obj(nil, map[string]*schema{
-			"n":    {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxLogN))},
-			"path": str("a file or folder relative to the repository root"),
-		}),
-		risk: RiskRead,
-		run:  gitLog,
-	},
-	{
-		name:        "suggest_command",
-		description: "Suggest a shell command for the person to run themselves. It is shown, never run.",
-		schema: obj([]string{"command", "reason"}, map[string]*schema{
-			"command": nonEmpty("the command"),
-			"reason":  str("why the person should run it"),
-		}),
-		risk: RiskRead,
-		run: func(_ context.Context, a *Agent, args map[string]any) (string, error) {
-			a.emit(Event{Kind: EventSuggestion, Text: argString(args, "command"), Detail: argString(args, "reason")})
-			return "shown to the person; it was not run", nil
+		{
+			name:        "list_files",
+			description: "List the files of the repository, optionally only those matching a glob (\"**/*.go\", \"cmd/**\"): one path per line.",
+			limits:      func(Settings) string { return fmt.Sprintf("At most %d; a last line says when more match.", maxListed) },
+			schema:      obj(nil, map[string]*schema{"glob": str("glob over slash paths; ** crosses directories")}),
+			risk:        RiskRead,
+			run:         listFiles,
 		},
-	},
-	{
-		name: "propose_diff",
-		description: "Propose changes as a unified diff against the current files. " +
-			"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or not placed (with the nearest real lines).",
-		schema: obj([]string{"diff"}, map[string]*schema{
-			"diff":    nonEmpty("a unified diff"),
-			"message": str("a one-line commit message for the change"),
-		}),
-		risk: RiskEdit,
-	},
-	{
-		name: "write_file",
-		description: "Write a whole file, new or rewritten: a change from the file as you last read it whole (else as committed), " +
-			"placed on the file as it is now, keeping lines the person changed since, and reviewed hunk by hunk.",
-		schema: obj([]string{"path", "content"}, map[string]*schema{
-			"path":    nonEmpty("path relative to the repository root"),
-			"content": str("the complete new content"),
-			"message": str("a one-line commit message for the change"),
-		}),
-		risk: RiskEdit,
-	},
-	{
-		name:        "run_command",
-		description: "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. Returns its exit code and output.",
-		limits: func(s Settings) string {
-			return fmt.Sprintf("It is stopped after %s; the output sent is its last %d characters.", durationWords(s.CommandTimeout), commandTail)
+		{
+			name:        "search_files",
+			description: "Search the repository's text files for a regular expression (Go syntax), optionally only in files matching a glob. Returns each matching line under its file's path, numbered as read_file numbers it.",
+			limits:      func(Settings) string { return fmt.Sprintf("At most %d matches.", maxMatches) },
+			schema: obj([]string{"pattern"}, map[string]*schema{
+				"pattern": nonEmpty("regular expression"),
+				"glob":    str("only files matching this glob"),
+			}),
+			risk: RiskRead,
+			run:  searchFiles,
 		},
-		schema: obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
-		risk:   RiskCommand,
-	},
-}
+		{
+			name: "repo_map",
+			description: "A map of the repository, best first: the files that rank highest by how the code refers to them, with their declarations and short signatures, within budget tokens (default 2000). " +
+				"Test data, vendored and generated files are left out. focus maps only the files it matches.",
+			schema: obj(nil, map[string]*schema{
+				"focus":  str(`a path or a glob ("agent/", "**/*.ts")`),
+				"budget": {Type: "integer", Description: "the map's size in tokens (default 2000)", Minimum: ptr(100.0), Maximum: ptr(20000.0)},
+			}),
+			risk: RiskRead,
+			run:  repoMap,
+		},
+		{
+			name:        "git_status",
+			description: "The working tree's status, as git status --porcelain shows it.",
+			schema:      obj(nil, map[string]*schema{}),
+			risk:        RiskRead,
+			run:         gitStatus,
+		},
+		{
+			name:        "git_diff",
+			description: "The uncommitted changes of the working tree against HEAD, as a unified diff: of every file, or only of path.",
+			limits:      func(Settings) string { return fmt.Sprintf("Cut at %d characters.", defaultDiffLimit) },
+			schema:      obj(nil, map[string]*schema{"path": str("a file or folder relative to the repository root")}),
+			risk:        RiskRead,
+			run:         gitDiff,
+		},
+		{
+			name:        "git_log",
+			description: "The last n commits, or only those that change path: hash, date, author and subject.",
+			limits:      func(Settings) string { return fmt.Sprintf("n is %d by default, at most %d.", defaultLogN, maxLogN) },
+			schema: obj(nil, map[string]*schema{
+				"n":    {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(maxLogN))},
+				"path": str("a file or folder relative to the repository root"),
+			}),
+			risk: RiskRead,
+			run:  gitLog,
+		},
+		{
+			name:        "suggest_command",
+			description: "Suggest a shell command for the person to run themselves. It is shown, never run.",
+			schema: obj([]string{"command", "reason"}, map[string]*schema{
+				"command": nonEmpty("the command"),
+				"reason":  str("why the person should run it"),
+			}),
+			risk: RiskRead,
+			run: func(_ context.Context, a *Agent, args map[string]any) (string, error) {
+				a.emit(Event{Kind: EventSuggestion, Text: argString(args, "command"), Detail: argString(args, "reason")})
+				return "shown to the person; it was not run", nil
+			},
+		},
+		{
+			name: "propose_diff",
+			description: "Propose changes as a unified diff against the current files. " +
+				"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or not placed (with the nearest real lines).",
+			schema: obj([]string{"diff"}, map[string]*schema{
+				"diff":    nonEmpty("a unified diff"),
+				"message": str("a one-line commit message for the change"),
+			}),
+			risk: RiskEdit,
+		},
+		{
+			name: "write_file",
+			description: "Write a whole file, new or rewritten: a change from the file as you last read it whole (else as committed), " +
+				"placed on the file as it is now, keeping lines the person changed since, and reviewed hunk by hunk.",
+			schema: obj([]string{"path", "content"}, map[string]*schema{
+				"path":    nonEmpty("path relative to the repository root"),
+				"content": str("the complete new content"),
+				"message": str("a one-line commit message for the change"),
+			}),
+			risk: RiskEdit,
+		},
+		{
+			name:        "run_command",
+			description: "Run a shell command in the repository root (tests, builds). It runs only after the person approves it, unless it is on the configured allowlist. Returns its exit code and output.",
+			limits: func(s Settings) string {
+				return fmt.Sprintf("It is stopped after %s; the output sent is its last %d characters.", durationWords(s.CommandTimeout), commandTail)
+			},
+			schema: obj([]string{"command"}, map[string]*schema{"command": nonEmpty("the shell command")}),
+			risk:   RiskCommand,
+		},
+	}
+})
 
 func findTool(name string) *tool {
-	for _, t := range tools {
+	for _, t := range tools() {
 		if t.name == name {
 			return t
 		}
@@ -213,7 +218,7 @@ func findTool(name string) *tool {
 // tools only.
 func offered(readOnly bool) []*tool {
 	var out []*tool
-	for _, t := range tools {
+	for _, t := range tools() {
 		if readOnly && t.risk != RiskRead {
 			continue
 		}

@@ -240,7 +240,17 @@ var levelPass = [numLevels]Pass{PassExact, PassWhitespace, PassWhitespace, PassL
 
 // errLoose is the ambiguity of a hunk that fits only loosely, where one of
 // the best loose readings is not to be trusted.
-var errLoose = fmt.Errorf("%w (it fits only loosely, and in more than one way)", ErrAmbiguous)
+var errLoose error = looseError{}
+
+// looseError is errLoose's type: a value of its own instead of
+// fmt.Errorf's, which package init would format at every start.
+type looseError struct{}
+
+func (looseError) Error() string {
+	return ErrAmbiguous.Error() + " (it fits only loosely, and in more than one way)"
+}
+
+func (looseError) Unwrap() error { return ErrAmbiguous }
 
 // candidates returns every place h fits at the strictest pass that finds
 // any, all equally good.

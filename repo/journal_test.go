@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -304,5 +305,13 @@ func TestNoJournalBesideState(t *testing.T) {
 	}
 	if !tr.hasJournal() {
 		t.Errorf("a journal directory is not seen")
+	}
+}
+
+// TestTempNameLen: the constant that the length checks use is the length
+// of the names tempName makes.
+func TestTempNameLen(t *testing.T) {
+	if got := len(path.Base(tempName("dir/file.go"))); got != tempNameLen {
+		t.Errorf("tempName makes names of %d bytes, tempNameLen is %d", got, tempNameLen)
 	}
 }

@@ -40,9 +40,10 @@ func pathMax() int {
 	return 1024 // the BSDs, macOS
 }
 
-// tempNameLen is the length of a temporary name (see tempName): a path
-// the write set creates has one beside it.
-var tempNameLen = len(".pair-" + randomHex() + ".tmp")
+// tempNameLen is the length of a temporary name (see tempName and
+// randomHex's 6 bytes in hex): a path the write set creates has one beside
+// it. A constant: computing it at init read crypto/rand for every command.
+const tempNameLen = len(".pair-") + 2*6 + len(".tmp")
 
 // isDotGit reports whether a path component names a git directory as a
 // file system may see it: ".git" in any case (case-insensitive file

@@ -25,21 +25,28 @@ import (
 	"github.com/pair-cli/pair/internal/replay"
 )
 
-// Options say how to run the tasks.
+// Options say which tasks pair bench runs, how, and where it reports.
 type Options struct {
+	// Args name the tasks (see Load); none is the built-in suite.
+	Args []string
 	// Exe is the pair executable each task runs, as a process of its own.
 	Exe string
 	// Jobs is how many tasks run at a time (at least one).
 	Jobs int
-	// Verbose keeps what pair printed for the tasks that pass too.
+	// Verbose keeps what pair printed for the tasks that pass too, and
+	// prints it for those that fail.
 	Verbose bool
 	// Live runs each task K times against Model instead of its scripted
 	// replies.
 	Live  bool
 	K     int
 	Model Model
+	// JSON prints the whole report as JSON on Out instead of a line a
+	// task and the counts.
+	JSON bool
+	Out  io.Writer
 	// OnResult, when not nil, is called with each result as its task
-	// ends, one call at a time.
+	// ends, one call at a time (Score; Run prints the result instead).
 	OnResult func(Result)
 }
 
@@ -87,10 +94,37 @@ type Report struct {
 	Scored int `json:"-"`
 }
 
-// Run runs the tasks, Jobs at a time (each K times when live), and
+// Run is pair bench: it loads the tasks of o.Args, runs them, and prints
+// a line for each as it ends, then the counts (with o.JSON, the whole
+// report). Tasks that cannot be loaded are a usage error, a failed task
+// an output.ExitError with output.Failure.
+func Run(ctx context.Context, o Options) error {
+	tasks, err := Load(o.Args)
+	if err != nil {
+		return output.Usagef("bench: %v", err)
+	}
+	if !o.JSON {
+		o.OnResult = func(r Result) { printResult(o.Out, r, o.Verbose) }
+	}
+	rep, err := Score(ctx, tasks, o)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		output.WriteJSON(o.Out, rep)
+	} else {
+		printCounts(o.Out, rep)
+	}
+	if rep.Failed > 0 {
+		return &output.ExitError{Code: output.Failure}
+	}
+	return nil
+}
+
+// Score runs the tasks, Jobs at a time (each K times when live), and
 // reports. It fails only when ctx is canceled; failed tasks are in the
 // report.
-func Run(ctx context.Context, tasks []*Task, o Options) (Report, error) {
+func Score(ctx context.Context, tasks []*Task, o Options) (Report, error) {
 	rounds := 1
 	if o.Live {
 		rounds = o.K
@@ -222,7 +256,7 @@ func runTask(ctx context.Context, t *Task, o Options) (res Result) {
 		return fail("cannot read the task: %v", t.loadErr)
 	}
 	if len(t.unknown) > 0 {
-		return fail("unknown expectations %s (see testdata/bench/README.md)", strings.Join(t.unknown, ", "))
+		return fail("unknown expectations %s (see app/bench/tasks/README.md)", strings.Join(t.unknown, ", "))
 	}
 	if o.Live && t.liveCheck == "" && len(t.Expect.Unchanged) == 0 && len(t.Expect.SentNotContains) == 0 {
 		res.Skipped = "no live/check and nothing model-independent to check"

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"reflect"
 	"regexp"
@@ -257,50 +256,4 @@ func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*l = v
 	return nil
-}
-
-// Load reads the tasks named by args: .txtar files, or
-// directories holding them.
-func Load(args []string) ([]*Task, error) {
-	var files []string
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !fi.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txtar") {
-				files = append(files, path.Join(a, e.Name()))
-			}
-		}
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no tasks (.txtar files) in %s", strings.Join(args, ", "))
-	}
-	var tasks []*Task
-	ids := map[string]string{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		t, err := Parse(f, b)
-		if err != nil {
-			t = &Task{Path: f, ID: strings.TrimSuffix(path.Base(f), ".txtar"), loadErr: err}
-		}
-		if prev, dup := ids[t.ID]; dup {
-			return nil, fmt.Errorf("%s and %s have the same id %q", prev, f, t.ID)
-		}
-		ids[t.ID] = f
-		tasks = append(tasks, t)
-	}
-	return tasks, nil
 }

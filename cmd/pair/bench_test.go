@@ -5,38 +5,41 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/pair-cli/pair/agent/agenttest"
 	"github.com/pair-cli/pair/app/bench"
-	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 )
 
-// TestBenchSuite runs pair bench on the project's suite: every task must
-// pass.
+// TestBenchSuite runs pair bench on the built-in suite: every task must
+// pass, and the suite built in is the one in app/bench/tasks.
 func TestBenchSuite(t *testing.T) {
-	tasks, err := bench.Load([]string{filepath.Join("..", "..", "testdata", "bench")})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// TestMain puts the test binary on PATH as pair.
 	exe, err := exec.LookPath("pair")
 	if err != nil {
 		t.Fatal(err)
 	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "app", "bench", "tasks", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the suite's files: %v %v", files, err)
+	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 2, Verbose: true, IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}})
+	err = bench.Run(context.Background(), bench.Options{Exe: exe, Jobs: 2, Verbose: true, Out: &out})
 	if err != nil {
 		t.Errorf("pair bench: %v\n%s", err, out.String())
 	}
-	if !strings.Contains(out.String(), " passed, 0 failed") {
-		t.Errorf("got %s", out.String())
+	if want := fmt.Sprintf("\n%d passed, 0 failed\n", len(files)); !strings.Contains(out.String(), want) {
+		t.Errorf("got %s, want %q", out.String(), want)
 	}
 }
 
@@ -77,15 +80,11 @@ grep -q 'hello, world' app.go
 		agenttest.Reply{Text: "done"},
 		agenttest.Reply{Text: "I would change the greeting."},
 	)
-	tasks, err := bench.Load([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{
-		Exe: exe, Jobs: 1, JSON: true, Live: true, K: 2,
-		Model: config.Config{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
-		IO:    console.IO{In: strings.NewReader(""), Out: &out, Err: &out},
+	err = bench.Run(context.Background(), bench.Options{
+		Args: []string{dir}, Exe: exe, Jobs: 1, JSON: true, Live: true, K: 2,
+		Model: bench.Model{APIBase: srv.URL(), APIKey: "k", Model: "live-model"},
+		Out:   &out,
 	})
 	var ee *output.ExitError
 	if !errors.As(err, &ee) || ee.Code != output.Failure {
@@ -154,12 +153,8 @@ expect:
 a
 `)
 	write("broken.txtar", "request: [unclosed\n-- repo/a.txt --\na\n")
-	tasks, err := bench.Load([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
-	err = runBench(context.Background(), tasks, benchOptions{Exe: exe, Jobs: 1, IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}})
+	err = bench.Run(context.Background(), bench.Options{Args: []string{dir}, Exe: exe, Jobs: 1, Out: &out})
 	got := out.String()
 	if err == nil || !strings.Contains(got, "1 passed, 2 failed") {
 		t.Fatalf("got %v:\n%s", err, got)
@@ -168,5 +163,84 @@ a
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestBenchInstalled builds pair as a person installs it and runs pair
+// bench in a directory outside the source, from where no task file can be
+// reached: the suite built into the binary runs, with its scripted
+// replies, and every task passes.
+func TestBenchInstalled(t *testing.T) {
+	tmp := t.TempDir()
+	exe := filepath.Join(tmp, "bin", "pair")
+	build := exec.Command("go", "build", "-trimpath", "-tags", "urfave_cli_no_docs", "-o", exe, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "app", "bench", "tasks", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the suite's files: %v %v", files, err)
+	}
+	work, home := filepath.Join(tmp, "work"), filepath.Join(tmp, "home")
+	for _, d := range []string{work, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(exe, "bench", "-j", "2")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("pair bench: %v\n%s", err, out)
+	}
+	if want := fmt.Sprintf("\n%d passed, 0 failed\n", len(files)); !strings.Contains(string(out), want) {
+		t.Errorf("got %s, want %q", out, want)
+	}
+}
+
+// TestBenchFlags: the flags become bench.Options, the model of --live
+// comes from the configuration, and --live without a model is a usage
+// error.
+func TestBenchFlags(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY", "PAIR_MODEL"} {
+		t.Setenv(k, "")
+	}
+	run := func(args ...string) (bench.Options, error) {
+		t.Helper()
+		var got bench.Options
+		var out bytes.Buffer
+		cmd := newBenchCmd(&factory{IO: console.IO{In: strings.NewReader(""), Out: &out, Err: &out}}, func(_ context.Context, o bench.Options) error {
+			got = o
+			return nil
+		})
+		app := &cli.App{Name: "pair", Commands: []*cli.Command{cmd}, Writer: &out, ErrWriter: &out}
+		err := app.Run(append([]string{"pair", "bench"}, args...))
+		return got, err
+	}
+
+	got, err := run()
+	if err != nil || len(got.Args) != 0 || got.Live || got.Jobs != 1 || got.Exe == "" {
+		t.Errorf("no flags: got %+v, %v; want the built-in suite, offline, one job", got, err)
+	}
+
+	var ue *output.UsageError
+	if _, err := run("--live"); !errors.As(err, &ue) {
+		t.Errorf("--live without a model: got %v, want a usage error", err)
+	}
+
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("PAIR_MODEL", "m")
+	got, err = run("--live", "-k", "3", "-j", "2", "--json", "-v", "a.txtar", "tasks")
+	want := bench.Options{Args: []string{"a.txtar", "tasks"}, Jobs: 2, Verbose: true, Live: true, K: 3, JSON: true,
+		Model: bench.Model{APIBase: "http://127.0.0.1:9/v1", APIKey: "k", Model: "m"}}
+	if err != nil || !slices.Equal(got.Args, want.Args) || got.Jobs != want.Jobs || got.Verbose != want.Verbose ||
+		got.Live != want.Live || got.K != want.K || got.JSON != want.JSON || got.Model != want.Model || got.Out == nil {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}
 }

@@ -170,7 +170,7 @@ func TestFlagErrorsTyped(t *testing.T) {
 		}
 	}
 	var out, errw bytes.Buffer
-	code := run(context.Background(), []string{"pair", "sessions", "rm", "--bogus", "x"}, console.IO{In: strings.NewReader(""), Out: &out, Err: &errw})
+	code := run(context.Background(), []string{"pair", "sessions", "rm", "--bogus", "x"}, console.IO{In: strings.NewReader(""), Out: &out, Err: &errw}, nil)
 	if code != output.Usage || out.Len() != 0 || strings.Count(errw.String(), "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, one line", code, out.String(), errw.String())
 	}

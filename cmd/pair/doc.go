@@ -10,7 +10,7 @@
 //	pair ask [--json] QUESTION
 //	pair review [--session NAME] [--yes | --decisions LETTERS | --web] [--approve-command]
 //	pair sessions [rm NAME]
-//	pair bench [--live -k N] [-j N] [--json] [DIR|FILE...]
+//	pair bench [--live -k N] [-j N] [--json] [TASK|DIR|FILE...]
 //	pair mcp list
 //	pair trust [--revoke]
 //	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify]
@@ -40,7 +40,7 @@
 // --web, or pair review --approve-command). Commands, tests and MCP
 // servers run without the API key and the usual secret variables, and the
 // key is redacted from what the model is sent and the session keeps. pair bench runs the task suite
-// in testdata/bench, or a live model on it.
+// built into pair (app/bench/tasks), or a live model on it.
 //
 // pair apply places and applies any unified diff, from a model, a colleague
 // or a mail (or Aider's SEARCH/REPLACE blocks, a V4A apply_patch, a whole

@@ -27,12 +27,17 @@ type factory struct {
 	// Self is how pair names itself in .pair.yml (${PAIR}), resolved once,
 	// before -C changes the directory.
 	Self func() string
+	// Started, when not nil, is called when a command starts (not for
+	// pair --version or --help, which only print): main watches the
+	// signals from then on.
+	Started func()
 }
 
 // run builds the command line, runs it and maps the outcome to an exit
-// code. It is the only place that prints errors.
-func run(ctx context.Context, args []string, io console.IO) int {
-	f := &factory{IO: io, Self: sync.OnceValue(func() string { return mcpservers.Self(args[0]) })}
+// code. It is the only place that prints errors. started, when not nil,
+// is called when a command starts (factory.Started).
+func run(ctx context.Context, args []string, io console.IO, started func()) int {
+	f := &factory{IO: io, Self: sync.OnceValue(func() string { return mcpservers.Self(args[0]) }), Started: started}
 	app := newApp(f)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	return exitCode(ctx, io, err, app.Command(commandName(app, args)))
@@ -128,6 +133,9 @@ func newApp(f *factory) *cli.App {
 				return output.Usagef("%v", err)
 			}
 			f.IO.NoPager = c.Bool("no-pager")
+			if f.Started != nil {
+				f.Started()
+			}
 			return changeDir(f, c.String("C"))
 		},
 		Commands: []*cli.Command{
@@ -135,7 +143,7 @@ func newApp(f *factory) *cli.App {
 			newAskCmd(f, nil),
 			newReviewCmd(f, nil),
 			newSessionsCmd(f, nil),
-			benchCommand(io),
+			newBenchCmd(f, nil),
 			newTrustCmd(f, nil),
 			applyCommand(f),
 			amCommand(f),

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -142,10 +143,10 @@ func parse(p string, b []byte) (File, error) {
 }
 
 // quotedValue is how yaml quotes a value of the file in a type error.
-var quotedValue = regexp.MustCompile(" `[^`]*`")
+var quotedValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(" `[^`]*`") })
 
 // unknownKey is how yaml names a key File does not have.
-var unknownKey = regexp.MustCompile(`field .* not found`)
+var unknownKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field .* not found`) })
 
 // yamlError says what is wrong with the file without quoting its values:
 // the line, and what was expected there. A misspelt key is named, cut
@@ -157,8 +158,8 @@ func yamlError(err error) string {
 	}
 	msgs := make([]string, len(te.Errors))
 	for i, m := range te.Errors {
-		m = quotedValue.ReplaceAllString(m, "")
-		m = unknownKey.ReplaceAllStringFunc(m, func(k string) string {
+		m = quotedValue().ReplaceAllString(m, "")
+		m = unknownKey().ReplaceAllStringFunc(m, func(k string) string {
 			k = strings.TrimSuffix(strings.TrimPrefix(k, "field "), " not found")
 			return "unknown key " + quote(k)
 		})
