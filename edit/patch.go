@@ -87,9 +87,13 @@ type FileDiff struct {
 	// each side, unless the file ends), and a hunk without it was damaged.
 	Indexed bool
 	// Binary is set for "Binary files ... differ" and "GIT binary patch";
-	// such diffs cannot be applied by pair.
-	Binary bool
-	Hunks  []*Hunk
+	// BinaryPatch holds the data of the latter (see ApplyBinary).
+	Binary      bool
+	BinaryPatch *BinaryPatch
+	// OldID and NewID are the blob ids of the "index" line, as written
+	// (abbreviated unless --full-index), "" without one.
+	OldID, NewID string
+	Hunks        []*Hunk
 }
 
 // Path returns the path the diff writes to (or deletes, for a deletion).

@@ -136,7 +136,7 @@ func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
 	}
 	var out []FileCommit
 	for _, p := range plans {
-		fc := FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks}
+		fc := FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks, Whole: p.Diff != nil && p.Diff.Binary}
 		switch {
 		case p.NewPath == "":
 			fc.Delete = true

@@ -35,6 +35,9 @@ type FileCommit struct {
 	Create  bool            // the file was created
 	Mode    fs.FileMode     // permission bits written, 0 = unchanged
 	Hunks   []edit.Resolved // the approved/edited hunks as placed against Before
+	// Whole says the content is replaced as a whole (a binary patch): it
+	// is committed only over a clean file, as no hunk can be placed again.
+	Whole bool
 }
 
 // CommitOptions says how Commit writes its commit.
@@ -483,6 +486,9 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 		return out, "", nil
 	}
 	content := f.After
+	if !clean && f.Whole {
+		return nil, reasonOverlap, nil
+	}
 	if !clean {
 		onto := headContent
 		if srcDriver != "" {

@@ -51,8 +51,8 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	// beyond a link the patch makes is refused as git words it.
 	var modeErr error
 	for _, fd := range p.Files {
-		if fd.Binary {
-			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
+		if err := checkBinary(fd); err != nil {
+			return nil, err
 		}
 		if fd.Path() == "" {
 			if len(fd.Hunks) == 0 {
@@ -125,7 +125,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
-	return edit.PlanFiles(in), nil
+	plans := edit.PlanFiles(in)
+	if err := checkBinaryPlans(plans); err != nil {
+		return nil, err
+	}
+	return plans, nil
 }
 
 // linked reports whether p or a directory above it is a symbolic link,

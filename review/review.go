@@ -188,8 +188,10 @@ func New(p Proposal, grants []string) *Review {
 	r := &Review{Proposal: p, Grants: slices.Clone(grants)}
 	for fi := range p.Files {
 		f := &p.Files[fi]
-		if len(f.Hunks) == 0 && len(f.Failed) == 0 {
-			// A change without lines: the file change is the item.
+		if len(f.Failed) == 0 && (len(f.Hunks) == 0 || f.whole()) {
+			// A change without lines, or whose lines are no text (a
+			// binary file, a link, a submodule): the file change is the
+			// item.
 			r.add(Item{File: fi, Whole: true})
 			continue
 		}
