@@ -111,13 +111,20 @@ func ChangesOf(plans []*edit.FilePlan) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.NewPath != "" && (linkResult(p.Diff) || linkSource(p.Diff)) {
+			out = append(out, linkChange(p, content))
+			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
+				out = append(out, Change{Path: p.OldPath, Delete: true, WasLink: linkSource(p.Diff)})
+			}
+			continue
+		}
 		mode, err := modeOf(p.Diff)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case p.NewPath == "":
-			out = append(out, Change{Path: p.OldPath, Delete: true})
+			out = append(out, Change{Path: p.OldPath, Delete: true, WasLink: linkSource(p.Diff)})
 		default:
 			out = append(out, Change{Path: p.NewPath, Content: []byte(content), Mode: mode})
 			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
@@ -146,7 +153,7 @@ func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
 			fc.OldPath = p.OldPath
 		}
 		if c, ok := content[p.NewPath]; ok && !fc.Delete {
-			fc.After, fc.Mode = string(c.Content), c.Mode
+			fc.After, fc.Mode, fc.Link = string(c.Content), c.Mode, c.Link
 		}
 		out = append(out, fc)
 	}
@@ -164,6 +171,8 @@ func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
 		return 0o644, nil
 	case "100755":
 		return 0o755, nil
+	case linkMode: // written as a link (see linkChange)
+		return 0, nil
 	}
 	if _, err := strconv.ParseUint(fd.NewMode, 8, 32); err != nil {
 		return 0, fmt.Errorf("%s: bad file mode %q", fd.Path(), fd.NewMode)

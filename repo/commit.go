@@ -38,6 +38,8 @@ type FileCommit struct {
 	// Whole says the content is replaced as a whole (a binary patch): it
 	// is committed only over a clean file, as no hunk can be placed again.
 	Whole bool
+	// Link says that After is the target of a symbolic link (mode 120000).
+	Link bool
 }
 
 // CommitOptions says how Commit writes its commit.
@@ -514,6 +516,9 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 	case f.Mode == 0 && headMode == filemode.Executable:
 		mode = filemode.Executable
 	}
+	if f.Link {
+		mode = filemode.Symlink
+	}
 	fc := f
 	c := &treeChange{path: f.Path, mode: mode, file: &fc}
 	if err := c.store(st, fl, driver, content); err != nil {
@@ -593,7 +598,7 @@ func headFile(st storer.EncodedObjectStorer, base *gitobj.Tree, p string) (conte
 	if err != nil {
 		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
 	}
-	if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
+	if e.Mode != filemode.Regular && e.Mode != filemode.Executable && e.Mode != filemode.Symlink {
 		return "", 0, false, nil
 	}
 	b, err := readBlob(st, e.Hash)

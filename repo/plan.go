@@ -38,14 +38,8 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	}
 	var targets []*target
 	byPath := map[[2]string]*target{}
+	p = joinTypechanges(p)
 	links := t.linksOf(p)
-	if len(links.gone) > 0 {
-		for _, fd := range p.Files {
-			if fd.OldMode == linkMode {
-				return nil, fmt.Errorf("%s: only regular files (mode 100644 or 100755) can be changed or deleted, not mode %s (a symbolic link)", fd.OldPath, linkMode)
-			}
-		}
-	}
 	// A mode pair cannot write (a link, a submodule) is refused here, so
 	// that a check says so, but after every path is looked at: a path
 	// beyond a link the patch makes is refused as git words it.
@@ -89,7 +83,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 			// The path itself a link (its folders were looked at by
 			// resolve): the write would refuse it, so a check does too.
-			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 && !(i == 0 && linkSource(fd)) {
 				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
 			}
 		}
@@ -119,7 +113,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		var old string
 		if tg.oldPath != "" {
 			var err error
-			if old, err = w.readString(tg.oldPath); err != nil {
+			if old, err = w.readSource(tg.oldPath, tg.fd); err != nil {
 				return nil, wrapEscape(tg.oldPath, err)
 			}
 		}
@@ -177,6 +171,15 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 				return "", "", err
 			}
 			fi, err := w.stat(cp)
+			if linkSource(fd) {
+				if fi, err = w.lstat(cp); err == nil {
+					if err := checkLinkSource(cp, fi); err != nil {
+						return "", "", err
+					}
+					oldPath, stripped = cp, i > 0
+					break
+				}
+			}
 			if err == nil && fi.Mode().IsRegular() {
 				oldPath, stripped = cp, i > 0
 				break

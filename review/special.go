@@ -62,10 +62,14 @@ func (f *File) special() string {
 	case d.NewMode == linkMode || d.OldMode == linkMode:
 		old, nw := f.Old, f.result()
 		switch {
-		case f.Action() == "create" || d.OldMode != linkMode:
+		case f.Action() == "create":
 			return fmt.Sprintf("link %s -> %s", path, safetext.Line(nw))
-		case f.Action() == "delete" || d.NewMode != "" && d.NewMode != linkMode:
+		case f.Action() == "delete":
 			return fmt.Sprintf("delete link %s (-> %s)", path, safetext.Line(old))
+		case d.OldMode != linkMode:
+			return fmt.Sprintf("link %s -> %s (was a file)", path, safetext.Line(nw))
+		case d.NewMode != linkMode:
+			return fmt.Sprintf("file %s (was a link -> %s)", path, safetext.Line(old))
 		case old == nw:
 			return fmt.Sprintf("link %s -> %s", path, safetext.Line(nw))
 		}
