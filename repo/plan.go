@@ -69,7 +69,8 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				return nil, err
 			}
 			// A link is judged by what it leads to: a link to .env is .env.
-			linked := w.linked(p)
+			// A link the patch changes is not followed: its folders are.
+			linked := w.linked(linkFolder(p, i == 0 && linkSource(fd)))
 			if linked {
 				if err := t.guardLinks(p, access); err != nil {
 					return nil, err
@@ -83,7 +84,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 			// The path itself a link (its folders were looked at by
 			// resolve): the write would refuse it, so a check does too.
-			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 && !(i == 0 && linkSource(fd)) {
+			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
 			}
 		}

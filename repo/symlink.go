@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"syscall"
 
 	"github.com/pair-cli/pair/edit"
@@ -74,7 +75,11 @@ func linkChange(p *edit.FilePlan, content string) Change {
 // makeSymlink makes the link name of r pointing at target, saying so
 // clearly where the file system has none.
 func makeSymlink(r *os.Root, target, name string) error {
-	err := r.Symlink(target, name)
+	return noSymlinks(r.Symlink(target, name))
+}
+
+// noSymlinks words the error of a file system without symbolic links.
+func noSymlinks(err error) error {
 	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, errors.ErrUnsupported) {
 		return fmt.Errorf("%w (%v)", ErrNoSymlinks, err)
 	}
@@ -95,6 +100,9 @@ func (t *Tree) readOld(p string, fi fs.FileInfo) (content []byte, link bool, err
 // writeCopy writes a journal copy: a link to content, or a file of it.
 func (t *Tree) writeCopy(r *os.Root, name string, content []byte, mode fs.FileMode, link bool) error {
 	if link {
+		if err := t.faultAt("symlink", name); err != nil {
+			return noSymlinks(err)
+		}
 		return makeSymlink(r, string(content), name)
 	}
 	return t.writeIn(r, name, content, mode)
@@ -112,4 +120,13 @@ func (t *Tree) readCopy(r *os.Root, name string) (content []byte, link bool, err
 	}
 	b, err := r.ReadFile(name)
 	return b, false, err
+}
+
+// linkFolder returns the path whose links decide where p lands: p, or,
+// when p is a link that the patch reads as content (self), its folder.
+func linkFolder(p string, self bool) string {
+	if self {
+		return path.Dir(p)
+	}
+	return p
 }
