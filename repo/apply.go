@@ -76,6 +76,9 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 	commit := opts.Commit && t.Git
+	if err := checkGitlinkPlans(plans, commit); err != nil {
+		return res, err
+	}
 	if commit {
 		if err := t.CheckCommit(); err != nil {
 			return res, err
@@ -100,13 +103,14 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
+	t.gitlinkFolders(plans)
 	return res, nil
 }
 
 // ChangesOf computes the write set of fully placed plans.
 func ChangesOf(plans []*edit.FilePlan) ([]Change, error) {
 	var out []Change
-	for _, p := range plans {
+	for _, p := range withoutGitlinks(plans) {
 		content, err := p.Result(nil)
 		if err != nil {
 			return nil, err
@@ -155,6 +159,9 @@ func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
 		if c, ok := content[p.NewPath]; ok && !fc.Delete {
 			fc.After, fc.Mode, fc.Link = string(c.Content), c.Mode, c.Link
 		}
+		if gitlinkPlan(p) {
+			fc, _ = gitlinkCommit(p, fc) // checked by checkGitlinkPlans
+		}
 		out = append(out, fc)
 	}
 	return out
@@ -171,7 +178,7 @@ func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
 		return 0o644, nil
 	case "100755":
 		return 0o755, nil
-	case linkMode: // written as a link (see linkChange)
+	case linkMode, gitlinkMode: // written as a link, or not at all
 		return 0, nil
 	}
 	if _, err := strconv.ParseUint(fd.NewMode, 8, 32); err != nil {

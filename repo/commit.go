@@ -40,6 +40,10 @@ type FileCommit struct {
 	Whole bool
 	// Link says that After is the target of a symbolic link (mode 120000).
 	Link bool
+	// Gitlink is the commit a submodule pointer (mode 160000) is set to;
+	// WasGitlink says the path held one (see submodule.go).
+	Gitlink    string
+	WasGitlink bool
 }
 
 // CommitOptions says how Commit writes its commit.
@@ -434,6 +438,9 @@ func (c *treeChange) worktree() string {
 // filters.clean); the hunks are placed on what the person sees, the
 // working-tree form.
 func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit, fl *filters) ([]*treeChange, string, error) {
+	if f.Gitlink != "" || f.WasGitlink {
+		return gitlinkChanges(st, base, f)
+	}
 	src := f.Path
 	if f.OldPath != "" {
 		src = f.OldPath

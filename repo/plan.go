@@ -48,6 +48,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		if err := checkBinary(fd); err != nil {
 			return nil, err
 		}
+		if err := t.checkGitlinkDiff(fd); err != nil {
+			return nil, err
+		}
 		if fd.Path() == "" {
 			if len(fd.Hunks) == 0 {
 				continue
@@ -79,8 +82,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// Where the path lands on disk, through links too: never in
 			// .git, a submodule or outside the tree. Write checks it again
 			// under the writer lock.
-			if err := t.checkPlacedPath(p, linked, w); err != nil {
-				return nil, err
+			// A submodule's pointer is not written there (see submodule.go).
+			if gl := i == 0 && gitlinkSource(fd) || i == 1 && gitlinkResult(fd); !gl {
+				if err := t.checkPlacedPath(p, linked, w); err != nil {
+					return nil, err
+				}
 			}
 			// The path itself a link (its folders were looked at by
 			// resolve): the write would refuse it, so a check does too.
@@ -171,6 +177,16 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
 				return "", "", err
 			}
+			if gitlinkSource(fd) {
+				if ok, err := t.gitlinkAt(cp); err != nil || ok {
+					oldPath, stripped = cp, i > 0
+					if err != nil {
+						return "", "", err
+					}
+					break
+				}
+				continue
+			}
 			fi, err := w.stat(cp)
 			if linkSource(fd) {
 				if fi, err = w.lstat(cp); err == nil {
@@ -194,6 +210,10 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 		}
 		// A missing file is fine only for hunks of added lines alone: the
 		// author meant to create it.
+		if oldPath == "" && gitlinkSource(fd) {
+			cp, _ := t.Clean(cands[0])
+			return "", "", fmt.Errorf("%s: %w: the index has no submodule there", cp, ErrGitlink)
+		}
 		if oldPath == "" && !onlyAdds(fd) {
 			cp, _ := t.Clean(cands[0])
 			return "", "", fmt.Errorf("%s: %w", cp, fs.ErrNotExist)
@@ -226,6 +246,9 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 	// It must not exist yet (an empty file may be filled), and must not
 	// lead outside the tree through a link.
 	fi, err := w.stat(newPath)
+	if gitlinkResult(fd) {
+		return oldPath, newPath, t.checkNewGitlink(newPath, fi, err)
+	}
 	switch {
 	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)

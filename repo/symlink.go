@@ -43,6 +43,9 @@ func checkLinkSource(p string, fi fs.FileInfo) error {
 // readSource reads what the hunks of fd apply to at p: a link's target,
 // or a file's content.
 func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
+	if gitlinkSource(fd) {
+		return w.t.readGitlink(p)
+	}
 	if linkSource(fd) {
 		target, err := w.t.root.Readlink(p)
 		return target, wrapEscape(p, err)
@@ -52,6 +55,10 @@ func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
 
 // currentSource is readSource for Refresh: what p holds now.
 func (t *Tree) currentSource(p string, fd *edit.FileDiff) ([]byte, error) {
+	if fd != nil && gitlinkSource(fd) {
+		s, err := t.readGitlink(p)
+		return []byte(s), err
+	}
 	if fd != nil && linkSource(fd) {
 		if err := t.checkLinks(p, LinkRead); err != nil {
 			return nil, err

@@ -130,7 +130,8 @@ func FileReports(rev *Review) []FileReport {
 	out := make([]FileReport, 0, len(rev.Proposal.Files))
 	for fi := range rev.Proposal.Files {
 		f := &rev.Proposal.Files[fi]
-		fr := FileReportOf(&edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff, Old: f.Old, Hunks: f.Hunks})
+		fr := FileReportOf(&edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff})
+		fr.Change = f.special()
 		for _, it := range rev.Items {
 			if it.File != fi {
 				continue

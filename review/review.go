@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -191,8 +192,13 @@ func New(p Proposal, grants []string) *Review {
 		if len(f.Failed) == 0 && (len(f.Hunks) == 0 || f.whole()) {
 			// A change without lines, or whose lines are no text (a
 			// binary file, a link, a submodule): the file change is the
-			// item.
-			r.add(Item{File: fi, Whole: true})
+			// item, with the guard of its hunks (a deletion that loses
+			// uncommitted content).
+			it := Item{File: fi, Whole: true}
+			for _, h := range f.Hunks {
+				it.Hunk.Guard = cmp.Or(it.Hunk.Guard, h.Guard)
+			}
+			r.add(it)
 			continue
 		}
 		for _, h := range f.Hunks {
