@@ -198,11 +198,6 @@ func withoutGitlinks(plans []*edit.FilePlan) []*edit.FilePlan {
 	return out
 }
 
-// hasGitlinks reports whether any plan changes a submodule pointer.
-func hasGitlinks(plans []*edit.FilePlan) bool {
-	return len(withoutGitlinks(plans)) < len(plans)
-}
-
 // readGitlink is the text of the index's submodule pointer at p.
 func (t *Tree) readGitlink(p string) (string, error) {
 	id, ok, err := t.indexGitlink(p)

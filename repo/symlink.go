@@ -137,3 +137,23 @@ func linkFolder(p string, self bool) string {
 	}
 	return p
 }
+
+// withLinkModes returns fd with mode 120000 on both sides when it renames
+// or copies, without naming modes or changing content, a path that is a
+// symbolic link on disk: git writes such a section without an index line,
+// and git apply takes the mode from the file it finds.
+func (t *Tree) withLinkModes(fd *edit.FileDiff, w *dirWalk) *edit.FileDiff {
+	if !(fd.Renamed || fd.Copied) || fd.OldMode != "" || fd.NewMode != "" || len(fd.Hunks) > 0 || fd.OldPath == "" {
+		return fd
+	}
+	cp, err := t.Clean(fd.OldPath)
+	if err != nil {
+		return fd
+	}
+	if fi, err := w.lstat(cp); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return fd
+	}
+	c := *fd
+	c.OldMode, c.NewMode = linkMode, linkMode
+	return &c
+}

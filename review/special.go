@@ -32,6 +32,15 @@ func isLinkOrGitlink(mode string) bool { return mode == linkMode || mode == gitl
 // ../y (was ../z)", "submodule lib/dep: 1a2b3c4 → 5d6e7f8". It is "" for
 // any other change. Names and targets are escaped for safetext.
 func (f *File) special() string {
+	s := f.describe()
+	if s != "" && f.Action() == "rename" {
+		s += " (renamed from " + safetext.Name(f.OldPath) + ")"
+	}
+	return s
+}
+
+// describe is special without the rename.
+func (f *File) describe() string {
 	d := f.Diff
 	if d == nil {
 		return ""

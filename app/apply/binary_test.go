@@ -41,6 +41,12 @@ func TestApplyBinarySameAsGit(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{name: "renamed with a change", setup: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"a.bin": big})
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "a.bin")
+			writeFiles(t, dir, map[string]string{"b/b.bin": big + "x"})
+		}},
 		{name: "text made binary", setup: func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{"a.txt": "plain\n"})
 		}, change: func(t *testing.T, dir string) {

@@ -49,6 +49,13 @@ func TestApplySymlinkSameAsGit(t *testing.T) {
 			remove(t, dir, "l")
 			writeFiles(t, dir, map[string]string{"l": "now a file\n"})
 		}},
+		{name: "renamed", setup: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"target": "t\n"})
+			symlink(t, dir, "target", "l")
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "l")
+			symlink(t, dir, "target", "sub/l2")
+		}},
 		{name: "link to an executable", setup: func(t *testing.T, dir string) {
 			symlink(t, dir, "run.sh", "x")
 		}, change: func(t *testing.T, dir string) {
