@@ -94,6 +94,9 @@ func (f *File) Changes() []string {
 	if m := f.modeChange(); m != "" {
 		out = append(out, m)
 	}
+	if k := f.kind(); k != "" {
+		out = append(out, k)
+	}
 	return out
 }
 
@@ -228,7 +231,7 @@ func (r *Review) Covered(it *Item) bool {
 }
 
 func (r *Review) grantable(f *File) bool {
-	return f.Action() == "modify" && f.modeChange() == "" && !audit.ConfigFile(f.Path())
+	return f.Action() == "modify" && f.modeChange() == "" && !f.whole() && !audit.ConfigFile(f.Path())
 }
 
 // NotCovered says, for an item of a granted file that the grant does not

@@ -173,3 +173,16 @@ func printChange(w io.Writer, f FileReport) {
 		}
 	}
 }
+
+// kind names a change of a binary file or of a submodule pointer, for
+// File.Changes ("" otherwise; a link's is its mode change).
+func (f *File) kind() string {
+	switch d := f.Diff; {
+	case d == nil:
+	case d.Binary:
+		return "binary file"
+	case d.OldMode == gitlinkMode || d.NewMode == gitlinkMode:
+		return "submodule pointer"
+	}
+	return ""
+}
