@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -147,4 +148,62 @@ func TestWriteLinkKinds(t *testing.T) {
 		t.Errorf("Write of a file declared a link: got no error")
 	}
 	checkLinkTree(t, dir, linksBefore)
+}
+
+// crashed is the panic of a simulated crash.
+type crashed struct{ step string }
+
+// A write set with links, interrupted at each step of Write, is rolled
+// back or forward by the next Open, links included, as a set of files is.
+func TestCrashWriteLinks(t *testing.T) {
+	for at := 1; ; at++ {
+		dir, _ := linkTree(t, linksBefore)
+		n := 0
+		tr, err := openTree(dir, func(step string) {
+			if strings.HasPrefix(step, "write: ") {
+				if n++; n == at {
+					panic(crashed{step})
+				}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := func() (step string) {
+			defer func() {
+				if c, ok := recover().(crashed); ok {
+					step = c.step
+				}
+			}()
+			if err := tr.Write(append([]Change(nil), linkChanges...)); err != nil {
+				t.Fatalf("Write: %v", err)
+			}
+			return ""
+		}()
+		tr.Close()
+		if step == "" {
+			if at < 5 {
+				t.Errorf("only %d crash points", at-1)
+			}
+			t.Logf("%d crash points", at-1)
+			return
+		}
+		again, err := Open(dir)
+		if err != nil {
+			t.Fatalf("crash at %q: Open: %v", step, err)
+		}
+		set, action := wantAfter(step)
+		if again.Recovery.Action != action {
+			t.Errorf("crash at %q: got recovery %q, want %q", step, again.Recovery.Action, action)
+		}
+		if set == "old" {
+			checkLinkTree(t, dir, linksBefore, "n")
+		} else {
+			checkLinkTree(t, dir, linksAfter, "d")
+		}
+		again.Close()
+		if at > 50 {
+			t.Fatal("Write never ran to its end")
+		}
+	}
 }
