@@ -57,28 +57,30 @@ func specialMode(m string) bool { return m == linkMode || m == gitlinkMode }
 // path: a hunk that deletes every old line and adds every new one.
 func joinSections(del, add *edit.FileDiff) *edit.FileDiff {
 	h := &edit.Hunk{HasNumbers: true, OldStart: 1, NewStart: 1}
-	for _, dh := range del.Hunks {
-		for _, l := range dh.Lines {
-			if l.Kind == edit.Delete {
-				h.Lines = append(h.Lines, l)
-				h.OldLines++
-			}
-		}
-		h.OldNoNewline = h.OldNoNewline || dh.OldNoNewline
-	}
-	for _, ah := range add.Hunks {
-		for _, l := range ah.Lines {
-			if l.Kind == edit.Add {
-				h.Lines = append(h.Lines, l)
-				h.NewLines++
-			}
-		}
-		h.NewNoNewline = h.NewNoNewline || ah.NewNoNewline
-	}
+	var noNewline bool
+	h.OldLines, noNewline = appendLines(h, del.Hunks, edit.Delete)
+	h.OldNoNewline = noNewline
+	h.NewLines, noNewline = appendLines(h, add.Hunks, edit.Add)
+	h.NewNoNewline = noNewline
 	fd := &edit.FileDiff{OldPath: del.OldPath, NewPath: add.NewPath, Stripped: del.Stripped && add.Stripped,
 		OldMode: del.OldMode, NewMode: add.NewMode, Indexed: del.Indexed && add.Indexed, OldID: del.OldID, NewID: add.NewID}
 	if len(h.Lines) > 0 {
 		fd.Hunks = []*edit.Hunk{h}
 	}
 	return fd
+}
+
+// appendLines appends to h the lines of kind k of the hunks, and returns
+// how many, and whether that side ends without a newline.
+func appendLines(h *edit.Hunk, hunks []*edit.Hunk, k edit.Kind) (n int, noNewline bool) {
+	for _, from := range hunks {
+		for _, l := range from.Lines {
+			if l.Kind == k {
+				h.Lines = append(h.Lines, l)
+				n++
+			}
+		}
+		noNewline = noNewline || k == edit.Delete && from.OldNoNewline || k == edit.Add && from.NewNoNewline
+	}
+	return n, noNewline
 }

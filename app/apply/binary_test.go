@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -87,11 +86,7 @@ func TestApplyBinaryRefusals(t *testing.T) {
 				writeFiles(t, dir, map[string]string{"logo.bin": tt.before})
 				defer git(t, dir, "checkout", "logo.bin")
 			}
-			file := filepath.Join(t.TempDir(), "p.diff")
-			os.WriteFile(file, []byte(tt.patch), 0o644)
-			o, out, _ := options(dir, "")
-			o.Patch, o.Yes = file, true
-			err := Run(context.Background(), o)
+			out, err := applyPatch(t, dir, tt.patch, yes)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Run: got %v (%s), want an error saying %q", err, out, tt.want)
 			}
@@ -109,14 +104,11 @@ func TestApplyBinaryRefusals(t *testing.T) {
 
 func TestApplyBinaryReview(t *testing.T) {
 	dir, patch := binaryScratch(t)
-	file := filepath.Join(t.TempDir(), "p.diff")
-	os.WriteFile(file, []byte(patch), 0o644)
-	o, out, _ := options(dir, "")
-	o.Patch, o.Decisions = file, "y"
-	if err := Run(context.Background(), o); err != nil {
+	out, err := applyPatch(t, dir, patch, func(o *Options) { o.Decisions = "y" })
+	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
 	}
-	if !strings.Contains(out.String(), "binary file logo.bin: 2.0 KiB → 1.5 KiB\nlogo.bin\tapproved\n") {
+	if !strings.Contains(out, "binary file logo.bin: 2.0 KiB → 1.5 KiB\nlogo.bin\tapproved\n") {
 		t.Errorf("got output\n%s\nwant the binary file described and approved", out)
 	}
 	msg := git(t, dir, "log", "-1", "--format=%B")
@@ -126,13 +118,11 @@ func TestApplyBinaryReview(t *testing.T) {
 
 	// Rejected, nothing is written.
 	dir, patch = binaryScratch(t)
-	os.WriteFile(file, []byte(patch), 0o644)
-	o, out, _ = options(dir, "")
-	o.Patch, o.Decisions = file, "n"
-	if err := Run(context.Background(), o); err != nil {
+	out, err = applyPatch(t, dir, patch, func(o *Options) { o.Decisions = "n" })
+	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
 	}
-	if st := git(t, dir, "status", "--porcelain"); st != "" || !strings.Contains(out.String(), "logo.bin\trejected") {
+	if st := git(t, dir, "status", "--porcelain"); st != "" || !strings.Contains(out, "logo.bin\trejected") {
 		t.Errorf("rejected: got status %q, output\n%s", st, out)
 	}
 }

@@ -81,3 +81,21 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// applyPatch runs pair apply in dir on patch (written to a file) with the
+// options set sets, and returns its standard output and error.
+func applyPatch(t *testing.T, dir, patch string, set func(*Options)) (string, error) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "p.diff")
+	if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, out, _ := options(dir, "")
+	o.Patch = file
+	set(&o)
+	err := Run(context.Background(), o)
+	return out.String(), err
+}
+
+// yes sets --yes.
+func yes(o *Options) { o.Yes = true }

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,14 +52,11 @@ func TestApplySubmoduleCheckedOut(t *testing.T) {
 	git(t, dir, "commit", "-q", "-m", "with dep at one")
 
 	patch := "diff --git a/dep b/dep\nindex " + first[:7] + ".." + second[:7] + " 160000\n--- a/dep\n+++ b/dep\n@@ -1 +1 @@\n-Subproject commit " + first + "\n+Subproject commit " + second + "\n"
-	file := filepath.Join(t.TempDir(), "p.diff")
-	os.WriteFile(file, []byte(patch), 0o644)
-	o, out, _ := options(dir, "")
-	o.Patch, o.Yes = file, true
-	if err := Run(context.Background(), o); err != nil {
+	out, err := applyPatch(t, dir, patch, yes)
+	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
 	}
-	if !strings.Contains(out.String(), "submodule dep: "+first[:7]+" → "+second[:7]+"\n") {
+	if !strings.Contains(out, "submodule dep: "+first[:7]+" → "+second[:7]+"\n") {
 		t.Errorf("got output\n%s\nwant the pointer's change described", out)
 	}
 	if got := git(t, dir, "ls-tree", "HEAD", "dep"); !strings.Contains(got, "160000 commit "+second) {
@@ -103,11 +99,7 @@ func TestApplySubmoduleRefusals(t *testing.T) {
 		{"not a commit id", move(strings.Repeat("1", 40), "main"), false, "is not one line"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "p.diff")
-			os.WriteFile(file, []byte(tt.patch), 0o644)
-			o, out, _ := options(dir, "")
-			o.Patch, o.Yes, o.NoCommit = file, true, tt.noCommit
-			err := Run(context.Background(), o)
+			out, err := applyPatch(t, dir, tt.patch, func(o *Options) { o.Yes, o.NoCommit = true, tt.noCommit })
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Run: got %v (%s), want an error saying %q", err, out, tt.want)
 			}
