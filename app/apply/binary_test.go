@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -131,4 +132,33 @@ func TestApplyBinaryReview(t *testing.T) {
 func wrongNewID(patch string) string {
 	i := strings.Index(patch, "..") + 2
 	return patch[:i] + "0123456789" + patch[i+10:]
+}
+
+// TestApplyBinaryRandom applies random edits of random binary files (so
+// that git writes deltas of every kind of copy and insert, and literals)
+// with pair and with git, from a fixed seed.
+func TestApplyBinaryRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 4))
+	const cases = 12
+	for i := range cases {
+		old := noise(r.Uint64(), r.IntN(9000))
+		nw := old
+		for range 1 + r.IntN(4) {
+			at := r.IntN(len(nw) + 1)
+			end := min(len(nw), at+r.IntN(300))
+			switch r.IntN(3) {
+			case 0: // insert
+				nw = nw[:at] + noise(r.Uint64(), r.IntN(200)) + nw[at:]
+			case 1: // delete
+				nw = nw[:at] + nw[end:]
+			default: // move a piece to the front
+				nw = nw[at:end] + nw[:at] + nw[end:]
+			}
+		}
+		sameAsGit(t, gitCase{name: fmt.Sprintf("random %d", i), setup: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"f.bin": "\x00" + old})
+		}, change: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"f.bin": "\x00" + nw})
+		}})
+	}
 }
