@@ -21,4 +21,9 @@
 // SEARCH/REPLACE blocks, the V4A apply_patch form, a whole file in a fence
 // under its path) into the same FileDiff and Hunk model, so that one
 // placement engine, with the same refusals, places them all.
+//
+// git's binary patches ("GIT binary patch", literal or delta, base85 and
+// zlib) are decoded by Parse and applied whole by FileDiff.ApplyBinary,
+// which checks the content and the result against the blob ids of the
+// "index" line, as git apply does.
 package edit

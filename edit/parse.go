@@ -170,6 +170,10 @@ func (p *parser) run() error {
 			p.i++
 		case p.isFileHeader():
 			p.fileHeader()
+		case p.cur != nil && p.git && l == "GIT binary patch":
+			if err := p.binaryPatch(); err != nil {
+				return err
+			}
 		case strings.HasPrefix(l, "@@"):
 			if err := p.hunk(); err != nil {
 				return err
@@ -288,6 +292,7 @@ func (p *parser) extendedHeader(l string) {
 		f.Copied, f.NewPath = true, unquoteName(v)
 	} else if v, ok := word("index "); ok {
 		f.Indexed = true
+		f.OldID, f.NewID = indexIDs(v)
 		// "index abc..def 100644": the mode of an unchanged-mode file.
 		if _, mode, found := strings.Cut(v, " "); found && f.OldMode == "" && f.NewMode == "" {
 			f.OldMode, f.NewMode = canonMode(mode), canonMode(mode)

@@ -87,8 +87,13 @@ type FileDiff struct {
 	// each side, unless the file ends), and a hunk without it was damaged.
 	Indexed bool
 	// Binary is set for "Binary files ... differ" and "GIT binary patch";
-	// such diffs cannot be applied by pair.
-	Binary bool
+	// BinaryPatch holds the data of the latter (see ApplyBinary); the
+	// former has none and cannot be applied.
+	Binary      bool
+	BinaryPatch *BinaryPatch
+	// OldID and NewID are the blob ids of the "index" line, as written
+	// (abbreviated unless --full-index), "" without one.
+	OldID, NewID string
 	// Names holds the names of a ---/+++ pair that no "diff --git" line
 	// opened, as written, for StripNames and Other; nil otherwise.
 	Names *Names

@@ -87,6 +87,9 @@ func (p *FilePlan) noteNumbered() {
 // keep is not nil) and returns the new content. A deletion must remove
 // every line of the file.
 func (p *FilePlan) Result(keep func(Resolved) bool) (string, error) {
+	if p.Diff != nil && p.Diff.Binary {
+		return p.Diff.ApplyBinary(p.Old)
+	}
 	hs := p.Hunks
 	if keep != nil {
 		hs = nil

@@ -80,6 +80,9 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 	commit := opts.Commit && t.Git
+	if err := checkGitlinkPlans(plans, commit); err != nil {
+		return res, err
+	}
 	if commit {
 		if err := t.CheckCommit(); err != nil {
 			return res, err
@@ -104,16 +107,24 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
+	t.gitlinkFolders(plans)
 	return res, nil
 }
 
 // ChangesOf computes the write set of fully placed plans.
 func ChangesOf(plans []*edit.FilePlan) ([]Change, error) {
 	var out []Change
-	for _, p := range plans {
+	for _, p := range withoutGitlinks(plans) {
 		content, err := p.Result(nil)
 		if err != nil {
 			return nil, err
+		}
+		if p.NewPath != "" && (linkResult(p.Diff) || linkSource(p.Diff)) {
+			out = append(out, linkChange(p, content))
+			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
+				out = append(out, Change{Path: p.OldPath, Delete: true, WasLink: linkSource(p.Diff)})
+			}
+			continue
 		}
 		mode, err := modeOf(p.Diff)
 		if err != nil {
@@ -121,7 +132,7 @@ func ChangesOf(plans []*edit.FilePlan) ([]Change, error) {
 		}
 		switch {
 		case p.NewPath == "":
-			out = append(out, Change{Path: p.OldPath, Delete: true})
+			out = append(out, Change{Path: p.OldPath, Delete: true, WasLink: linkSource(p.Diff)})
 		default:
 			out = append(out, Change{Path: p.NewPath, Content: []byte(content), Mode: mode})
 			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
@@ -140,7 +151,7 @@ func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
 	}
 	var out []FileCommit
 	for _, p := range plans {
-		fc := FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks}
+		fc := FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks, Whole: p.Diff != nil && p.Diff.Binary}
 		switch {
 		case p.NewPath == "":
 			fc.Delete = true
@@ -150,7 +161,10 @@ func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
 			fc.OldPath = p.OldPath
 		}
 		if c, ok := content[p.NewPath]; ok && !fc.Delete {
-			fc.After, fc.Mode = string(c.Content), c.Mode
+			fc.After, fc.Mode, fc.Link = string(c.Content), c.Mode, c.Link
+		}
+		if gitlinkPlan(p) {
+			fc, _ = gitlinkCommit(p, fc) // checked by checkGitlinkPlans
 		}
 		out = append(out, fc)
 	}
@@ -168,6 +182,8 @@ func modeOf(fd *edit.FileDiff) (fs.FileMode, error) {
 		return 0o644, nil
 	case "100755":
 		return 0o755, nil
+	case linkMode, gitlinkMode: // written as a link, or not at all
+		return 0, nil
 	}
 	if _, err := strconv.ParseUint(fd.NewMode, 8, 32); err != nil {
 		return 0, fmt.Errorf("%s: bad file mode %q", fd.Path(), fd.NewMode)

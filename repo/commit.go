@@ -39,6 +39,15 @@ type FileCommit struct {
 	Create  bool            // the file was created
 	Mode    fs.FileMode     // permission bits written, 0 = unchanged
 	Hunks   []edit.Resolved // the approved/edited hunks as placed against Before
+	// Whole says the content is replaced as a whole (a binary patch): it
+	// is committed only over a clean file, as no hunk can be placed again.
+	Whole bool
+	// Link says that After is the target of a symbolic link (mode 120000).
+	Link bool
+	// Gitlink is the commit a submodule pointer (mode 160000) is set to;
+	// WasGitlink says the path held one (see submodule.go).
+	Gitlink    string
+	WasGitlink bool
 }
 
 // CommitOptions says how Commit writes its commit.
@@ -516,6 +525,9 @@ func (c *treeChange) worktree() string {
 // filters.clean); the hunks are placed on what the person sees, the
 // working-tree form.
 func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit, fl *filters) ([]*treeChange, string, error) {
+	if f.Gitlink != "" || f.WasGitlink {
+		return gitlinkChanges(st, base, f)
+	}
 	src := f.Path
 	if f.OldPath != "" {
 		src = f.OldPath
@@ -570,6 +582,9 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 		return out, "", nil
 	}
 	content := f.After
+	if !clean && f.Whole {
+		return nil, reasonOverlap, nil
+	}
 	if !clean {
 		onto := headContent
 		if srcDriver != "" {
@@ -594,6 +609,9 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 		mode = filemode.Executable
 	case f.Mode == 0 && headMode == filemode.Executable:
 		mode = filemode.Executable
+	}
+	if f.Link {
+		mode = filemode.Symlink
 	}
 	fc := f
 	c := &treeChange{path: f.Path, mode: mode, file: &fc}
@@ -674,7 +692,7 @@ func headFile(st storer.EncodedObjectStorer, base *gitobj.Tree, p string) (conte
 	if err != nil {
 		return "", 0, false, fmt.Errorf("read %s from HEAD: %w", p, err)
 	}
-	if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
+	if e.Mode != filemode.Regular && e.Mode != filemode.Executable && e.Mode != filemode.Symlink {
 		return "", 0, false, nil
 	}
 	b, err := readBlob(st, e.Hash)

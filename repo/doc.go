@@ -12,7 +12,11 @@
 // Commit records the approved hunks on top of HEAD, running the person's
 // hooks, with the audit trailer that Record.Message writes and
 // ParseMessage reads, and keeps the commit's id in pair's record of its
-// own commits. Undo takes back the last pair commit when this pair made it
+// own commits. A patch's symbolic links (mode 120000), binary files and
+// submodule pointers (mode 160000) are content too: a link is written as a
+// link and never through one, a binary patch must fit the file's blob, and
+// a submodule's pointer changes in the index and the commit only, its
+// working tree untouched, as git apply --index does. Undo takes back the last pair commit when this pair made it
 // and that is safe, and Log lists pair commits, marking those whose
 // trailers say pair but that this pair did not make.
 package repo

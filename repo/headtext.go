@@ -15,8 +15,9 @@ import (
 )
 
 // HeadText returns the content of the file p as HEAD commits it (the blob,
-// as git stores it). ok is false when HEAD has no regular file at p: no
-// repository, no commit yet, or no such file.
+// as git stores it; a link's target; a submodule's "Subproject commit"
+// line). ok is false when HEAD has no such file at p: no repository, no
+// commit yet, or no such file.
 func (t *Tree) HeadText(p string) (text string, ok bool, err error) {
 	if !t.Git {
 		return "", false, nil
@@ -39,7 +40,9 @@ func (t *Tree) HeadText(p string) (text string, ok bool, err error) {
 		return "", false, nil
 	case err != nil:
 		return "", false, err
-	case f.Mode != filemode.Regular && f.Mode != filemode.Executable:
+	case f.Mode == filemode.Submodule:
+		return gitlinkText(f.Hash.String()), true, nil
+	case f.Mode != filemode.Regular && f.Mode != filemode.Executable && f.Mode != filemode.Symlink:
 		return "", false, nil
 	}
 	b, err := gitobj.ReadBlob(st, f.Hash)

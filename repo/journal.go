@@ -4,6 +4,7 @@ package repo
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -120,6 +121,11 @@ type journalEntry struct {
 	// NewCopy, Temp holds the new content.)
 	Temp    string `json:"temp,omitempty"`
 	Restore string `json:"restore,omitempty"`
+	// OldLink and NewLink say that the old or the new content is a
+	// symbolic link's target: the copies are links, the hashes are of
+	// the targets.
+	OldLink bool `json:"old_link,omitempty"`
+	NewLink bool `json:"new_link,omitempty"`
 }
 
 // RecoveryReport says what Recover did with a write set that a crash
@@ -553,6 +559,7 @@ func (t *Tree) journalShown() string {
 type fileState struct {
 	exists  bool
 	regular bool
+	link    bool // a symbolic link; hash is of its target
 	mode    fs.FileMode
 	hash    string
 }
@@ -571,6 +578,14 @@ func stateIn(r *os.Root, p string) (fileState, error) {
 		return fileState{}, wrapEscape(p, err)
 	}
 	s := fileState{exists: true, mode: fi.Mode().Perm()}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := r.Readlink(p)
+		if err != nil {
+			return fileState{}, wrapEscape(p, err)
+		}
+		s.link, s.hash = true, hashOf([]byte(target))
+		return s, nil
+	}
 	if !fi.Mode().IsRegular() {
 		return s, nil
 	}
@@ -586,12 +601,23 @@ func (s fileState) isOld(e journalEntry) bool {
 	if !e.Existed {
 		return !s.exists
 	}
+	if e.OldLink {
+		return s.link && s.hash == e.OldHash
+	}
 	return s.regular && s.hash == e.OldHash && s.mode == e.OldMode
 }
 
 func (s fileState) isNew(e journalEntry) bool {
 	if e.Delete {
 		return !s.exists
+	}
+	return s.holdsNew(e)
+}
+
+// holdsNew reports whether the state is the entry's new content.
+func (s fileState) holdsNew(e journalEntry) bool {
+	if e.NewLink {
+		return s.link && s.hash == e.NewHash
 	}
 	return s.regular && s.hash == e.NewHash && s.mode == e.NewMode
 }
@@ -608,7 +634,7 @@ func (t *Tree) newReady(dir *os.Root, e journalEntry) bool {
 		return false
 	}
 	s, err := stateIn(r, name)
-	return err == nil && s.regular && s.hash == e.NewHash && s.mode == e.NewMode
+	return err == nil && s.holdsNew(e)
 }
 
 // placeNew renames an entry's new content onto its target.
@@ -691,7 +717,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 		case !s.isNew(e) && !(s.exists && !s.regular && slices.Contains(j.Dirs, e.Path)):
 			conflicts = append(conflicts, e.Path)
 		case !e.Existed:
-			if s.regular {
+			if s.regular || s.link {
 				if err := t.root.Remove(e.Path); err != nil {
 					return conflicts, wrapEscape(e.Path, err)
 				}
@@ -715,9 +741,9 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 // renamed onto the target, which needs no space. Once it is, the target
 // holds its old content, so that a repeated roll-back leaves it.
 func (t *Tree) restore(dir *os.Root, e journalEntry) error {
-	old, err := dir.ReadFile(e.OldCopy)
-	if err != nil {
-		return fmt.Errorf("%s: old content: %w", e.Path, err)
+	old, link, err := t.readCopy(dir, e.OldCopy)
+	if err != nil || link != e.OldLink {
+		return fmt.Errorf("%s: old content: %w", e.Path, cmp.Or(err, errors.New("the journal's copy is of another kind")))
 	}
 	if hashOf(old) != e.OldHash {
 		return fmt.Errorf("%s: the journal's copy of the old content is damaged", e.Path)
@@ -726,14 +752,10 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
 		return err
 	}
-	// The old mode, made durable as the content is.
-	f, err := dir.Open(e.OldCopy)
-	if err == nil {
-		err = f.Chmod(e.OldMode)
-		if serr := f.Sync(); err == nil {
-			err = serr
-		}
-		f.Close()
+	// The old mode, made durable as the content is (a link has no mode
+	// of its own).
+	if !e.OldLink {
+		err = restoreMode(dir, e)
 	}
 	if err != nil {
 		return pathErr("restore", e.Path, err)
@@ -758,11 +780,11 @@ func (t *Tree) moveIn(dir *os.Root, name, target, beside string) error {
 	if err != nil {
 		return wrapEscape(target, err)
 	}
-	b, err := dir.ReadFile(name)
+	b, link, err := t.readCopy(dir, name)
 	if err != nil {
 		return wrapEscape(target, err)
 	}
-	err = t.writeIn(t.root, beside, b, fi.Mode().Perm())
+	err = t.writeCopy(t.root, beside, b, fi.Mode().Perm(), link)
 	if err == nil {
 		err = t.root.Rename(beside, target)
 	}
@@ -793,4 +815,19 @@ func (t *Tree) syncDirs(j *journal) {
 	for d := range dirs {
 		_ = syncDir(t.root, d) // a directory a deletion removed is gone
 	}
+}
+
+// restoreMode gives an entry's old copy its old mode, made durable as
+// the content is.
+func restoreMode(dir *os.Root, e journalEntry) error {
+	f, err := dir.Open(e.OldCopy)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	err = f.Chmod(e.OldMode)
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	return err
 }

@@ -394,7 +394,7 @@ func TestPlaceErrors(t *testing.T) {
 				"index 1234567..89abcde 100644",
 				"Binary files a/img.png and b/img.png differ",
 			),
-			wantErr: errAny,
+			wantErr: edit.ErrBinaryNoData,
 		},
 		{
 			name:  "git binary patch after a text diff",
@@ -410,10 +410,10 @@ func TestPlaceErrors(t *testing.T) {
 				"index 1234567..89abcde 100644",
 				"GIT binary patch",
 				"literal 5",
-				"McmZ?wbhEz+00",
+				"McmZQzWMXCk000>P3jhEB",
 				"",
 			),
-			wantErr: errAny,
+			wantErr: edit.ErrBinaryMismatch, // img.png is not blob 1234567
 		},
 		{
 			name:    "hunks with no file header",

@@ -40,21 +40,19 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	}
 	var targets []*target
 	byPath := map[[2]string]*target{}
+	p = joinTypechanges(p)
 	links := t.linksOf(p)
-	if len(links.gone) > 0 {
-		for _, fd := range p.Files {
-			if fd.OldMode == linkMode {
-				return nil, fmt.Errorf("%s: only regular files (mode 100644 or 100755) can be changed or deleted, not mode %s (a symbolic link)", fd.OldPath, linkMode)
-			}
-		}
-	}
 	// A mode pair cannot write (a link, a submodule) is refused here, so
 	// that a check says so, but after every path is looked at: a path
 	// beyond a link the patch makes is refused as git words it.
 	var modeErr error
 	for _, fd := range p.Files {
-		if fd.Binary {
-			return nil, fmt.Errorf("%s: binary diffs cannot be applied", fd.Path())
+		fd = t.withLinkModes(fd, w)
+		if err := checkBinary(fd); err != nil {
+			return nil, err
+		}
+		if err := t.checkGitlinkDiff(fd); err != nil {
+			return nil, err
 		}
 		if fd.Path() == "" {
 			if len(fd.Hunks) == 0 {
@@ -77,7 +75,8 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				return nil, err
 			}
 			// A link is judged by what it leads to: a link to .env is .env.
-			linked := w.linked(p)
+			// A link the patch changes is not followed: its folders are.
+			linked := w.linked(linkFolder(p, i == 0 && linkSource(fd)))
 			if linked {
 				if err := t.guardLinks(p, access); err != nil {
 					return nil, err
@@ -86,8 +85,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// Where the path lands on disk, through links too: never in
 			// .git, a submodule or outside the tree. Write checks it again
 			// under the writer lock.
-			if err := t.checkPlacedPath(p, linked, w); err != nil {
-				return nil, err
+			// A submodule's pointer is not written there (see submodule.go).
+			if gl := i == 0 && gitlinkSource(fd) || i == 1 && gitlinkResult(fd); !gl {
+				if err := t.checkPlacedPath(p, linked, w); err != nil {
+					return nil, err
+				}
 			}
 			// The path itself a link (its folders were looked at by
 			// resolve): the write would refuse it, so a check does too.
@@ -121,13 +123,17 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		var old string
 		if tg.oldPath != "" {
 			var err error
-			if old, err = w.readString(tg.oldPath); err != nil {
+			if old, err = w.readSource(tg.oldPath, tg.fd); err != nil {
 				return nil, wrapEscape(tg.oldPath, err)
 			}
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 	}
-	return edit.PlanFiles(in), nil
+	plans := edit.PlanFiles(in)
+	if err := checkBinaryPlans(plans); err != nil {
+		return nil, err
+	}
+	return plans, nil
 }
 
 // linked reports whether p or a directory above it is a symbolic link,
@@ -174,7 +180,26 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
 				return "", "", err
 			}
+			if gitlinkSource(fd) {
+				if ok, err := t.gitlinkAt(cp); err != nil || ok {
+					oldPath, stripped = cp, i > 0
+					if err != nil {
+						return "", "", err
+					}
+					break
+				}
+				continue
+			}
 			fi, err := w.stat(cp)
+			if linkSource(fd) {
+				if fi, err = w.lstat(cp); err == nil {
+					if err := checkLinkSource(cp, fi); err != nil {
+						return "", "", err
+					}
+					oldPath, stripped = cp, i > 0
+					break
+				}
+			}
 			if err == nil && fi.Mode().IsRegular() {
 				oldPath, stripped = cp, i > 0
 				break
@@ -188,6 +213,10 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 		}
 		// A missing file is fine only for hunks of added lines alone: the
 		// author meant to create it.
+		if oldPath == "" && gitlinkSource(fd) {
+			cp, _ := t.Clean(cands[0])
+			return "", "", fmt.Errorf("%s: %w: the index has no submodule there", cp, ErrGitlink)
+		}
 		if oldPath == "" && !onlyAdds(fd) {
 			cp, _ := t.Clean(cands[0])
 			return "", "", fmt.Errorf("%s: %w", cp, fs.ErrNotExist)
@@ -220,6 +249,9 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 	// It must not exist yet (an empty file may be filled), and must not
 	// lead outside the tree through a link.
 	fi, err := w.stat(newPath)
+	if gitlinkResult(fd) {
+		return oldPath, newPath, t.checkNewGitlink(newPath, fi, err)
+	}
 	switch {
 	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)

@@ -33,7 +33,7 @@ func (t *Tree) Refresh(plans []*edit.FilePlan) (changed []string, err error) {
 	for i, p := range plans {
 		cur := ""
 		if p.OldPath != "" {
-			b, err := t.ReadFile(p.OldPath)
+			b, err := t.currentSource(p.OldPath, p.Diff)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
 					return changed, fmt.Errorf("%s: %w: it was removed", p.OldPath, ErrChanged)

@@ -240,6 +240,10 @@ type Change struct {
 	Mode fs.FileMode
 	// Delete removes the file instead of writing it.
 	Delete bool
+	// Link writes a symbolic link whose target is Content; WasLink says
+	// that the path is a symbolic link now, which the change replaces or
+	// deletes (any other link at the path is refused).
+	Link, WasLink bool
 }
 
 // Write applies a set of changes all together or not at all: every new
@@ -292,7 +296,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}()
 	for i, e := range j.Changes {
 		if e.Existed {
-			if err := t.writeIn(l.dir, e.OldCopy, olds[i], 0o600); err != nil {
+			if err := t.writeCopy(l.dir, e.OldCopy, olds[i], 0o600, e.OldLink); err != nil {
 				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
 			}
 		}
@@ -316,7 +320,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		if e.Delete {
 			continue
 		}
-		if err := t.writeIn(l.dir, e.NewCopy, news[i], e.NewMode); err != nil {
+		if err := t.writeCopy(l.dir, e.NewCopy, news[i], e.NewMode, e.NewLink); err != nil {
 			// Named by the user's file, not the journal's copy.
 			return pathErr("write", e.Path, err)
 		}
@@ -399,7 +403,11 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	for i, c := range changes {
 		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
 		if fi, serr := t.root.Lstat(c.Path); serr == nil {
-			if fi.Mode()&fs.ModeSymlink != 0 {
+			if c.WasLink {
+				if err := checkLinkSource(c.Path, fi); err != nil {
+					return nil, nil, nil, err
+				}
+			} else if fi.Mode()&fs.ModeSymlink != 0 {
 				if _, err := t.root.Stat(c.Path); err != nil {
 					if werr := wrapEscape(c.Path, err); errors.Is(werr, ErrOutsideRepo) {
 						return nil, nil, nil, werr
@@ -407,11 +415,11 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 				}
 				return nil, nil, nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", c.Path)
 			}
-			if !fi.Mode().IsRegular() {
+			if !fi.Mode().IsRegular() && !c.WasLink {
 				return nil, nil, nil, fmt.Errorf("%s: not a regular file", c.Path)
 			}
-			if olds[i], err = t.root.ReadFile(c.Path); err != nil {
-				return nil, nil, nil, wrapEscape(c.Path, err)
+			if olds[i], e.OldLink, err = t.readOld(c.Path, fi); err != nil {
+				return nil, nil, nil, err
 			}
 			e.Existed, e.OldMode, e.OldHash = true, fi.Mode().Perm(), hashOf(olds[i])
 			e.OldCopy = "old-" + strconv.Itoa(i)
@@ -424,11 +432,12 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			e.NewMode = c.Mode.Perm()
 			if e.NewMode == 0 {
 				e.NewMode = 0o644
-				if e.Existed {
+				if e.Existed && !e.OldLink { // a link's mode is no file's
 					e.NewMode = e.OldMode
 				}
 			}
 			news[i] = c.Content
+			e.NewLink = c.Link
 			e.NewHash = hashOf(c.Content)
 			e.NewCopy = "new-" + strconv.Itoa(i)
 			e.Temp = tempName(c.Path)

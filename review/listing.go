@@ -26,11 +26,14 @@ const (
 // FileReport is a file of a placement or a review, as pair apply --json
 // reports it.
 type FileReport struct {
-	Path    string       `json:"path"`
-	OldPath string       `json:"old_path,omitempty"`
-	Action  Action       `json:"action"`
-	Mode    string       `json:"mode,omitempty"`
-	Hunks   []HunkReport `json:"hunks"`
+	Path    string `json:"path"`
+	OldPath string `json:"old_path,omitempty"`
+	Action  Action `json:"action"`
+	Mode    string `json:"mode,omitempty"`
+	// Change describes a change that is not lines of text, decided as
+	// one item: a binary file, a symbolic link, a submodule pointer.
+	Change string       `json:"change,omitempty"`
+	Hunks  []HunkReport `json:"hunks"`
 }
 
 // HunkReport is a hunk of a FileReport.
@@ -107,6 +110,10 @@ func FileReportOf(p *edit.FilePlan) FileReport {
 	if p.Diff.ModeChange() || (fr.Action == ActionCreate && p.Diff.NewMode != "") {
 		fr.Mode = p.Diff.NewMode
 	}
+	f := File{OldPath: p.OldPath, NewPath: p.NewPath, Diff: p.Diff, Old: p.Old, Hunks: p.Hunks}
+	if fr.Change = f.special(); fr.Change != "" {
+		return fr // one item, the file change: no hunk to place
+	}
 	for _, h := range p.Hunks {
 		oc := h.OldCount()
 		fr.Hunks = append(fr.Hunks, HunkReport{
@@ -126,6 +133,7 @@ func FileReports(rev *Review) []FileReport {
 	for fi := range rev.Proposal.Files {
 		f := &rev.Proposal.Files[fi]
 		fr := FileReportOf(&edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff})
+		fr.Change = f.special()
 		for _, it := range rev.Items {
 			if it.File != fi {
 				continue
@@ -154,6 +162,10 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 	}
 	for _, f := range files {
 		path := safetext.Name(f.Path)
+		if f.Change != "" {
+			printChange(w, f)
+			continue
+		}
 		lines := 0
 		for _, h := range f.Hunks {
 			lines += max(h.NewLines, h.OldLines)

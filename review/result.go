@@ -88,6 +88,9 @@ func (r *Review) HunkRecord(it *Item) audit.HunkRecord {
 		Interpreted: it.Hunk.Pass == edit.PassInterpreted, Uncertain: it.Hunk.Pass == edit.PassUncertain}
 	if it.Whole {
 		h.Start = 0
+		if s := r.FileOf(it).wholeHash(); s != "" {
+			h.Hash = s
+		}
 	}
 	return h
 }
@@ -149,7 +152,7 @@ func (r *Review) Plans() ([]*edit.FilePlan, error) {
 		}
 		f := &r.Proposal.Files[fi]
 		hunks := r.Accepted(fi)
-		if len(f.Failed) == 0 && slices.EqualFunc(hunks, f.Hunks, sameHunk) {
+		if len(f.Failed) == 0 && (f.whole() || slices.EqualFunc(hunks, f.Hunks, sameHunk)) {
 			out = append(out, &edit.FilePlan{OldPath: f.OldPath, NewPath: f.NewPath, Diff: f.Diff, Old: f.Old, Hunks: f.Hunks})
 			continue
 		}

@@ -3,6 +3,7 @@
 package review
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -94,6 +95,9 @@ func (f *File) Changes() []string {
 	}
 	if m := f.modeChange(); m != "" {
 		out = append(out, m)
+	}
+	if k := f.kind(); k != "" {
+		out = append(out, k)
 	}
 	return out
 }
@@ -190,9 +194,16 @@ func New(p Proposal, grants []string) *Review {
 	r := &Review{Proposal: p, Grants: slices.Clone(grants)}
 	for fi := range p.Files {
 		f := &p.Files[fi]
-		if len(f.Hunks) == 0 && len(f.Failed) == 0 {
-			// A change without lines: the file change is the item.
-			r.add(Item{File: fi, Whole: true})
+		if len(f.Failed) == 0 && (len(f.Hunks) == 0 || f.whole()) {
+			// A change without lines, or whose lines are no text (a
+			// binary file, a link, a submodule): the file change is the
+			// item, with the guard of its hunks (a deletion that loses
+			// uncommitted content).
+			it := Item{File: fi, Whole: true}
+			for _, h := range f.Hunks {
+				it.Hunk.Guard = cmp.Or(it.Hunk.Guard, h.Guard)
+			}
+			r.add(it)
 			continue
 		}
 		for _, h := range f.Hunks {
@@ -222,7 +233,7 @@ func (r *Review) Covered(it *Item) bool {
 }
 
 func (r *Review) grantable(f *File) bool {
-	return f.Action() == "modify" && f.modeChange() == "" && !audit.ConfigFile(f.Path())
+	return f.Action() == "modify" && f.modeChange() == "" && !f.whole() && !audit.ConfigFile(f.Path())
 }
 
 // NotCovered says, for an item of a granted file that the grant does not

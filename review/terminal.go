@@ -410,6 +410,9 @@ func (t *Terminal) decisionText(it *Item) string {
 }
 
 func wholeChange(f *File) string {
+	if s := f.special(); s != "" {
+		return s
+	}
 	d := f.Diff
 	switch f.Action() {
 	case "create":

@@ -1,0 +1,226 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
+)
+
+// Submodule pointers (mode 160000, gitlinks): the patch's content is one
+// line, "Subproject commit <id>". As git apply --index does, pair changes
+// the pointer in the index and the commit, and leaves the submodule's
+// working tree alone: it makes the empty folder of a new submodule, and
+// removes the empty folder of a deleted one.
+
+// subprojectPrefix starts the one line git writes for a gitlink.
+const subprojectPrefix = "Subproject commit "
+
+// ErrGitlink is returned for a submodule pointer change pair cannot make.
+var ErrGitlink = errors.New("cannot change the submodule pointer")
+
+// gitlinkSource reports whether the diff reads a submodule pointer.
+func gitlinkSource(fd *edit.FileDiff) bool {
+	return fd.OldMode == gitlinkMode && !fd.New
+}
+
+// gitlinkResult reports whether the diff writes a submodule pointer.
+func gitlinkResult(fd *edit.FileDiff) bool {
+	return fd.NewMode == gitlinkMode && !fd.Deleted
+}
+
+// gitlinkPlan reports whether a plan changes a submodule pointer.
+func gitlinkPlan(p *edit.FilePlan) bool {
+	return p.Diff != nil && (gitlinkSource(p.Diff) || gitlinkResult(p.Diff))
+}
+
+// checkGitlinkDiff refuses what pair does not do with submodules: a
+// submodule turned into a file or a link, or back, and any submodule
+// change outside a git repository.
+func (t *Tree) checkGitlinkDiff(fd *edit.FileDiff) error {
+	src, res := gitlinkSource(fd), gitlinkResult(fd)
+	switch {
+	case !src && !res:
+		return nil
+	case !t.Git:
+		return fmt.Errorf("%s: %w outside a git repository", fd.Path(), ErrGitlink)
+	case !fd.New && !fd.Deleted && src != res:
+		return fmt.Errorf("%s: %w: turning a submodule into a file or back is not supported", fd.Path(), ErrGitlink)
+	}
+	return nil
+}
+
+// indexGitlink returns the commit the index's submodule pointer at p
+// names, or ok false when the index has no submodule there.
+func (t *Tree) indexGitlink(p string) (id string, ok bool, err error) {
+	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	for _, e := range idx.Entries {
+		if e.Name == p && e.Stage == 0 {
+			return e.Hash.String(), e.Mode == filemode.Submodule, nil
+		}
+	}
+	return "", false, nil
+}
+
+// gitlinkText is a submodule pointer as a patch writes it.
+func gitlinkText(id string) string { return subprojectPrefix + id + "\n" }
+
+// gitlinkID reads the commit of a submodule pointer's text.
+func gitlinkID(text string) (string, error) {
+	id, ok := strings.CutPrefix(strings.TrimSuffix(text, "\n"), subprojectPrefix)
+	id = strings.TrimSuffix(id, "-dirty")
+	if !ok || len(id) != 40 && len(id) != 64 || strings.Trim(strings.ToLower(id), "0123456789abcdef") != "" {
+		return "", fmt.Errorf("%w: %q is not one line %q and a full commit id", ErrGitlink, text, subprojectPrefix)
+	}
+	return strings.ToLower(id), nil
+}
+
+// gitlinkAt reports whether the index holds a submodule at p.
+func (t *Tree) gitlinkAt(p string) (bool, error) {
+	_, ok, err := t.indexGitlink(p)
+	return ok, err
+}
+
+// checkNewGitlink checks the path of a submodule the patch adds: not in
+// the index yet, and on disk nothing or a folder (the submodule's own).
+func (t *Tree) checkNewGitlink(p string, fi fs.FileInfo, statErr error) error {
+	if _, ok, err := t.indexGitlink(p); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("%s: the patch adds the submodule, but the index has it already", p)
+	}
+	switch {
+	case statErr == nil && !fi.IsDir():
+		return fmt.Errorf("%s: the patch adds a submodule there, but a file is in the way", p)
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return statErr
+	}
+	return nil
+}
+
+// gitlinkCommit fills in what a plan of a submodule pointer commits.
+func gitlinkCommit(p *edit.FilePlan, fc FileCommit) (FileCommit, error) {
+	fc.WasGitlink = p.OldPath != "" && gitlinkSource(p.Diff)
+	if p.NewPath == "" {
+		return fc, nil
+	}
+	after, err := p.Result(nil)
+	if err != nil {
+		return fc, err
+	}
+	if fc.Gitlink, err = gitlinkID(after); err != nil {
+		return fc, fmt.Errorf("%s: %w", p.NewPath, err)
+	}
+	fc.After = after
+	return fc, nil
+}
+
+// gitlinkChanges is fileChanges for a submodule pointer: the pointer is
+// committed when HEAD holds the one the patch was placed against (the
+// index's, see readSource).
+func gitlinkChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit) ([]*treeChange, string, error) {
+	src := f.Path
+	if f.OldPath != "" {
+		src = f.OldPath
+	}
+	var head *gitobj.TreeEntry
+	if base != nil {
+		e, err := gitobj.Find(st, base, src)
+		switch {
+		case err == nil:
+			head = &e
+		case !errors.Is(err, gitobj.ErrNotFound):
+			return nil, "", fmt.Errorf("read %s from HEAD: %w", src, err)
+		}
+	}
+	switch {
+	case f.Create && head != nil:
+		return nil, reasonInHead, nil
+	case !f.Create && (head == nil || head.Mode != filemode.Submodule || gitlinkText(head.Hash.String()) != f.Before):
+		return nil, reasonStagedGitlink, nil
+	}
+	var out []*treeChange
+	if f.OldPath != "" && f.OldPath != f.Path || f.Delete {
+		out = append(out, &treeChange{path: src, delete: true})
+	}
+	if !f.Delete {
+		fc := f
+		out = append(out, &treeChange{path: f.Path, mode: filemode.Submodule, blob: plumbing.NewHash(f.Gitlink), file: &fc})
+	}
+	return out, "", nil
+}
+
+// reasonStagedGitlink says why a submodule pointer is not committed.
+const reasonStagedGitlink = "HEAD's submodule pointer is not the one in the index that the patch changes; it is not committed"
+
+// gitlinkFolders makes the empty folder of each submodule the plans add
+// and removes the empty folder of each they delete, as git apply does; a
+// folder that holds anything is left alone.
+func (t *Tree) gitlinkFolders(plans []*edit.FilePlan) {
+	for _, p := range plans {
+		if !gitlinkPlan(p) {
+			continue
+		}
+		if p.OldPath != "" && p.OldPath != p.NewPath && gitlinkSource(p.Diff) {
+			_ = t.root.Remove(p.OldPath) // only an empty folder
+		}
+		if p.NewPath != "" && gitlinkResult(p.Diff) {
+			if _, err := t.root.Lstat(p.NewPath); errors.Is(err, fs.ErrNotExist) {
+				_, _ = t.mkdirs(p.NewPath)
+			}
+		}
+	}
+}
+
+// withoutGitlinks returns the plans that write the working tree: all
+// but the submodule pointers, which only the commit holds.
+func withoutGitlinks(plans []*edit.FilePlan) []*edit.FilePlan {
+	var out []*edit.FilePlan
+	for _, p := range plans {
+		if !gitlinkPlan(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// readGitlink is the text of the index's submodule pointer at p.
+func (t *Tree) readGitlink(p string) (string, error) {
+	id, ok, err := t.indexGitlink(p)
+	if err == nil && !ok {
+		err = fmt.Errorf("%s: %w: the index has no submodule there", p, ErrGitlink)
+	}
+	return gitlinkText(id), err
+}
+
+// checkGitlinkPlans checks, before anything is written, that the plans
+// of submodule pointers give a pointer each, and that they are to be
+// committed: the pointer is in the index and the commit only.
+func checkGitlinkPlans(plans []*edit.FilePlan, commit bool) error {
+	for _, p := range plans {
+		if !gitlinkPlan(p) {
+			continue
+		}
+		if !commit {
+			return fmt.Errorf("%s: %w without a commit: the pointer is kept in the index and the commit, not in the working tree", p.Path(), ErrGitlink)
+		}
+		if _, err := gitlinkCommit(p, FileCommit{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
