@@ -151,6 +151,7 @@ func newApp(f *factory) *cli.App {
 			newUndoCmd(f, nil),
 			newLogCmd(f, nil),
 			newMCPCmd(f, nil),
+			newCompletionCmd(f, nil),
 		},
 		Action: func(c *cli.Context) error {
 			if !c.Args().Present() {
