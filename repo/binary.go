@@ -1,3 +1,5 @@
+// binary.go: binary patches placed: the old file checked against the patch's blob ids, the new one made.
+
 package repo
 
 import (

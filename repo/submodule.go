@@ -1,3 +1,5 @@
+// submodule.go: submodule pointers (gitlinks) changed in the index and the commit, never the checkout.
+
 package repo
 
 import (

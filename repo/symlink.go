@@ -1,3 +1,5 @@
+// symlink.go: symbolic links as content, read and written as links, never through one.
+
 package repo
 
 import (

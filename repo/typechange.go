@@ -1,3 +1,5 @@
+// typechange.go: git's delete-then-create of one path joined into one change for links and submodules.
+
 package repo
 
 import "github.com/pair-cli/pair/edit"

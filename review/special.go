@@ -1,3 +1,5 @@
+// special.go: binary files, links and submodule pointers as one reviewable item each, in one line.
+
 package review
 
 import (
