@@ -5,6 +5,14 @@ import (
 	"slices"
 )
 
+// ruleChooseOrders is the rule of that id; see its Statement.
+var ruleChooseOrders = Rule{
+	ID:        "chooseOrders",
+	Stage:     StageFile,
+	Verdicts:  []Verdict{Certain},
+	Statement: "Where the order of a lost file line and added lines is unknown, the one order that leaves the file passing its syntax check, when every other fails it, is taken.",
+}
+
 // gapOrder is one reading of a gap in a hunk's alignment where the patch
 // left out file lines next to added lines: gap is the first left-out file
 // line, and the left-out lines go after the first at of the n-1 added
