@@ -337,7 +337,7 @@ func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
 			rh.Lines = append(rh.Lines, l)
 		}
 	}
-	cs, err := pl.candidates(&rh)
+	cs, trace, err := pl.candidates(&rh)
 	if err != nil {
 		return nil
 	}
@@ -350,6 +350,7 @@ func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
 		return nil
 	}
 	r := rs[0]
+	r.Rules = slices.Concat(trace, r.Rules, []RuleID{ruleInterpreted.ID})
 	r.Pass = PassInterpreted
 	r.Interpreted = pl.misreads(pre, w)
 	for _, in := range r.Interpreted {

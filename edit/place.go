@@ -236,16 +236,35 @@ func eachFile(n int, do func(i int)) {
 
 // filePlaces is a file's hunks with their places chosen, not yet resolved.
 type filePlaces struct {
-	old    string
-	pl     *placer
-	fd     *FileDiff
-	chosen []*candidate
-	errs   []*PlacementError
-	style  styleSeen
+	old   string
+	pl    *placer
+	fd    *FileDiff
+	hunks []hunkPlace // one per hunk of fd
+	errs  []*PlacementError
+	style styleSeen
 }
 
-func (fp *filePlaces) fail(i int, err error, detail string, nearest []NumberedLine) *PlacementError {
-	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest}
+// hunkPlace is one hunk's state through placement: the place chosen for
+// it (nil before, or once it is refused) and the trace of the rules that
+// decided so far.
+type hunkPlace struct {
+	chosen *candidate
+	trace  []RuleID
+}
+
+// decided adds rule ids to hunk i's trace.
+func (fp *filePlaces) decided(i int, ids ...RuleID) {
+	fp.hunks[i].trace = append(fp.hunks[i].trace, ids...)
+}
+
+// fail refuses hunk i by the rule of that id.
+func (fp *filePlaces) fail(i int, rule RuleID, err error, detail string, nearest []NumberedLine) *PlacementError {
+	return fp.failTraced(i, traced(fp.hunks[i].trace, rule), err, detail, nearest)
+}
+
+// failTraced refuses hunk i with the whole trace given.
+func (fp *filePlaces) failTraced(i int, trace []RuleID, err error, detail string, nearest []NumberedLine) *PlacementError {
+	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest, Rules: trace}
 	e.Interpreted, e.Misread = fp.pl.interpret(i, fp.fd.Hunks[i], err)
 	fp.errs = append(fp.errs, e)
 	return e
@@ -299,6 +318,22 @@ func gitContext(fds []*FileDiff) gitCtx {
 
 // choosePlaces finds the candidates of every hunk and chooses one each.
 // context is gitContext of the whole diff, used for files git made.
+//
+// The order is written down here once:
+//
+//  1. candidates, hunk by hunk: a hunk that changes nothing is refused
+//     (changesSomething); the strictest pass that finds places gives
+//     them (see candidates, with its own rules); an old side without a
+//     final newline keeps the places at the end (noNewlineAtEnd); of
+//     several, a git hunk short of context keeps those at that edge
+//     (atGitEdges); none left refuses it (alreadyApplied, fitsSomewhere);
+//  2. the choice: one place is taken (onePlace); twins take one place
+//     each (assignTwins); the rest choose by their neighbours' places,
+//     then the header's number, or are refused (choose);
+//  3. a loose fit on common lines stands only where the numbers pin it
+//     (pinnedByNumber, distinctive).
+//
+// finish then resolves the chosen places into readings and judges them.
 func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	pl := newPlacer(old)
 	pl.goFile = language(fd.Path()) == "go"
@@ -306,72 +341,76 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown
 	}
-	fp := &filePlaces{old: old, pl: pl, fd: fd}
+	fp := &filePlaces{old: old, pl: pl, fd: fd, hunks: make([]hunkPlace, len(fd.Hunks))}
 	fail := fp.fail
 	pl.strayAdds = pl.strayAddsIn(fd.Hunks)
 
-	// Phase 1: the candidates of every hunk at its best pass.
+	// Step 1: the candidates of every hunk at its best pass.
 	choices := make([][]candidate, len(fd.Hunks))
 	for i, h := range fd.Hunks {
 		if !h.Changes() {
-			fail(i, ErrNoOp, "it has no added or deleted lines", nil)
+			fail(i, ruleChangesSomething.ID, ErrNoOp, "it has no added or deleted lines", nil)
 			continue
 		}
-		cands, err := pl.candidates(h)
+		cands, trace, err := pl.candidates(h)
 		if err != nil {
 			detail := ""
 			if err == ErrAlreadyApplied {
 				detail = "its added lines are already in the file"
 			}
-			fail(i, err, detail, pl.nearest(h))
+			fp.failTraced(i, trace, err, detail, pl.nearest(h))
 			continue
 		}
+		fp.decided(i, trace...)
 		if h.OldNoNewline {
-			// The marker puts the hunk's old side at the end of the file.
-			var atEnd []candidate
-			for _, c := range cands {
-				if c.end() == len(pl.file) {
-					atEnd = append(atEnd, c)
-				}
-			}
-			if len(atEnd) > 0 {
+			if atEnd := pl.noNewlineAtEnd(cands); len(atEnd) > 0 {
 				cands = atEnd
+				fp.decided(i, ruleNoNewlineAtEnd.ID)
 			}
 		}
 		if len(cands) > 1 {
-			cands = pl.atGitEdges(h, cands)
+			if at := pl.atGitEdges(h, cands); len(at) < len(cands) {
+				cands = at
+				fp.decided(i, ruleAtGitEdges.ID)
+			}
 		}
 		if len(cands) == 0 {
 			if pl.alreadyApplied(h) {
-				fail(i, ErrAlreadyApplied, "its added lines are already in the file", pl.nearest(h))
+				fail(i, ruleAlreadyApplied.ID, ErrAlreadyApplied, "its added lines are already in the file", pl.nearest(h))
 			} else {
-				fail(i, ErrNoMatch, "", pl.nearest(h))
+				fail(i, ruleFitsSomewhere.ID, ErrNoMatch, "", pl.nearest(h))
 			}
 			continue
 		}
 		choices[i] = cands
 	}
 
-	// Phase 2: choose among several candidates by hunk order, then by the
+	// Step 2: choose among several candidates by hunk order, then by the
 	// header's line number.
 	chosen := make([]*candidate, len(fd.Hunks))
 	for i, cs := range choices {
 		if len(cs) == 1 {
 			chosen[i] = &cs[0]
+			fp.decided(i, ruleOnePlace.ID)
 		}
 	}
-	assignTwins(choices, fd.Hunks, chosen)
+	for _, i := range assignTwins(choices, fd.Hunks, chosen) {
+		fp.decided(i, ruleAssignTwins.ID)
+	}
 	for i, cs := range choices {
 		if len(cs) <= 1 || chosen[i] != nil {
 			continue
 		}
-		c, detail := choose(i, cs, chosen, fd.Hunks)
+		c, rule, detail := choose(i, cs, chosen, fd.Hunks)
 		if c == nil {
-			fail(i, ErrAmbiguous, detail, pl.around(cs))
+			fail(i, rule, ErrAmbiguous, detail, pl.around(cs))
 			continue
 		}
+		fp.decided(i, rule)
 		chosen[i] = c
 	}
+
+	// Step 3: loose fits on common lines.
 	held, by := numbersHold(chosen, fd.Hunks, fd.Indexed)
 	for i, c := range chosen {
 		if c == nil || c.pass != PassFuzzy || c.distinct {
@@ -379,27 +418,38 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 		}
 		if h := fd.Hunks[i]; held && pinnedByNumber(h, c, choices[i]) {
 			c.notes = append(c.notes, fmt.Sprintf("its lines are common in the file, but the header's line number, %d, names this place, %s", h.OldStart, by))
+			fp.decided(i, rulePinnedByNumber.ID)
 			continue
 		}
-		fail(i, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
+		fail(i, ruleDistinctive.ID, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
 		chosen[i] = nil
 	}
-	fp.chosen = chosen
+	for i, c := range chosen {
+		fp.hunks[i].chosen = c
+	}
 	fp.style = pl.fileStyle(fd.Hunks, chosen)
 	return fp
 }
 
-// finish resolves the chosen places and checks that no two hunks change
-// the same lines.
+// finish resolves the chosen places into readings (see readLines), then
+// judges the file's readings together, in this order, which matters:
+//
+//  1. dropTwins, then dropBound: twins and hunks chosen by a refused
+//     neighbour's place fall before any overlap is looked for;
+//  2. noOverlap: hunks that disagree about the file are both refused;
+//  3. dropBound, guard, dropBound: the syntax check sees only hunks that
+//     stand, and what it refuses takes the hunks it chose with it;
+//  4. chooseOrders, dropBound: a lost line's order is chosen by the
+//     syntax check with every other hunk in place.
 func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
-	pl, fd, fail := fp.pl, fp.fd, fp.fail
 	var out []Resolved
 	var open []openOrder // hunks whose order the syntax check may choose
-	for i, c := range fp.chosen {
+	for i, hp := range fp.hunks {
+		c := hp.chosen
 		if c == nil {
 			continue
 		}
-		rs, err := pl.resolve(i, fd.Hunks[i], c)
+		rs, err := fp.resolve(i, c)
 		if err != nil {
 			if err.order != nil && c.split == 0 {
 				open = append(open, openOrder{hunk: i, err: err})
@@ -413,49 +463,34 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 	out = fp.dropTwins(out)
 	out = fp.dropBound(out)
 	slices.SortStableFunc(out, func(a, b Resolved) int { return a.Start - b.Start })
-	// Two hunks may share context lines, but not change the same lines,
-	// and one may not delete a line the other keeps as context: they
-	// would disagree about the file.
-	// Which of two disagreeing hunks is wrong is unknown: both fail, with
-	// every part of a fused hunk.
-	bad := map[int]int{} // hunk -> start line of the clash
-	edits := make([][]edit, len(out))
-	for i := range out {
-		edits[i] = out[i].edits()
-	}
-	for i := range out {
-		// Sorted by start: a hunk that starts past the end of this one's
-		// lines cannot touch them, nor can any after it.
-		end := out[i].Start + out[i].OldCount()
-		for j := i + 1; j < len(out) && out[j].Start <= end; j++ {
-			a, b := out[i], out[j]
-			if a.Hunk == b.Hunk {
-				continue
-			}
-			if conflict(edits[i], edits[j]) || deletesContext(a, b) || deletesContext(b, a) {
-				bad[a.Hunk], bad[b.Hunk] = b.Start, a.Start
-			}
-		}
-	}
-	kept := out[:0]
-	for _, r := range out {
-		if at, ok := bad[r.Hunk]; ok {
-			if r.Part == 0 || !slices.ContainsFunc(fp.errs, func(e *PlacementError) bool { return e.Hunk == r.Hunk }) {
-				fail(r.Hunk, ErrOverlap, fmt.Sprintf("it changes lines near line %d that another hunk also changes or keeps", at+1), nil)
-			}
-			continue
-		}
-		kept = append(kept, r)
-	}
+	kept := fp.noOverlap(out)
 	kept = fp.dropBound(fp.guard(fp.dropBound(kept)))
 	kept = fp.dropBound(fp.chooseOrders(kept, open))
 	slices.SortFunc(fp.errs, func(a, b *PlacementError) int { return a.Hunk - b.Hunk })
 	return kept, fp.errs
 }
 
+// resolve resolves hunk i at candidate c (see placer.resolve), with the
+// hunk's trace before each reading's and each refusal's.
+func (fp *filePlaces) resolve(i int, c *candidate) ([]Resolved, *resolveErr) {
+	rs, err := fp.pl.resolve(i, fp.fd.Hunks[i], c)
+	trace := fp.hunks[i].trace
+	if err != nil {
+		err.rules = traced(trace, err.rules...)
+		if err.doubted != nil {
+			err.doubted.Rules = err.rules
+		}
+		return nil, err
+	}
+	for k := range rs {
+		rs[k].Rules = traced(trace, rs[k].Rules...)
+	}
+	return rs, nil
+}
+
 // refuse records the refusal of hunk i that resolving it gave.
 func (fp *filePlaces) refuse(i int, err *resolveErr) {
-	e := fp.fail(i, err.err, err.detail, fp.pl.nearest(fp.fd.Hunks[i]))
+	e := fp.failTraced(i, err.rules, err.err, err.detail, fp.pl.nearest(fp.fd.Hunks[i]))
 	if err.doubted != nil && e.Interpreted == nil {
 		e.Interpreted = uncertain(*err.doubted, err.detail)
 	}

@@ -66,9 +66,6 @@ type placer struct {
 	work int
 	// pres holds the pre-images made by preOf.
 	pres map[preKey][]preLine
-	// lines are the lines of the hunk being placed, for the shape of its
-	// other readings (see gitShaped).
-	lines []Line
 }
 
 // scanBudget is how many line comparisons the exact searches of one file
@@ -243,15 +240,16 @@ var levelPass = [numLevels]Pass{PassExact, PassWhitespace, PassWhitespace, PassL
 var errLoose = fmt.Errorf("%w (it fits only loosely, and in more than one way)", ErrAmbiguous)
 
 // candidates returns every place h fits at the strictest pass that finds
-// any, all equally good.
-func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
-	pl.lines = h.Lines
+// any, all equally good, with the trace of the rules that kept them. On
+// an error, the trace's last rule is the one that refused the hunk.
+func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
+	lines := h.Lines
 	pre := pl.preOf(h.Lines)
 	if len(pre) == 0 {
 		if len(pl.file) == 0 {
-			return []candidate{{start: 0}}, nil
+			return []candidate{{start: 0}}, nil, nil
 		}
-		return nil, ErrNoContext
+		return nil, []RuleID{ruleHasContext.ID}, ErrNoContext
 	}
 	// Places that break git's shape (see checkShape) are kept aside: a
 	// looser pass may find the place where lines the patch lost make the
@@ -277,27 +275,32 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			deficit = min(deficit, pl.shapeDeficit(Resolved{Start: c.start, Lines: h.Lines}))
 		}
 		if deficit == 0 {
-			return cs, nil
+			return cs, nil, nil
 		}
 		misshapen = cs
-	}
-	// A looser reading replaces misshapen places only if it needs fewer
-	// lines lost than they do: else either may be right.
-	orElse := func(cs []candidate, err error) ([]candidate, error) {
-		if misshapen == nil {
-			return cs, err
-		}
-		cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
-		if len(cs) == 0 {
-			return misshapen, nil
-		}
-		return cs, nil
 	}
 	// A hunk whose result is in the file while its pre-image is not was
 	// applied before: tolerant passes must not apply it a second time.
 	if misshapen == nil && pl.alreadyApplied(h) {
-		return nil, ErrAlreadyApplied
+		return nil, []RuleID{ruleAlreadyApplied.ID}, ErrAlreadyApplied
 	}
+	cs, trace, err := pl.looseCandidates(h, lines, pre, misshapen == nil)
+	if misshapen == nil {
+		return cs, trace, err
+	}
+	// A looser reading replaces misshapen places only if it needs fewer
+	// lines lost than they do: else either may be right.
+	cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
+	if len(cs) == 0 {
+		return misshapen, nil, nil
+	}
+	return cs, trace, nil
+}
+
+// looseCandidates returns the places h fits by the tolerant searches, in
+// their order: the fuzzy pass, then (when mayFuse) two hunks run
+// together, then a git hunk at an edge of the file.
+func (pl *placer) looseCandidates(h *Hunk, lines []Line, pre []preLine, mayFuse bool) ([]candidate, []RuleID, error) {
 	var hints []int
 	if h.HasNumbers && h.OldStart > 0 {
 		hints = append(hints, h.OldStart-1)
@@ -313,30 +316,41 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			hints = append(hints, max(0, len(pl.file)-len(pre)))
 		}
 	}
-	fz, err := pl.fuzzy(pre, hints)
+	fz, err := pl.fuzzy(lines, pre, hints)
 	if err != nil {
-		return orElse(nil, err)
+		return nil, []RuleID{ruleLooseReadings.ID}, err
 	}
 	if cs := pl.sameEffect(h.Lines, fz); len(cs) > 0 {
+		var trace []RuleID
+		if len(cs) < len(fz) {
+			trace = append(trace, ruleSameEffect.ID)
+		}
 		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
-			return orElse(nil, errLoose)
+			return nil, append(trace, ruleLooseReadings.ID), errLoose
 		}
-		if err := pl.addedInstead(pre, cs); err != nil {
-			return orElse(nil, err)
+		if err := pl.addedInstead(lines, pre, cs); err != nil {
+			return nil, append(trace, ruleAddedInstead.ID), err
 		}
-		return orElse(pl.keepShaped(h.Lines, cs), nil)
+		kept := pl.keepShaped(h.Lines, cs)
+		if len(kept) < len(cs) {
+			trace = append(trace, ruleKeepShaped.ID)
+		}
+		return kept, trace, nil
 	}
 	// Two hunks run together are no likelier than misshapen places.
-	if misshapen == nil {
+	if mayFuse {
 		if cs := pl.fused(h, pre); len(cs) > 0 {
-			return cs, nil
+			return cs, []RuleID{ruleFused.ID}, nil
 		}
 	}
 	edge := pl.atEdge(h, pre)
-	if err := pl.addedInstead(pre, edge); err != nil {
-		return orElse(nil, err)
+	if err := pl.addedInstead(lines, pre, edge); err != nil {
+		return nil, []RuleID{ruleAddedInstead.ID}, err
 	}
-	return orElse(edge, nil)
+	if len(edge) > 0 {
+		return edge, []RuleID{ruleAtEdge.ID}, nil
+	}
+	return nil, nil, nil
 }
 
 // lostLines counts the file lines an alignment leaves out between its
@@ -471,7 +485,7 @@ func (pl *placer) votes(pre []preLine) map[int]int {
 // patch, changed slightly, or (at the hunk's outer ends) absent from the
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
-func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
+func (pl *placer) fuzzy(lines []Line, pre []preLine, hints []int) ([]candidate, error) {
 	// Two lines are enough where one is deleted: it must match, and pins
 	// the place (a context line, one line the patch lost, the version
 	// line it changes, in a file of three lines).
@@ -539,7 +553,7 @@ func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
 		examined[s] = true
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
-		for _, al := range pl.alignWindow(pre, pk, pl.file, fk, a, b) {
+		for _, al := range pl.alignWindow(lines, pre, pk, pl.file, fk, a, b) {
 			sig := fmt.Sprint(al.align)
 			if seen[sig] {
 				continue
@@ -593,7 +607,7 @@ const (
 // alignWindow aligns all of pre (less up to maxEdgeDrop leading edge
 // lines) with file lines [a, b) and returns the alignments of least cost
 // within fuzzyMaxCost.
-func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
+func (pl *placer) alignWindow(lines []Line, pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
 	lead := 0
 	for lead < len(pre) && lead < maxEdgeDrop && pre[lead].edge {
 		lead++
@@ -611,7 +625,7 @@ func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, 
 		if dl > budget {
 			break
 		}
-		for _, al := range pl.alignCore(pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
+		for _, al := range pl.alignCore(lines, pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
 			if dl > 0 && !pl.droppable(pre[:dl], al.align[0]) {
 				continue
 			}
@@ -671,7 +685,7 @@ type alignment struct {
 // so the work is linear in the size of the hunk (the window is the hunk
 // and a few lines of slack), and the walk back through the optimal paths
 // stops after a bounded number of steps.
-func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
+func (pl *placer) alignCore(lines []Line, body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
 	m, w := len(body), b-a
 	if m == 0 || w < m {
 		return nil
@@ -747,7 +761,7 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 		pl.work++
 		path[j] = a + j + d
 		if j == 0 {
-			if al, ok := pl.checkAlignment(body, bk, fk, slices.Clone(path)); ok {
+			if al, ok := pl.checkAlignment(lines, body, bk, fk, slices.Clone(path)); ok {
 				out = append(out, alignment{align: al.align, cost: opt, suspect: al.suspect})
 			}
 			return
@@ -775,7 +789,7 @@ const walkSteps = 4 * maxPaths
 // checkAlignment keeps an optimal alignment that rests on enough equal
 // lines and marks it suspect where it leaves out or changes a line it
 // should not.
-func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (alignment, bool) {
+func (pl *placer) checkAlignment(lines []Line, body []preLine, bk, fk []string, al []int) (alignment, bool) {
 	m := len(body)
 	exact := 0
 	for jj := range al {
@@ -789,7 +803,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 	suspect := false
 	idx := pl.indexAt(levelLookalike)
 	for jj := range m {
-		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(body, bk, al, jj) {
+		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(lines, body, bk, al, jj) {
 			suspect = true
 		}
 		if bk[jj] == fk[al[jj]] {
@@ -820,7 +834,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		// the patch's may be one longer than the file's by an added line
 		// written as context (if the hunk without it fits too).
 		if ((jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text))) &&
-			pl.addedReading(body, bk, fk, al, jj) {
+			pl.addedReading(lines, body, bk, fk, al, jj) {
 			suspect = true
 		}
 	}
@@ -846,9 +860,9 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 // taken (a changelog's lost heading between the blank lines around it,
 // or a doc comment's lost paragraph between two "//" lines); in a run of
 // like code lines, which of them were lost is anyone's guess.
-func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
+func (pl *placer) skippable(lines []Line, body []preLine, bk []string, al []int, j int) bool {
 	fk := pl.keysAt(levelLookalike)
-	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (!blankish(bk[j]) || pl.disguised(body, bk, fk, al, j-1, j)) {
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (!blankish(bk[j]) || pl.disguised(lines, body, bk, fk, al, j-1, j)) {
 		return false
 	}
 	for i := al[j-1] + 1; i < al[j]; i++ {
@@ -863,7 +877,7 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
 				continue
 			}
-			if !pl.disguised(body, bk, fk, al, j-1, j, n) {
+			if !pl.disguised(lines, body, bk, fk, al, j-1, j, n) {
 				continue
 			}
 			return false
@@ -885,9 +899,9 @@ func blankish(s string) bool {
 
 // disguised reports whether any of the context lines ks of the hunk could
 // be an added line written as context (see addedReading).
-func (pl *placer) disguised(body []preLine, bk, fk []string, al []int, ks ...int) bool {
+func (pl *placer) disguised(lines []Line, body []preLine, bk, fk []string, al []int, ks ...int) bool {
 	for _, k := range ks {
-		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(body, bk, fk, al, k) {
+		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(lines, body, bk, fk, al, k) {
 			return true
 		}
 	}

@@ -23,8 +23,10 @@ type resolveErr struct {
 	// doubted is the hunk as it would be placed, when the refusal is a
 	// doubt about a place found (see checkLostTrail): an uncertain reading.
 	doubted *Resolved
-	// rule is the rule that refused or doubted the hunk.
-	rule RuleID
+	// rule is the rule that refused or doubted the hunk; rules is the
+	// trace of the reading up to it, rule last.
+	rule  RuleID
+	rules []RuleID
 	// order is set when the refusal is the unknown order of added lines
 	// and file lines the patch left out beside them: the readings the
 	// syntax check may choose among (see chooseOrder).
@@ -47,7 +49,8 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		r.Hunk = i
 		pl.finish(&r, h)
 		if !pl.changes(r) {
-			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes"}
+			rule := ruleChangesSomething.ID
+			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes", rule: rule, rules: traced(r.Rules, rule)}
 		}
 		return []Resolved{r}, nil
 	}
@@ -97,8 +100,26 @@ func (pl *placer) finish(r *Resolved, h *Hunk) {
 }
 
 // resolveLines builds the resolved lines of hunk lines whose pre-image
-// lines are aligned to the file by align.
+// lines are aligned to the file by align: the reading of candidate c,
+// judged by the checks of one hunk (see readLines). A refusal carries
+// the reading's trace, the refusing rule last.
 func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
+	r, err := pl.readLines(lines, align, c)
+	if err != nil {
+		err.rules = traced(r.Rules, err.rule)
+		if err.doubted != nil {
+			err.doubted.Rules = err.rules
+		}
+	}
+	return r, err
+}
+
+// readLines reads candidate c: the indentation of the added lines
+// (readIndent), the order of lines the patch left out beside them
+// (orderGap), the edges of the file (completeEdge); then the checks of
+// one hunk, in this order: checkShape (unless lostAtEdge), checkLostTrail,
+// checkNearEdge, and the doubt of a likely reading.
+func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
 	r := Resolved{Pass: c.pass, Notes: append([]string(nil), c.notes...)}
 	pre := pl.preOf(lines)
 
@@ -250,6 +271,7 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			return r, err
 		}
 		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
+		r.Rules = append(r.Rules, ruleLostAtEdge.ID)
 		r.Pass = max(r.Pass, PassFuzzy)
 	}
 	if err := pl.checkLostTrail(r); err != nil {

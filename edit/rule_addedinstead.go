@@ -21,7 +21,7 @@ var ruleAddedInstead = Rule{
 // the file begins or ends: the hunk's first and last lines are tried only
 // in a diff git made, whose shape says where the file ends, and every
 // reading must keep git's shape there (see gitShaped).
-func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
+func (pl *placer) addedInstead(lines []Line, pre []preLine, cs []candidate) error {
 	if !slices.ContainsFunc(cs, func(c candidate) bool { return gaps(c.align) }) {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 		}
 		rest := slices.Concat(pk[:k], pk[k+1:])
 		for _, at := range pl.exact(rest, levelLookalike) {
-			if pl.gitShaped(p.at, at, at+len(rest)) {
+			if pl.gitShaped(lines, p.at, at, at+len(rest)) {
 				return fmt.Errorf("%w: it fits only if file lines are missing from the patch, while without its context line %q, taken as an added line written as context, it fits exactly at line %d", ErrAmbiguous, p.text, at+k+1)
 			}
 		}
@@ -45,7 +45,7 @@ func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
 // as context: the hunk without it fits the file here (the lines after it
 // one line earlier, or those before it one line later), or fits exactly
 // somewhere.
-func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int) bool {
+func (pl *placer) addedReading(lines []Line, body []preLine, bk, fk []string, al []int, jj int) bool {
 	shifted := func(from, to, by int) bool {
 		for k := from; k < to; k++ {
 			if i := al[k] + by; i < 0 || i >= len(fk) || fk[i] != bk[k] {
@@ -65,7 +65,7 @@ func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int
 		if jj == last {
 			end = al[jj-1] + 1
 		}
-		if pl.gitShaped(body[jj].at, start, end) {
+		if pl.gitShaped(lines, body[jj].at, start, end) {
 			return true
 		}
 	}
@@ -77,13 +77,13 @@ func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int
 		if jj == last {
 			end = al[jj-1] + 2
 		}
-		if pl.gitShaped(body[jj].at, start, end) {
+		if pl.gitShaped(lines, body[jj].at, start, end) {
 			return true
 		}
 	}
 	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
 	for _, at := range pl.exact(rest, levelLookalike) {
-		if pl.gitShaped(body[jj].at, at, at+len(rest)) {
+		if pl.gitShaped(lines, body[jj].at, at, at+len(rest)) {
 			return true
 		}
 	}
@@ -95,14 +95,14 @@ func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int
 // the shape git gives hunks: as many context lines on each side as git
 // wrote elsewhere in the diff, unless the file begins or ends there. A
 // hunk of a diff git did not make has any shape.
-func (pl *placer) gitShaped(at, start, end int) bool {
+func (pl *placer) gitShaped(lines []Line, at, start, end int) bool {
 	n := pl.gitLines()
-	if n == 0 || pl.lines == nil {
+	if n == 0 || lines == nil {
 		return true
 	}
-	sh := hunkShape(pl.lines)
+	sh := hunkShape(lines)
 	lead := min(sh.firstChange, at)
-	trail := len(pl.lines) - 1 - max(sh.lastChange, at)
+	trail := len(lines) - 1 - max(sh.lastChange, at)
 	return (lead >= n || start <= 0) && (trail >= n || end >= len(pl.file))
 }
 

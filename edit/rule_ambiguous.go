@@ -17,8 +17,9 @@ var ruleAmbiguous = Rule{
 // choose picks among the candidates of hunk i, first keeping those that
 // respect the order of the hunks already placed, then the one clearly
 // nearest to the line the header names. It returns nil and the reason
-// when the choice would be a guess.
-func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candidate, string) {
+// when the choice would be a guess, with the id of the rule that chose
+// or refused.
+func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candidate, RuleID, string) {
 	h := hunks[i]
 	lo, hi, by, ordered := orderBounds(i, chosen, hunks)
 	if ordered {
@@ -32,7 +33,7 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 			c := in[0]
 			c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one between the neighbouring hunks", len(cs)))
 			c.boundBy = by
-			return &c, ""
+			return &c, ruleBetweenNeighbours.ID, ""
 		}
 		if len(in) > 1 {
 			cs = in
@@ -42,21 +43,21 @@ func choose(i int, cs []candidate, chosen []*candidate, hunks []*Hunk) (*candida
 	if !slices.ContainsFunc(cs, func(c candidate) bool { return c.start != cs[0].start }) {
 		// One place, read in ways that change the file differently: no
 		// line number chooses among them.
-		return nil, "it fits at " + where
+		return nil, ruleAmbiguous.ID, "it fits at " + where
 	}
 	if !h.HasNumbers || h.OldStart == 0 {
-		return nil, "it fits at " + where + " and the header has no line number to choose by"
+		return nil, ruleAmbiguous.ID, "it fits at " + where + " and the header has no line number to choose by"
 	}
 	hint := h.OldStart - 1
 	sorted := slices.Clone(cs)
 	slices.SortStableFunc(sorted, func(a, b candidate) int { return abs(a.first()-hint) - abs(b.first()-hint) })
 	d1, d2 := abs(sorted[0].first()-hint), abs(sorted[1].first()-hint)
 	if 2*d1 >= d2 {
-		return nil, fmt.Sprintf("it fits at %s and none is clearly nearest to line %d", where, h.OldStart)
+		return nil, ruleAmbiguous.ID, fmt.Sprintf("it fits at %s and none is clearly nearest to line %d", where, h.OldStart)
 	}
 	c := sorted[0]
 	c.notes = append(c.notes, fmt.Sprintf("%d places matched; chose the one nearest line %d", len(cs), h.OldStart))
-	return &c, ""
+	return &c, ruleNearestHeader.ID, ""
 }
 
 // fitsAt names the lines where candidates start, with how many ways each

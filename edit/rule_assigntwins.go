@@ -19,8 +19,9 @@ var ruleAssignTwins = Rule{
 // two test blocks the file repeats word for word). Only strict fits of
 // one reading per place count, so that each hunk covers the same lines
 // at each place; the hunks' added lines must be the same as written, and
-// dropTwins checks that they resolve alike.
-func assignTwins(choices [][]candidate, hunks []*Hunk, chosen []*candidate) {
+// dropTwins checks that they resolve alike. It returns the hunks it
+// placed.
+func assignTwins(choices [][]candidate, hunks []*Hunk, chosen []*candidate) (placed []int) {
 	grouped := make([]bool, len(hunks))
 	for i, cs := range choices {
 		starts, ok := strictStarts(cs)
@@ -46,8 +47,10 @@ func assignTwins(choices [][]candidate, hunks []*Hunk, chosen []*candidate) {
 			c.twins = group
 			c.notes = append(slices.Clone(c.notes), fmt.Sprintf("%d hunks make the same change and fit the same %d places: one each, in file order, which writes the file as any other order would", len(group), len(starts)))
 			chosen[g] = &c
+			placed = append(placed, g)
 		}
 	}
+	return placed
 }
 
 // strictStarts returns the sorted places of candidates that fit one way

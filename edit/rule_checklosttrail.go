@@ -56,6 +56,6 @@ func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
 	if in == 0 || add == "" || indentWidth(add) >= in {
 		return nil
 	}
-	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
+	return &resolveErr{err: ErrAmbiguous, rule: ruleCheckLostTrail.ID, detail: fmt.Sprintf(
 		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
 }

@@ -76,7 +76,7 @@ func (pl *placer) checkNearEdge(r Resolved) *resolveErr {
 	if x != 0 {
 		where, side, have = "before the last line of the file", "after", sh.trail
 	}
-	err := &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
+	err := &resolveErr{err: ErrAmbiguous, rule: ruleCheckNearEdge.ID, detail: fmt.Sprintf(
 		"the hunk fits %s with %d context line(s) %s its changes, where git writes %d except at an edge of the file: it probably lost a context line, and file line %d may belong inside it, which would change where its lines go",
 		where, have, side, c, x+1)}
 	if offers == 1 {

@@ -16,7 +16,7 @@ var ruleCheckShape = Rule{
 // the added lines go before or after it is unknown.
 func (pl *placer) checkShape(r Resolved) *resolveErr {
 	if pl.shapeDeficit(r) > 0 {
-		return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
+		return &resolveErr{err: ErrAmbiguous, rule: ruleCheckShape.ID, detail: fmt.Sprintf(
 			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
 	}
 	return nil

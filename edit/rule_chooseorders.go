@@ -69,9 +69,9 @@ func (fp *filePlaces) chooseOrder(kept []Resolved, o openOrder, sc syntaxCheck, 
 	var pick []Resolved
 	at, passing := 0, map[string]bool{}
 	for k := range n {
-		c := *fp.chosen[o.hunk]
+		c := *fp.hunks[o.hunk].chosen
 		c.order = &gapOrder{gap: o.err.order.gap, at: k}
-		rs, err := fp.pl.resolve(o.hunk, fp.fd.Hunks[o.hunk], &c)
+		rs, err := fp.resolve(o.hunk, &c)
 		if err != nil || clashes(kept, rs) {
 			return nil, 0, false // another doubt: no reading is sure
 		}

@@ -39,6 +39,7 @@ func (pl *placer) completeEdge(r *Resolved) {
 		// Lines the patch lost make it a tolerant reading, whatever pass
 		// found the lines it has.
 		r.Pass = max(r.Pass, PassFuzzy)
+		r.Rules = append(r.Rules, ruleCompleteEdge.ID)
 	}
 	switch k := len(pl.file) - end; {
 	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == n && r.Start > 0:

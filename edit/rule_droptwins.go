@@ -20,8 +20,8 @@ var ruleDropTwins = Rule{
 // others with it, as in dropBound.
 func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
 	twin := map[int]bool{}
-	for _, c := range fp.chosen {
-		if c != nil {
+	for _, hp := range fp.hunks {
+		if c := hp.chosen; c != nil {
 			for _, t := range c.twins {
 				twin[t] = true
 			}
@@ -44,7 +44,8 @@ func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
 		added[r.Hunk] = b.String()
 	}
 	bad := map[int]string{}
-	for i, c := range fp.chosen {
+	for i, hp := range fp.hunks {
+		c := hp.chosen
 		if c == nil || len(c.twins) == 0 {
 			continue
 		}
@@ -68,7 +69,7 @@ func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
 	}
 	for i, detail := range bad {
 		if !slices.ContainsFunc(fp.errs, func(e *PlacementError) bool { return e.Hunk == i }) {
-			fp.fail(i, ErrAmbiguous, detail, fp.pl.nearest(fp.fd.Hunks[i]))
+			fp.fail(i, ruleDropTwins.ID, ErrAmbiguous, detail, fp.pl.nearest(fp.fd.Hunks[i]))
 		}
 	}
 	return kept

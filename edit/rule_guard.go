@@ -105,6 +105,7 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 			try := slices.Clone(rs)
 			try[i] = alt
 			if result(try) == "" {
+				alt.Rules = append(alt.Rules, ruleGuard.ID)
 				alt.Notes = append(alt.Notes, "added lines kept as written: re-indented, they would fail the syntax check ("+sc.name+")")
 				rs[i] = alt
 				continue
@@ -122,8 +123,8 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 		if p := result([]Resolved{r}); p != "" {
 			why = p
 		}
-		e := fp.fail(r.Hunk, ErrSyntax, fmt.Sprintf("placed loosely (%s), it makes the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, why), nil)
-		if c := fp.chosen[r.Hunk]; c != nil && c.split == 0 && e.Interpreted == nil {
+		e := fp.failTraced(r.Hunk, traced(r.Rules, ruleGuard.ID), ErrSyntax, fmt.Sprintf("placed loosely (%s), it makes the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, why), nil)
+		if c := fp.hunks[r.Hunk].chosen; c != nil && c.split == 0 && e.Interpreted == nil {
 			e.Interpreted = uncertain(r, fmt.Sprintf("placed loosely (%s), the file no longer passes its syntax check (%s: %s)", r.Label(), sc.name, why))
 		}
 	}
@@ -153,13 +154,13 @@ func (fp *filePlaces) guard(rs []Resolved) []Resolved {
 // otherReading resolves r's hunk again with its added lines as written,
 // when its placement re-indented them.
 func (fp *filePlaces) otherReading(r Resolved) (Resolved, bool) {
-	c := fp.chosen[r.Hunk]
+	c := fp.hunks[r.Hunk].chosen
 	if c == nil || c.split > 0 {
 		return Resolved{}, false
 	}
 	alt := *c
 	alt.keepIndent = true
-	out, err := fp.pl.resolve(r.Hunk, fp.fd.Hunks[r.Hunk], &alt)
+	out, err := fp.resolve(r.Hunk, &alt)
 	if err != nil || len(out) != 1 || slices.Equal(out[0].Lines, r.Lines) {
 		return Resolved{}, false
 	}

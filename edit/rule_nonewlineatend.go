@@ -7,3 +7,16 @@ var ruleNoNewlineAtEnd = Rule{
 	Verdicts:  []Verdict{Certain},
 	Statement: "A hunk whose old side ends without a final newline goes at the end of the file.",
 }
+
+// noNewlineAtEnd returns the candidates whose old side ends at the end of
+// the file, where a hunk's "\ No newline at end of file" marker after its
+// old side puts it.
+func (pl *placer) noNewlineAtEnd(cands []candidate) []candidate {
+	var atEnd []candidate
+	for _, c := range cands {
+		if c.end() == len(pl.file) {
+			atEnd = append(atEnd, c)
+		}
+	}
+	return atEnd
+}
