@@ -123,16 +123,20 @@ func checkFileText(t testing.TB, old string, r edit.Resolved) {
 }
 
 // refused places a one-file patch against old and fails the test unless
-// some hunk is refused with an error that contains want.
-func refused(t testing.TB, old, patch, want string) {
+// some hunk is refused by the rule want: the last rule of its trace.
+func refused(t testing.TB, old, patch string, want edit.RuleID) {
 	t.Helper()
 	rs, errs := edit.Place(old, onlyFile(t, patch))
 	for _, e := range errs {
-		if strings.Contains(e.Error(), want) {
+		if len(e.Rules) > 0 && e.Rules[len(e.Rules)-1] == want {
 			return
 		}
 	}
-	t.Errorf("Place: got errors %v, want one saying %q\n%s", errs, want, describe(rs))
+	var got [][]edit.RuleID
+	for _, e := range errs {
+		got = append(got, e.Rules)
+	}
+	t.Errorf("Place: got errors %v with traces %v, want one refused by %s\n%s", errs, got, want, describe(rs))
 }
 
 // placeFilesErr places every file of patch against files (path to
@@ -167,4 +171,12 @@ func placeFiles(t testing.TB, files map[string]string, patch string) map[string]
 		t.Fatalf("PlaceFiles: got errors, want none:\n%s", errs)
 	}
 	return out
+}
+
+// lastRule is the rule that refused a hunk: the last of its trace.
+func lastRule(e *edit.PlacementError) edit.RuleID {
+	if len(e.Rules) == 0 {
+		return ""
+	}
+	return e.Rules[len(e.Rules)-1]
 }

@@ -106,7 +106,10 @@ func (pl *placer) finish(r *Resolved, h *Hunk) {
 func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
 	r, err := pl.readLines(lines, align, c)
 	if err != nil {
-		err.rules = traced(r.Rules, err.rule)
+		err.rules = r.Rules
+		if len(r.Rules) == 0 || r.Rules[len(r.Rules)-1] != err.rule {
+			err.rules = traced(r.Rules, err.rule)
+		}
 		if err.doubted != nil {
 			err.doubted.Rules = err.rules
 		}
