@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,9 +175,50 @@ func placeFiles(t testing.TB, files map[string]string, patch string) map[string]
 }
 
 // lastRule is the rule that refused a hunk: the last of its trace.
-func lastRule(e *edit.PlacementError) edit.RuleID {
-	if len(e.Rules) == 0 {
+func lastRule(e *edit.PlacementError) edit.RuleID { return lastOf(e.Rules) }
+
+// traces places a one-file patch against old and returns the traces of
+// its placed hunks, its refusals and their uncertain or interpreted
+// readings.
+func traces(t testing.TB, old, patch string) (placed, refusedBy, offered [][]edit.RuleID) {
+	t.Helper()
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	for _, r := range rs {
+		placed = append(placed, r.Rules)
+	}
+	for _, e := range errs {
+		refusedBy = append(refusedBy, e.Rules)
+		if e.Interpreted != nil {
+			offered = append(offered, e.Interpreted.Rules)
+		}
+	}
+	return placed, refusedBy, offered
+}
+
+// wantTrace fails the test unless some trace of placing patch against
+// old (see traces) names rule.
+func wantTrace(t testing.TB, old, patch string, rule edit.RuleID) {
+	t.Helper()
+	placed, refusedBy, offered := traces(t, old, patch)
+	for _, tr := range slices.Concat(placed, refusedBy, offered) {
+		if slices.Contains(tr, rule) {
+			return
+		}
+	}
+	t.Errorf("traces: placed %v, refused %v, offered %v; want one naming %s", placed, refusedBy, offered, rule)
+}
+
+// wantRefused fails the test unless some hunk of patch is refused by
+// rule, the last of its trace.
+func wantRefused(t testing.TB, old, patch string, rule edit.RuleID) {
+	t.Helper()
+	refused(t, old, patch, rule)
+}
+
+// lastOf is the last rule of a trace, "" for none.
+func lastOf(trace []edit.RuleID) edit.RuleID {
+	if len(trace) == 0 {
 		return ""
 	}
-	return e.Rules[len(e.Rules)-1]
+	return trace[len(trace)-1]
 }

@@ -1,0 +1,32 @@
+package edit_test
+
+import (
+	"testing"
+)
+
+// TestRuleChangesSomething: the rule changesSomething refuses this hunk (a case of the tests that
+// first showed it, at its smallest).
+func TestRuleChangesSomething(t *testing.T) {
+	old := text(
+		"a",
+		"b",
+		"c",
+		"d",
+	)
+	patch := text(
+		"--- a/x",
+		"+++ b/x",
+		"@@ -1,2 +1,2 @@",
+		" nothing",
+		"-here",
+		"+there",
+		"@@ -2,3 +2,3 @@",
+		" a",
+		"-b",
+		"+B",
+		" c",
+		"@@ -5,1 +5,1 @@",
+		" c",
+	)
+	wantRefused(t, old, patch, "changesSomething")
+}

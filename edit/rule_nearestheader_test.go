@@ -1,0 +1,30 @@
+package edit_test
+
+import (
+	"testing"
+)
+
+// TestRuleNearestHeader: the rule nearestHeader decides this hunk (a case of the tests that
+// first showed it, at its smallest).
+func TestRuleNearestHeader(t *testing.T) {
+	old := text(
+		"if err != nil {",
+		"",
+		"}",
+		"}",
+		"}",
+		"if err != nil {",
+		"",
+		"}",
+	)
+	patch := text(
+		"--- a/f",
+		"+++ b/f",
+		"@@ -6,3 +6,4 @@",
+		" If err != nil {",
+		" ",
+		" }",
+		"+}",
+	)
+	wantTrace(t, old, patch, "nearestHeader")
+}
