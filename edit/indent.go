@@ -284,7 +284,7 @@ var indentCases = sync.OnceValue(func() []indentCase {
 //  4. a caller's request for the lines as written (see otherReading);
 //  5. unless a guess is already made, the first case of groupMoved that
 //     applies doubts a mapping that moves text's indentation.
-func (pl *placer) readIndent(q indentQuery) indentReading {
+func readIndent(q indentQuery) indentReading {
 	var out indentReading
 	first := func(g indentGroup) *indentCase {
 		for _, ic := range indentCases() {

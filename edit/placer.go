@@ -23,15 +23,10 @@ const (
 	voterMaxOcc  = 64 // lines more common than this do not vote for regions
 )
 
-// placer finds hunks in one file. It indexes the file's lines at each
-// comparison level on first use, so placement stays near-linear in the
-// size of the file.
+// placer finds hunks in one file: the file's lines, indexed (see
+// fileIndex), and what the patch says of how to read them.
 type placer struct {
-	file []string
-	// finalNewline reports whether the file ends with a newline.
-	finalNewline bool
-	keys         [numLevels][]string
-	index        [numLevels]map[string][]int
+	fileIndex
 	// context is the number of context lines git put on each side of the
 	// hunks, when the diff was made by git (FileDiff.Indexed), else 0;
 	// contextShown is set when some hunk shows that many (see gitCtx).
@@ -47,6 +42,20 @@ type placer struct {
 	// witnesses agree may then not re-indent its own (see unanimousFit),
 	// or the file would end in two styles.
 	strayAdds bool
+	// work counts the steps of the tolerant passes (cells of alignment
+	// tables, steps of walks), for tests that bound it.
+	work int
+}
+
+// fileIndex is one file's lines and what is learnt of them on first use:
+// an index of the lines at each comparison level, so placement stays
+// near-linear in the size of the file, and facts the rules ask.
+type fileIndex struct {
+	file []string
+	// finalNewline reports whether the file ends with a newline.
+	finalNewline bool
+	keys         [numLevels][]string
+	index        [numLevels]map[string][]int
 	// scans counts the line comparisons of the exact searches made
 	// without an index; past scanBudget, indexing the file costs less than
 	// scanning it again for every hunk.
@@ -61,9 +70,6 @@ type placer struct {
 	// blankRun is the file's longest run of blank lines, once needed
 	// (see longestBlankRun); -1 before.
 	blankRun int
-	// work counts the steps of the tolerant passes (cells of alignment
-	// tables, steps of walks), for tests that bound it.
-	work int
 	// pres holds the pre-images made by preOf.
 	pres map[preKey][]preLine
 }
@@ -76,29 +82,29 @@ const scanBudget = 1 << 24
 
 func newPlacer(old string) *placer {
 	lines, final := splitLines(old)
-	return &placer{file: lines, finalNewline: final, blankRun: -1}
+	return &placer{fileIndex: fileIndex{file: lines, finalNewline: final, blankRun: -1}}
 }
 
-func (pl *placer) keysAt(lv level) []string {
-	if pl.keys[lv] == nil {
-		ks := make([]string, len(pl.file))
-		for i, l := range pl.file {
+func (fx *fileIndex) keysAt(lv level) []string {
+	if fx.keys[lv] == nil {
+		ks := make([]string, len(fx.file))
+		for i, l := range fx.file {
 			ks[i] = key(lv, l)
 		}
-		pl.keys[lv] = ks
+		fx.keys[lv] = ks
 	}
-	return pl.keys[lv]
+	return fx.keys[lv]
 }
 
-func (pl *placer) indexAt(lv level) map[string][]int {
-	if pl.index[lv] == nil {
+func (fx *fileIndex) indexAt(lv level) map[string][]int {
+	if fx.index[lv] == nil {
 		m := make(map[string][]int)
-		for i, k := range pl.keysAt(lv) {
+		for i, k := range fx.keysAt(lv) {
 			m[k] = append(m[k], i)
 		}
-		pl.index[lv] = m
+		fx.index[lv] = m
 	}
-	return pl.index[lv]
+	return fx.index[lv]
 }
 
 // preLine is one line of a hunk's pre-image.
@@ -139,19 +145,19 @@ func preLines(lines []Line) []preLine {
 // preOf is preLines of lines, made once per placer for the same lines
 // (the same slice of a hunk's lines): a hunk's pre-image serves its
 // search and then its resolution.
-func (pl *placer) preOf(lines []Line) []preLine {
+func (fx *fileIndex) preOf(lines []Line) []preLine {
 	if len(lines) == 0 {
 		return preLines(lines)
 	}
 	k := preKey{&lines[0], len(lines)}
-	if pre, ok := pl.pres[k]; ok {
+	if pre, ok := fx.pres[k]; ok {
 		return pre
 	}
 	pre := preLines(lines)
-	if pl.pres == nil {
-		pl.pres = map[preKey][]preLine{}
+	if fx.pres == nil {
+		fx.pres = map[preKey][]preLine{}
 	}
-	pl.pres[k] = pre
+	fx.pres[k] = pre
 	return pre
 }
 
@@ -389,12 +395,12 @@ func gaps(align []int) bool {
 
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
-func (pl *placer) exact(pk []string, lv level) []int {
-	if lv == levelExact && pl.index[lv] == nil && pl.scans < scanBudget {
-		pl.scans += len(pl.file)
-		return pl.scan(pk)
+func (fx *fileIndex) exact(pk []string, lv level) []int {
+	if lv == levelExact && fx.index[lv] == nil && fx.scans < scanBudget {
+		fx.scans += len(fx.file)
+		return fx.scan(pk)
 	}
-	idx := pl.indexAt(lv)
+	idx := fx.indexAt(lv)
 	rarest := -1
 	for j, k := range pk {
 		occ, ok := idx[k]
@@ -405,7 +411,7 @@ func (pl *placer) exact(pk []string, lv level) []int {
 			rarest = j
 		}
 	}
-	fk := pl.keysAt(lv)
+	fk := fx.keysAt(lv)
 	var starts []int
 	for _, i := range idx[pk[rarest]] {
 		s := i - rarest
@@ -430,7 +436,7 @@ func (pl *placer) exact(pk []string, lv level) []int {
 // the first level, and comparing the file's lines with one line of the
 // hunk costs less than indexing the file. The anchor is the hunk's longest
 // line, likely its rarest.
-func (pl *placer) scan(pk []string) []int {
+func (fx *fileIndex) scan(pk []string) []int {
 	anchor := 0
 	for j, k := range pk {
 		if len(k) > len(pk[anchor]) {
@@ -439,14 +445,14 @@ func (pl *placer) scan(pk []string) []int {
 	}
 	a := pk[anchor]
 	var starts []int
-	for i := anchor; i+len(pk)-anchor <= len(pl.file); i++ {
-		if pl.file[i] != a {
+	for i := anchor; i+len(pk)-anchor <= len(fx.file); i++ {
+		if fx.file[i] != a {
 			continue
 		}
 		s := i - anchor
 		ok := true
 		for j, k := range pk {
-			if pl.file[s+j] != k {
+			if fx.file[s+j] != k {
 				ok = false
 				break
 			}
@@ -462,8 +468,8 @@ func (pl *placer) scan(pk []string) []int {
 // its lines would then sit on an equal line (at the loosest level). A
 // deleted line found once in the file counts twice: it must match, and
 // it names one place (a short hunk whose one other line is stale).
-func (pl *placer) votes(pre []preLine) map[int]int {
-	idx := pl.indexAt(levelLookalike)
+func (fx *fileIndex) votes(pre []preLine) map[int]int {
+	idx := fx.indexAt(levelLookalike)
 	v := map[int]int{}
 	for j, k := range preKeys(pre, levelLookalike) {
 		occ := idx[k]
@@ -913,8 +919,8 @@ func (pl *placer) disguised(lines []Line, body []preLine, bk, fk []string, al []
 // the patch wrote the run one line shorter (two blank lines between
 // Python functions as one), and which of its lines is left out changes
 // nothing.
-func (pl *placer) inBlankRun(i, a, b int) bool {
-	blank := func(k int) bool { return strings.TrimSpace(pl.file[k]) == "" }
+func (fx *fileIndex) inBlankRun(i, a, b int) bool {
+	blank := func(k int) bool { return strings.TrimSpace(fx.file[k]) == "" }
 	if !blank(i) {
 		return false
 	}
@@ -933,7 +939,7 @@ func (pl *placer) inBlankRun(i, a, b int) bool {
 // file line and rare in the file (see distinctMaxOcc): a hunk of braces
 // and blank lines pinned by one rare line may be pinned by an added line
 // that the patch wrote as context.
-func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, align []int) int {
+func (fx *fileIndex) informative(tk []string, tidx map[string][]int, tfk []string, align []int) int {
 	n := 0
 	for j, fi := range align {
 		if fi >= 0 && strings.TrimSpace(tk[j]) != "" && tk[j] == tfk[fi] && len(tidx[tk[j]]) <= distinctMaxOcc {
@@ -945,15 +951,15 @@ func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, 
 
 // around returns the file lines of the first few candidates of an
 // ambiguous hunk, so that the reader sees each place it fits.
-func (pl *placer) around(cs []candidate) []NumberedLine {
+func (fx *fileIndex) around(cs []candidate) []NumberedLine {
 	var out []NumberedLine
 	last := -1
 	for n, c := range cs {
 		if n == 3 {
 			break
 		}
-		for i := max(c.start-1, last+1); i < min(c.end()+1, len(pl.file)); i++ {
-			out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+		for i := max(c.start-1, last+1); i < min(c.end()+1, len(fx.file)); i++ {
+			out = append(out, NumberedLine{N: i + 1, Text: fx.file[i]})
 			last = i
 		}
 	}
@@ -963,13 +969,13 @@ func (pl *placer) around(cs []candidate) []NumberedLine {
 // nearest returns the file lines closest to what h expected, for error
 // messages: the region that shares the most lines with its pre-image, or
 // the lines around its header's line number.
-func (pl *placer) nearest(h *Hunk) []NumberedLine {
-	if len(pl.file) == 0 {
+func (fx *fileIndex) nearest(h *Hunk) []NumberedLine {
+	if len(fx.file) == 0 {
 		return nil
 	}
 	pre := preLines(h.Lines)
 	start, best := -1, 0
-	for s, n := range pl.votes(pre) {
+	for s, n := range fx.votes(pre) {
 		if n > best || (n == best && s < start) {
 			start, best = s, n
 		}
@@ -978,14 +984,14 @@ func (pl *placer) nearest(h *Hunk) []NumberedLine {
 		start = max(0, h.OldStart-1)
 	}
 	from := max(0, start-2)
-	to := min(len(pl.file), start+len(pre)+2, from+16)
+	to := min(len(fx.file), start+len(pre)+2, from+16)
 	if from >= to {
-		from = max(0, len(pl.file)-8)
-		to = len(pl.file)
+		from = max(0, len(fx.file)-8)
+		to = len(fx.file)
 	}
 	out := make([]NumberedLine, 0, to-from)
 	for i := from; i < to; i++ {
-		out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+		out = append(out, NumberedLine{N: i + 1, Text: fx.file[i]})
 	}
 	return out
 }

@@ -147,7 +147,7 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 			}
 		}
 	}
-	ind := pl.readIndent(indentQuery{pl: pl, lines: lines, pre: pre, align: align, c: c, ev: ev})
+	ind := readIndent(indentQuery{pl: pl, lines: lines, pre: pre, align: align, c: c, ev: ev})
 	r.Rules = append(r.Rules, ind.rules...)
 	r.Notes = append(r.Notes, ind.notes...)
 	if ind.refuse != "" {
@@ -165,13 +165,76 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 	}
 	fix := func(s string) string { return foldSome(re.line(s), folded) }
 
-	out := make([]Line, 0, len(lines))
-	var pending []Line   // added lines waiting for the next line of the file
-	doubt := indentDoubt // why the reading is only likely (see blanksFit)
+	doubt := indentDoubt // why the reading is only likely
 	var doubtRule RuleID // the rule that doubts it
 	if doubt != "" {
 		doubtRule = ind.rules[len(ind.rules)-1]
 	}
+	order, inPlace, err := pl.layLines(&r, lines, pre, align, c, fix)
+	if err != nil {
+		return r, err
+	}
+	if order.doubt != "" {
+		doubt, doubtRule = order.doubt, order.rule
+	}
+	// The shape's readings rest on the lines as the patch has them: a
+	// line that fits only loosely may be another line of the file, with
+	// the line it is read beside the one the patch lost (an indented
+	// line matched where the file has a tab, the same line with spaces
+	// right after it).
+	asWritten := c.level <= levelTrailing && c.pass < PassFuzzy
+	if !asWritten {
+		asWritten = true
+		for j, p := range pre {
+			if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
+				asWritten = false
+				break
+			}
+		}
+	}
+	if asWritten {
+		pl.completeEdge(&r)
+	}
+	if err := pl.checkShape(r); err != nil {
+		if !pl.lostAtEdge(pre, align, r) {
+			return r, err
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
+		r.Rules = append(r.Rules, ruleLostAtEdge.ID)
+		r.Pass = max(r.Pass, PassFuzzy)
+	}
+	if err := pl.checkLostTrail(r); err != nil {
+		doubted := r
+		err.doubted = &doubted
+		return r, err
+	}
+	if err := pl.checkNearEdge(r); err != nil {
+		return r, err
+	}
+	if doubt != "" {
+		doubted := r
+		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted, order: inPlace, rule: doubtRule}
+	}
+	return r, nil
+}
+
+// orderDoubt is why a reading's order of lost lines is only likely, and
+// the rule that says so.
+type orderDoubt struct {
+	doubt string
+	rule  RuleID
+}
+
+// layLines walks the hunk's lines along their alignment and lays out the
+// reading's lines in r: the file's own text for context and deleted
+// lines, the added lines through fix, and the file lines the patch left
+// out, ordered beside added lines by orderGap. It returns the doubt of a
+// likely order, the gap an edit in place reads (for the syntax check to
+// try), or the refusal of an unknown order.
+func (pl *placer) layLines(r *Resolved, lines []Line, pre []preLine, align []int, c *candidate, fix func(string) string) (orderDoubt, *gapOrder, *resolveErr) {
+	out := make([]Line, 0, len(lines))
+	var pending []Line // added lines waiting for the next line of the file
+	var doubt orderDoubt
 	var inPlace *gapOrder // the gap an edit in place reads, for the syntax check to try
 	j, last := 0, -1
 	start := -1
@@ -220,13 +283,13 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 				g.next, g.gap = Line{Kind: p.kind, Text: pl.file[fi]}, last+1
 				oc := orderGap(&g)
 				if oc.refuse != nil {
-					return r, &resolveErr{err: ErrAmbiguous, detail: oc.refuse(&g), rule: oc.ID,
+					return doubt, nil, &resolveErr{err: ErrAmbiguous, detail: oc.refuse(&g), rule: oc.ID,
 						order: &gapOrder{gap: last + 1, n: len(pending) + 1}}
 				}
 				r.Rules = append(r.Rules, oc.ID)
 				out = append(out, oc.arrange(&g)...)
 				if oc.doubt != nil {
-					doubt, doubtRule = oc.doubt(&g), oc.ID
+					doubt = orderDoubt{oc.doubt(&g), oc.ID}
 				}
 				if oc.open {
 					inPlace = &gapOrder{gap: last + 1, n: len(pending) + 1}
@@ -251,45 +314,7 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 		}
 	}
 	r.Start, r.Lines = start, out
-	// The shape's readings rest on the lines as the patch has them: a
-	// line that fits only loosely may be another line of the file, with
-	// the line it is read beside the one the patch lost (an indented
-	// line matched where the file has a tab, the same line with spaces
-	// right after it).
-	asWritten := c.level <= levelTrailing && c.pass < PassFuzzy
-	if !asWritten {
-		asWritten = true
-		for j, p := range pre {
-			if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
-				asWritten = false
-				break
-			}
-		}
-	}
-	if asWritten {
-		pl.completeEdge(&r)
-	}
-	if err := pl.checkShape(r); err != nil {
-		if !pl.lostAtEdge(pre, align, r) {
-			return r, err
-		}
-		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
-		r.Rules = append(r.Rules, ruleLostAtEdge.ID)
-		r.Pass = max(r.Pass, PassFuzzy)
-	}
-	if err := pl.checkLostTrail(r); err != nil {
-		doubted := r
-		err.doubted = &doubted
-		return r, err
-	}
-	if err := pl.checkNearEdge(r); err != nil {
-		return r, err
-	}
-	if doubt != "" {
-		doubted := r
-		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted, order: inPlace, rule: doubtRule}
-	}
-	return r, nil
+	return doubt, inPlace, nil
 }
 
 // gapShape returns the orders of a gap that git's shape allows, for k
@@ -327,15 +352,15 @@ func (pl *placer) gapShape(shape shape, idx, n, k, firstAligned, lastAligned int
 // file lines with text before and after it (context or deleted), which
 // is the same, and no line of the run is indented less: the added lines
 // sit at the level around them as the patch wrote them.
-func (pl *placer) addsAtNeighbours(lines []Line, align []int) bool {
+func (fx *fileIndex) addsAtNeighbours(lines []Line, align []int) bool {
 	fileText := make([]string, len(lines)) // the file's text of each non-added line with text
 	j := 0
 	for i, l := range lines {
 		if l.Kind == Add {
 			continue
 		}
-		if fi := align[j]; fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
-			fileText[i] = pl.file[fi]
+		if fi := align[j]; fi >= 0 && strings.TrimSpace(fx.file[fi]) != "" {
+			fileText[i] = fx.file[fi]
 		}
 		j++
 	}
@@ -431,7 +456,7 @@ func gitOrder(lines []Line, at int) bool {
 // a blank line the patch lost, would stack two blank lines where the file
 // never has two: git slides a blank line to either end of what it adds,
 // and this patch wrote it at the end, after the lost line.
-func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
+func (fx *fileIndex) blanksFit(out, first, second []Line, next Line) bool {
 	blank := func(l Line) bool { return strings.TrimSpace(l.Text) == "" }
 	skipped := first
 	if len(first) > 0 && first[0].Kind == Add {
@@ -444,7 +469,7 @@ func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
 	if len(out) == 0 || out[len(out)-1].Kind != Context || blank(out[len(out)-1]) || next.Kind != Context || blank(next) {
 		return false
 	}
-	most := pl.longestBlankRun()
+	most := fx.longestBlankRun()
 	run := func(ls ...[]Line) int {
 		longest, n := 0, 0
 		for _, part := range ls {
@@ -463,27 +488,27 @@ func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
 }
 
 // longestBlankRun is the most blank lines the file has in a row.
-func (pl *placer) longestBlankRun() int {
-	if pl.blankRun < 0 {
-		pl.blankRun = 0
+func (fx *fileIndex) longestBlankRun() int {
+	if fx.blankRun < 0 {
+		fx.blankRun = 0
 		n := 0
-		for _, l := range pl.file {
+		for _, l := range fx.file {
 			if strings.TrimSpace(l) == "" {
 				n++
-				pl.blankRun = max(pl.blankRun, n)
+				fx.blankRun = max(fx.blankRun, n)
 			} else {
 				n = 0
 			}
 		}
 	}
-	return pl.blankRun
+	return fx.blankRun
 }
 
 // contextLines returns file lines [from, to) as context lines of a hunk.
-func (pl *placer) contextLines(from, to int) []Line {
+func (fx *fileIndex) contextLines(from, to int) []Line {
 	ls := make([]Line, 0, to-from)
 	for k := from; k < to; k++ {
-		ls = append(ls, Line{Kind: Context, Text: pl.file[k]})
+		ls = append(ls, Line{Kind: Context, Text: fx.file[k]})
 	}
 	return ls
 }
@@ -556,16 +581,16 @@ func movedInComment(lines []Line, re reindent) (string, bool) {
 // movedInRawString returns the first added line of a Go hunk placed at
 // align that is inside a raw string literal, other than its opening
 // line, whose indentation re changes.
-func (pl *placer) movedInRawString(lines []Line, align []int, re reindent) (string, bool) {
-	if !pl.goFile {
+func (fx *fileIndex) movedInRawString(lines []Line, align []int, re reindent) (string, bool) {
+	if !fx.goFile {
 		return "", false
 	}
-	if pl.rawAt == nil {
-		pl.rawAt = goRawLines(pl.file, false)
+	if fx.rawAt == nil {
+		fx.rawAt = goRawLines(fx.file, false)
 	}
 	inside := false
 	if i := slices.IndexFunc(align, func(a int) bool { return a >= 0 }); i >= 0 {
-		inside = pl.rawAt[align[i]]
+		inside = fx.rawAt[align[i]]
 	}
 	raw := goRawLines(newSide(lines), inside)
 	k := 0 // the new-side index of lines[i]
@@ -632,16 +657,16 @@ type evidence struct {
 	adds []string
 }
 
-func (pl *placer) evidence(pre []preLine, align []int) evidence {
+func (fx *fileIndex) evidence(pre []preLine, align []int) evidence {
 	var ev evidence
 	witnessed := false // some pair that witnesses a mapping is indented
 	for j, p := range pre {
 		fi := align[j]
-		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(pl.file[fi]) == "" {
+		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(fx.file[fi]) == "" {
 			continue
 		}
-		pair := [2]string{indentOf(p.text), indentOf(pl.file[fi])}
-		if pl.step() == -1 && pair[0] == pair[1] && strings.Trim(pair[1], " ") == "" && pair[1] != "" {
+		pair := [2]string{indentOf(p.text), indentOf(fx.file[fi])}
+		if fx.step() == -1 && pair[0] == pair[1] && strings.Trim(pair[1], " ") == "" && pair[1] != "" {
 			// A line a file of tabs indents with spaces (a raw string's,
 			// a comment's) is as the patch has it whether or not the
 			// patch wrote the file's tabs as spaces: it shows the hunk
@@ -785,14 +810,14 @@ func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
 // computed: -1 for tabs. A Go file that indents any line with a tab is a
 // file of tabs, as gofmt writes them, however many lines of raw strings
 // it indents with spaces.
-func (pl *placer) step() int {
-	if pl.indentStep == 0 {
-		pl.indentStep = fileIndentStep(pl.file)
-		if pl.goFile && slices.ContainsFunc(pl.file, func(l string) bool { return strings.HasPrefix(l, "\t") }) {
-			pl.indentStep = -1
+func (fx *fileIndex) step() int {
+	if fx.indentStep == 0 {
+		fx.indentStep = fileIndentStep(fx.file)
+		if fx.goFile && slices.ContainsFunc(fx.file, func(l string) bool { return strings.HasPrefix(l, "\t") }) {
+			fx.indentStep = -1
 		}
 	}
-	return pl.indentStep
+	return fx.indentStep
 }
 
 // indentsFit reports whether every non-blank added line of lines, once
@@ -800,7 +825,7 @@ func (pl *placer) step() int {
 // file indented with tabs, with a multiple of its indentation step in a
 // file indented with spaces; a line of a block comment that starts with
 // its "*" may have one space more.
-func (pl *placer) indentsFit(lines []Line, re reindent) bool {
+func (fx *fileIndex) indentsFit(lines []Line, re reindent) bool {
 	for _, l := range lines {
 		if l.Kind != Add || strings.TrimSpace(l.Text) == "" {
 			continue
@@ -809,14 +834,14 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 		if strings.HasPrefix(strings.TrimSpace(l.Text), "*") {
 			ind = strings.TrimSuffix(ind, " ") // a block comment's star, one space in
 		}
-		switch pl.step() {
+		switch fx.step() {
 		case -1: // tabs
 			if strings.Trim(ind, "\t") != "" {
 				return false
 			}
 		case 1: // no style to keep to
 		default:
-			if strings.Trim(ind, " ") != "" || len(ind)%pl.step() != 0 {
+			if strings.Trim(ind, " ") != "" || len(ind)%fx.step() != 0 {
 				return false
 			}
 		}
@@ -827,12 +852,12 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 // offStyle reports whether every witness whose indentation differs
 // between the patch and the file is indented, in the patch, in a way the
 // file's style does not allow (six spaces in a file indented by four, say).
-func (pl *placer) offStyle(ev evidence) bool {
+func (fx *fileIndex) offStyle(ev evidence) bool {
 	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
 		if p[0] == p[1] {
 			continue
 		}
-		switch pl.step() {
+		switch fx.step() {
 		case -1: // tabs
 			if strings.Trim(p[0], "\t") == "" {
 				return false
@@ -840,7 +865,7 @@ func (pl *placer) offStyle(ev evidence) bool {
 		case 1: // no style to tell by
 			return false
 		default:
-			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.step() == 0 {
+			if strings.Trim(p[0], " ") == "" && len(p[0])%fx.step() == 0 {
 				return false
 			}
 		}
@@ -864,11 +889,11 @@ func (ev evidence) unanimous() bool {
 // indentation that a file line the hunk covers (align) has: then the
 // mapping agrees with the file there, whatever its overall style (a doc
 // comment indented by spaces in a file of tabs, say).
-func (pl *placer) indentsCovered(lines []Line, re reindent, align []int) bool {
+func (fx *fileIndex) indentsCovered(lines []Line, re reindent, align []int) bool {
 	used := map[string]bool{}
 	for _, fi := range align {
-		if fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
-			used[indentOf(pl.file[fi])] = true
+		if fi >= 0 && strings.TrimSpace(fx.file[fi]) != "" {
+			used[indentOf(fx.file[fi])] = true
 		}
 	}
 	for _, l := range lines {

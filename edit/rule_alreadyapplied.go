@@ -10,7 +10,7 @@ var ruleAlreadyApplied = Rule{
 
 // alreadyApplied reports whether h's post-image is in the file while its
 // pre-image is not: the patch was probably applied before.
-func (pl *placer) alreadyApplied(h *Hunk) bool {
+func (fx *fileIndex) alreadyApplied(h *Hunk) bool {
 	post := h.Post()
 	if len(post) == 0 {
 		return false
@@ -19,5 +19,5 @@ func (pl *placer) alreadyApplied(h *Hunk) bool {
 	for i, l := range post {
 		pk[i] = key(levelWhitespace, l)
 	}
-	return len(pl.exact(pk, levelWhitespace)) > 0
+	return len(fx.exact(pk, levelWhitespace)) > 0
 }

@@ -10,10 +10,10 @@ var ruleChangesSomething = Rule{
 
 // changes reports whether a resolved hunk changes the file: its lines, or
 // the file's final newline.
-func (pl *placer) changes(r Resolved) bool {
+func (fx *fileIndex) changes(r Resolved) bool {
 	return changes(r.Lines) ||
-		(r.FinalNewline == NewlineAdd && !pl.finalNewline) ||
-		(r.FinalNewline == NewlineRemove && pl.finalNewline)
+		(r.FinalNewline == NewlineAdd && !fx.finalNewline) ||
+		(r.FinalNewline == NewlineRemove && fx.finalNewline)
 }
 
 // changes reports whether lines change anything: their old side differs

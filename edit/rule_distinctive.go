@@ -24,13 +24,13 @@ const distinctMaxOcc = 2
 // takes as changed is similar to a line rare in the file while its own
 // text is nowhere in the file. Lines like "}" or "return nil" prove
 // nothing: in repetitive code a tolerant pass would find them anywhere.
-func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
+func (fx *fileIndex) distinctive(pre []preLine, pk []string, align []int) bool {
 	// Equality as the fuzzy pass counts it: up to trailing whitespace.
 	tk := preKeys(pre, levelTrailing)
-	tidx := pl.indexAt(levelTrailing)
-	tfk := pl.keysAt(levelTrailing)
-	idx := pl.indexAt(levelLookalike)
-	fk := pl.keysAt(levelLookalike)
+	tidx := fx.indexAt(levelTrailing)
+	tfk := fx.keysAt(levelTrailing)
+	idx := fx.indexAt(levelLookalike)
+	fk := fx.keysAt(levelLookalike)
 	informative := -1 // computed once, when first needed
 	for j := 0; j < len(align); {
 		fi := align[j]
@@ -53,9 +53,9 @@ func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
 		}
 		run := tk[j:e]
 		if slices.ContainsFunc(run, func(k string) bool { return strings.TrimSpace(k) != "" }) &&
-			len(pl.exact(run, levelTrailing)) == 1 {
+			len(fx.exact(run, levelTrailing)) == 1 {
 			if informative < 0 {
-				informative = pl.informative(tk, tidx, tfk, align)
+				informative = fx.informative(tk, tidx, tfk, align)
 			}
 			if informative >= 2 {
 				return true

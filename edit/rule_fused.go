@@ -166,12 +166,12 @@ func (pl *placer) fitsWithoutOne(pre []preLine, c candidate) bool {
 // equal to line b right before it: a run of equal lines (blank lines
 // between Python functions) may be one line longer in the file than in
 // the patch, and its extra line is no gap between hunks.
-func (pl *placer) otherLines(a, b int) int {
+func (fx *fileIndex) otherLines(a, b int) int {
 	lo, hi := a+1, b-1
-	for lo <= hi && pl.file[lo] == pl.file[a] {
+	for lo <= hi && fx.file[lo] == fx.file[a] {
 		lo++
 	}
-	for hi >= lo && pl.file[hi] == pl.file[b] {
+	for hi >= lo && fx.file[hi] == fx.file[b] {
 		hi--
 	}
 	return max(0, hi-lo+1)

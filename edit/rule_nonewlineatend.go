@@ -11,10 +11,10 @@ var ruleNoNewlineAtEnd = Rule{
 // noNewlineAtEnd returns the candidates whose old side ends at the end of
 // the file, where a hunk's "\ No newline at end of file" marker after its
 // old side puts it.
-func (pl *placer) noNewlineAtEnd(cands []candidate) []candidate {
+func (fx *fileIndex) noNewlineAtEnd(cands []candidate) []candidate {
 	var atEnd []candidate
 	for _, c := range cands {
-		if c.end() == len(pl.file) {
+		if c.end() == len(fx.file) {
 			atEnd = append(atEnd, c)
 		}
 	}
