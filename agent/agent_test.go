@@ -99,7 +99,7 @@ func (r *reviewer) ReviewEdits(_ context.Context, p *agent.Proposal) (*agent.Out
 				}
 				r.decisions = r.decisions[1:]
 			}
-			hd := agent.HunkDecision{Path: fp.Path(), Start: h.Start + 1, Hash: audit.HunkHash(h), Decision: d}
+			hd := agent.HunkDecision{Path: fp.Path(), Start: h.Start + 1, Hash: h.Hash(), Decision: d}
 			if d == audit.Rejected {
 				hd.Note = r.note
 			} else {

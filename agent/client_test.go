@@ -116,7 +116,7 @@ func TestCompleteJoinsToolCalls(t *testing.T) {
 
 func TestCompleteUsage(t *testing.T) {
 	want := agent.Usage{PromptTokens: 1234, CompletionTokens: 56, TotalTokens: 1290}
-	s := agenttest.NewServer(t, agenttest.Reply{Text: "ok", Usage: &want})
+	s := agenttest.NewServer(t, agenttest.Reply{Text: "ok", Usage: &agenttest.Usage{PromptTokens: 1234, CompletionTokens: 56, TotalTokens: 1290}})
 	c, _ := newClient(t, s)
 	reply, err := c.Complete(context.Background(), userAsks, nil, nil)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/agenttest"
-	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/internal/replay"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -206,7 +206,7 @@ func TestOrientationStatusBounded(t *testing.T) {
 // TestFixedCost measures what every session's first request costs
 // besides the request: the system prompt, the tool definitions and the
 // orientation of a small repository, in the bytes of the recorded body
-// and in estimated tokens (bench.EstimateTokens; the bytes bound is the
+// and in estimated tokens (replay.EstimateTokens; the bytes bound is the
 // same at 4 characters a token). The bound is about 2k tokens, with room
 // for tool descriptions a little longer than today's 1.2k.
 func TestFixedCost(t *testing.T) {
@@ -233,13 +233,13 @@ func TestFixedCost(t *testing.T) {
 		}
 		system := r.Messages[0].Content
 		orientation := strings.TrimSuffix(r.Messages[1].Content, request)
-		tokens := bench.EstimateTokens(system) + bench.EstimateTokens(orientation)
+		tokens := replay.EstimateTokens(system) + replay.EstimateTokens(orientation)
 		if len(r.Tools) > 0 {
-			tokens += bench.EstimateTokens(string(toolDefs))
+			tokens += replay.EstimateTokens(string(toolDefs))
 		}
 		bytes := len(r.Raw) - len(request)
 		t.Logf("%s: %d bytes, about %d tokens: system prompt %d, tool definitions %d, orientation %d", c.name, bytes, tokens,
-			bench.EstimateTokens(system), map[bool]int{true: bench.EstimateTokens(string(toolDefs))}[len(r.Tools) > 0], bench.EstimateTokens(orientation))
+			replay.EstimateTokens(system), map[bool]int{true: replay.EstimateTokens(string(toolDefs))}[len(r.Tools) > 0], replay.EstimateTokens(orientation))
 		if tokens > maxTokens || bytes > maxBytes {
 			t.Errorf("%s: the first request costs %d bytes, about %d tokens, besides the request; want at most %d bytes, %d tokens", c.name, bytes, tokens, maxBytes, maxTokens)
 		}

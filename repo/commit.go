@@ -22,7 +22,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // FileCommit is one file of an applied proposal, as pair apply wrote it.

@@ -114,7 +114,7 @@ func cmApply(t *testing.T, tr *repo.Tree, diff string) ([]repo.FileCommit, []aud
 		}
 		fcs = append(fcs, fc)
 		for _, h := range pl.Hunks {
-			recs = append(recs, audit.HunkRecord{Path: pl.Path(), Start: h.Start + 1, Hash: audit.HunkHash(h), Decision: audit.Approved})
+			recs = append(recs, audit.HunkRecord{Path: pl.Path(), Start: h.Start + 1, Hash: h.Hash(), Decision: audit.Approved})
 		}
 		if fc.OldPath != "" {
 			changes = append(changes, repo.Change{Path: fc.OldPath, Delete: true})

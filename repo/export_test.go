@@ -3,7 +3,7 @@ package repo
 import (
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // RecordCommit records the commit id as one this pair made, as Commit

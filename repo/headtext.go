@@ -8,8 +8,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/pair-cli/pair/edit"
-	"github.com/pair-cli/pair/internal/gitobj"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // HeadText returns the content of the file p as HEAD commits it (the blob,

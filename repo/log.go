@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // LogEntry is one pair commit, as Log reads it from git.

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // The record of pair's own commits: <common dir>/pair/commits, shared by

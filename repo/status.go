@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // StatusEntry is a path that git status shows, with the two letters of

@@ -9,8 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
-	"github.com/pair-cli/pair/internal/gitobj"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // forgetWritten removes the journal that write kept in the state

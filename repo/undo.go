@@ -20,7 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // The rules by which Undo refuses, in the order it checks them.

@@ -11,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/pair-cli/pair/edit"
-	"github.com/pair-cli/pair/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // WorkDiff returns the changes of the working tree against HEAD, as git

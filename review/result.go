@@ -81,7 +81,7 @@ func (r *Review) Summary() []FileSummary {
 // the first line the hunk covers (0 for an item of a whole file, such as
 // a pure rename), the hash of its content, and its decision.
 func (r *Review) HunkRecord(it *Item) audit.HunkRecord {
-	h := audit.HunkRecord{Path: r.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: audit.HunkHash(it.Hunk), Decision: it.Decision,
+	h := audit.HunkRecord{Path: r.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: it.Hunk.Hash(), Decision: it.Decision,
 		Interpreted: it.Hunk.Pass == edit.PassInterpreted, Uncertain: it.Hunk.Pass == edit.PassUncertain}
 	if it.Whole {
 		h.Start = 0

@@ -380,7 +380,7 @@ func TestHunkRecord(t *testing.T) {
 	mustDo(t, r, "y", "n")
 	for i := range r.Items {
 		it := &r.Items[i]
-		want := audit.HunkRecord{Path: "calc.go", Start: it.Hunk.Start + 1, Hash: audit.HunkHash(it.Hunk), Decision: it.Decision}
+		want := audit.HunkRecord{Path: "calc.go", Start: it.Hunk.Start + 1, Hash: it.Hunk.Hash(), Decision: it.Decision}
 		if got := r.HunkRecord(it); got != want {
 			t.Errorf("item %s: HunkRecord = %+v, want %+v", it.ID, got, want)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // Proposal is a patch placed against the working tree: what a review
@@ -81,14 +81,14 @@ func (f *File) modeChange() string {
 // Changes names, for the person, what the file's change does besides
 // editing the content of a file: a deletion, a rename, a mode change, a
 // symbolic link. A grant (the A key) never covers these, and the summary
-// always names them. Names in it are escaped for display.
+// always names them. Names in it are escaped for safetext.
 func (f *File) Changes() []string {
 	var out []string
 	switch f.Action() {
 	case "delete":
 		out = append(out, "deleted")
 	case "rename":
-		out = append(out, "renamed from "+display.Name(f.OldPath))
+		out = append(out, "renamed from "+safetext.Name(f.OldPath))
 	}
 	if m := f.modeChange(); m != "" {
 		out = append(out, m)
@@ -398,7 +398,7 @@ func (r *Review) ApproveAhead() []string {
 // files ApproveAhead left undecided were not written under flag.
 func NotAhead(paths []string, flag string) string {
 	return fmt.Sprintf("pair: not written: %s: %s never approves an edit to a file that pair or git reads as configuration",
-		strings.Join(display.Names(paths), ", "), flag)
+		strings.Join(safetext.Names(paths), ", "), flag)
 }
 
 // QuitReview rejects every undecided item (q): the review is done.

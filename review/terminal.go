@@ -10,10 +10,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/term"
+
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // Terminal runs a review from single key presses, as git add -p does.
@@ -161,7 +163,7 @@ func (t *Terminal) press(ctx context.Context, r *Review, k rune) (bool, error) {
 	case 'd':
 		err = r.RejectFile("")
 	case 'A':
-		p := display.Name(r.FileOf(r.Current()).Path())
+		p := safetext.Name(r.FileOf(r.Current()).Path())
 		err = r.AlwaysApprove()
 		if err == nil {
 			t.printf("%s\n", t.paint(cYellow, "approving every hunk of "+p+", and later edits of its content for the rest of this session"))
@@ -295,11 +297,11 @@ func (t *Terminal) show(r *Review) {
 	}
 	switch f.Action() {
 	case "create":
-		t.printf("%s\n", t.paint(cBold, "new file "+display.Name(f.Path())))
+		t.printf("%s\n", t.paint(cBold, "new file "+safetext.Name(f.Path())))
 	case "delete":
-		t.printf("%s\n", t.paint(cBold, "deleted file "+display.Name(f.Path())))
+		t.printf("%s\n", t.paint(cBold, "deleted file "+safetext.Name(f.Path())))
 	case "rename":
-		t.printf("%s\n", t.paint(cBold, "renamed from "+display.Name(f.OldPath)))
+		t.printf("%s\n", t.paint(cBold, "renamed from "+safetext.Name(f.OldPath)))
 	}
 	if m := f.modeChange(); m != "" {
 		t.printf("%s\n", t.paint(cYellow, m))
@@ -308,12 +310,12 @@ func (t *Terminal) show(r *Review) {
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
-	t.printf("%s\n", t.paint(cCyan, display.Line(r.Header(it))))
+	t.printf("%s\n", t.paint(cCyan, safetext.Line(r.Header(it))))
 	for _, l := range it.Hunk.Lines {
 		// Escape sequences, bidi controls, invisible and lookalike
 		// letters in a line could hide it or another line, or pass for
 		// what they are not: they are shown, and the line is marked.
-		shown, marker := display.EscapeMarked(l.Text)
+		shown, marker := safetext.EscapeMarked(l.Text)
 		text := string(l.Kind) + shown
 		switch l.Kind {
 		case edit.Add:
@@ -346,10 +348,10 @@ func (t *Terminal) notCovered(r *Review, it *Item) {
 }
 
 // Where names the file and the lines an item covers ("a.go lines 3-7").
-// The file name is escaped for display (see internal/display).
+// The file name is escaped for display (see internal/safetext).
 func (r *Review) Where(it *Item) string {
 	f := r.FileOf(it)
-	path := display.Name(f.Path())
+	path := safetext.Name(f.Path())
 	if it.Whole {
 		return path
 	}
@@ -379,7 +381,7 @@ func (t *Terminal) placement(it *Item) string {
 	}
 	out := t.paint(color, s)
 	for _, n := range h.Notes {
-		out += "\n" + t.paint(color, "  "+display.Line(n))
+		out += "\n" + t.paint(color, "  "+safetext.Line(n))
 	}
 	return out
 }
@@ -390,7 +392,7 @@ func (t *Terminal) decisionText(it *Item) string {
 		s += " (always approved in this session)"
 	}
 	if it.Note != "" {
-		s += ": " + display.Line(it.Note)
+		s += ": " + safetext.Line(it.Note)
 	}
 	return s
 }
@@ -399,11 +401,11 @@ func wholeChange(f *File) string {
 	d := f.Diff
 	switch f.Action() {
 	case "create":
-		return "create empty file " + display.Name(f.Path())
+		return "create empty file " + safetext.Name(f.Path())
 	case "delete":
-		return "delete empty file " + display.Name(f.Path())
+		return "delete empty file " + safetext.Name(f.Path())
 	case "rename":
-		s := "rename " + display.Name(f.OldPath) + " -> " + display.Name(f.NewPath)
+		s := "rename " + safetext.Name(f.OldPath) + " -> " + safetext.Name(f.NewPath)
 		if d != nil && d.ModeChange() {
 			s += ", mode " + d.OldMode + " -> " + d.NewMode
 		}
@@ -412,7 +414,7 @@ func wholeChange(f *File) string {
 	if d != nil && d.ModeChange() {
 		return "change mode " + d.OldMode + " -> " + d.NewMode
 	}
-	return "change " + display.Name(f.Path())
+	return "change " + safetext.Name(f.Path())
 }
 
 // keys lists the keys that do something here, for the prompt.
@@ -505,7 +507,7 @@ func (t *Terminal) list(r *Review) {
 		for _, l := range it.Hunk.Lines {
 			if l.Kind != edit.Context {
 				var shown string
-				shown, marker = display.EscapeMarked(l.Text)
+				shown, marker = safetext.EscapeMarked(l.Text)
 				first = string(l.Kind) + shown
 				break
 			}
@@ -527,7 +529,7 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 		if text == "" {
 			continue
 		}
-		t.printf("  %-40s %s\n", display.Name(s.Path), text)
+		t.printf("  %-40s %s\n", safetext.Name(s.Path), text)
 		if s.Applies() {
 			files++
 			hunks += s.Approved + s.Edited
@@ -759,4 +761,31 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// InTerminal runs t on the terminal in with single key presses: the
+// terminal is in raw mode until it returns, and in its usual mode while
+// t.Editor runs. t.In is set to in.
+func InTerminal(ctx context.Context, in *os.File, t *Terminal, r *Review) error {
+	fd := int(in.Fd())
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return fmt.Errorf("cannot read single keys from the terminal: %w", err)
+	}
+	defer term.Restore(fd, state)
+	t.In, t.CRLF = in, true
+	if edit := t.Editor; edit != nil {
+		t.Editor = func(ctx context.Context, path string) error {
+			if err := term.Restore(fd, state); err != nil {
+				return err
+			}
+			defer func() {
+				if s, err := term.MakeRaw(fd); err == nil {
+					state = s
+				}
+			}()
+			return edit(ctx, path)
+		}
+	}
+	return t.Run(ctx, r)
 }

@@ -24,7 +24,7 @@ import (
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // The page, all of it hand-written and served from the binary: no
@@ -270,8 +270,8 @@ func (w *Web) publish(e WebEvent) {
 	w.seq++
 	e.ID, e.Time = w.seq, w.opts.Now().UTC()
 	// The model's words and tool output go into the page as text: made
-	// visible there as on a terminal (see internal/display).
-	e.Text = display.Text(e.Text)
+	// visible there as on a terminal (see internal/safetext).
+	e.Text = safetext.Text(e.Text)
 	w.record(e)
 	if len(w.history) == webHistory {
 		w.history = slices.Delete(w.history, 0, webHistory/4)
@@ -426,7 +426,7 @@ func (w *Web) Confirm(ctx context.Context, title, detail string) (yes bool, note
 		return false, "", ErrBusy
 	}
 	w.serial++
-	q := &webQuestion{Serial: w.serial, Title: display.Text(title), Detail: display.Text(detail)}
+	q := &webQuestion{Serial: w.serial, Title: safetext.Text(title), Detail: safetext.Text(detail)}
 	done := make(chan webAnswer, 1)
 	w.question, w.qDone = q, done
 	prev := w.status
@@ -655,7 +655,7 @@ type webTotals struct {
 
 type webFileView struct {
 	// Path and OldPath are the names as they are; Shown and OldShown
-	// are what the page shows of them (see internal/display).
+	// are what the page shows of them (see internal/safetext).
 	Path     string `json:"path"`
 	OldPath  string `json:"old_path,omitempty"`
 	Shown    string `json:"shown"`
@@ -757,19 +757,19 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	}
 	for i := range r.Proposal.Files {
 		f := &r.Proposal.Files[i]
-		fv := webFileView{Path: f.Path(), Shown: display.Name(f.Path()), Action: f.Action(), Changes: f.Changes()}
+		fv := webFileView{Path: f.Path(), Shown: safetext.Name(f.Path()), Action: f.Action(), Changes: f.Changes()}
 		if f.Action() == "rename" {
-			fv.OldPath, fv.OldShown = f.OldPath, display.Name(f.OldPath)
+			fv.OldPath, fv.OldShown = f.OldPath, safetext.Name(f.OldPath)
 		}
 		for _, e := range f.Failed {
-			fv.Failed = append(fv.Failed, webFailureView{Hunk: e.Hunk + 1, Reason: display.Line(e.Reason), Detail: display.Text(e.Detail)})
+			fv.Failed = append(fv.Failed, webFailureView{Hunk: e.Hunk + 1, Reason: safetext.Line(e.Reason), Detail: safetext.Text(e.Detail)})
 		}
 		v.Files[i] = fv
 	}
 	v.Summary = []webSummaryView{}
 	for _, fs := range r.Summary() {
 		if text := fs.Text(); text != "" {
-			v.Summary = append(v.Summary, webSummaryView{Path: fs.Path, Shown: display.Name(fs.Path), Text: text})
+			v.Summary = append(v.Summary, webSummaryView{Path: fs.Path, Shown: safetext.Name(fs.Path), Text: text})
 		}
 	}
 	// at is r with the cursor moved, to ask what the keys would do at
@@ -788,16 +788,16 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 		if it.Whole {
 			iv.Change = wholeChange(f)
 		} else {
-			iv.Header = display.Line(r.Header(it))
+			iv.Header = safetext.Line(r.Header(it))
 			iv.Placement = it.Hunk.Label()
 			iv.PlacementHelp = it.Hunk.Pass.Help()
 			iv.Offset = it.Hunk.Offset
 			for _, n := range it.Hunk.Notes {
-				iv.Notes = append(iv.Notes, display.Line(n))
+				iv.Notes = append(iv.Notes, safetext.Line(n))
 			}
 			for _, l := range it.Hunk.Lines {
 				lv := webLineView{Kind: string(rune(l.Kind))}
-				lv.Text, lv.Marker = display.EscapeMarked(l.Text)
+				lv.Text, lv.Marker = safetext.EscapeMarked(l.Text)
 				iv.Lines = append(iv.Lines, lv)
 			}
 			switch it.Hunk.FinalNewline {

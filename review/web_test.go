@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/review"
 )
 
@@ -1126,14 +1126,14 @@ func TestWebEscapesHostileText(t *testing.T) {
 	defer cancel()
 	startReview(t, ctx, w, r)
 	s := getState(t, w)
-	if got, want := s.Conversation[0].Text, `done^[[2J \u202eflip`+display.Marker; got != want {
+	if got, want := s.Conversation[0].Text, `done^[[2J \u202eflip`+safetext.Marker; got != want {
 		t.Errorf("streamed text: got %q, want %q", got, want)
 	}
 	f, it := s.Review.Files[0], s.Review.Items[0]
-	if f.Path != "run\x1b[2K.sh" || f.Shown != "run^[[2K.sh"+display.NameMarker {
+	if f.Path != "run\x1b[2K.sh" || f.Shown != "run^[[2K.sh"+safetext.NameMarker {
 		t.Errorf("file: got path %q shown %q, want the name as it is and escaped", f.Path, f.Shown)
 	}
-	if want := "run^[[2K.sh" + display.NameMarker + " (new, 3 lines)"; it.Where != want {
+	if want := "run^[[2K.sh" + safetext.NameMarker + " (new, 3 lines)"; it.Where != want {
 		t.Errorf("where: got %q, want %q", it.Where, want)
 	}
 	var got []string
@@ -1142,8 +1142,8 @@ func TestWebEscapesHostileText(t *testing.T) {
 	}
 	want := []string{
 		"+rm -rf ~ # evil",
-		"+# ok^[[1A^[[2K^[[32m+harmless change" + display.Marker,
-		`+flip \u202eexe.txt\xff` + display.Marker,
+		"+# ok^[[1A^[[2K^[[32m+harmless change" + safetext.Marker,
+		`+flip \u202eexe.txt\xff` + safetext.Marker,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("lines: got %q, want %q", got, want)

@@ -24,6 +24,7 @@ type (
 	ToolCall      = replay.ToolCall
 	FunctionCall  = replay.FunctionCall
 	Tool          = replay.Tool
+	Usage         = replay.Usage
 	Function      = replay.Function
 )
 

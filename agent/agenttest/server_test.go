@@ -94,7 +94,7 @@ func TestStreamWireFormat(t *testing.T) {
 		Text:      "Héllo, wörld: a streamed reply.",
 		ToolCalls: []agenttest.Call{{ID: "call_1", Name: "read_file", Arguments: `{"path":"main.go"}`}},
 		Chunk:     4,
-		Usage:     &agent.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7},
+		Usage:     &agenttest.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7},
 	})
 	resp, body := post(t, s.HTTPClient(), agenttest.MemoryURL, streamRequest)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {

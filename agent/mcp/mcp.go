@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/pair-cli/pair/internal/config"
 	"time"
 	"unicode/utf8"
 
@@ -35,9 +37,9 @@ const (
 
 // The configuration's words for a tool's risk.
 const (
-	Allow  = "allow"  // run without asking
-	Review = "review" // ask the person first
-	Deny   = "deny"   // never run, never offer
+	Allow  = config.ToolAllow  // run without asking
+	Review = config.ToolReview // ask the person first
+	Deny   = config.ToolDeny   // never run, never offer
 )
 
 // Config is one MCP server of the configuration: a subprocess over stdio

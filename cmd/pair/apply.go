@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/internal/patchflow"
+	"github.com/pair-cli/pair/app/apply"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -93,7 +93,7 @@ answers on standard input) or a file could not be written;
 			if c.NArg() > 1 {
 				return usagef("apply: one patch at a time (got %d arguments)", c.NArg())
 			}
-			opts := patchflow.Options{
+			opts := apply.Options{
 				Patch: c.Args().First(),
 				Dir:   c.String("directory"),
 				Check: c.Bool("check"),
@@ -110,7 +110,7 @@ answers on standard input) or a file could not be written;
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 			}
-			return patchflow.Run(c.Context, opts)
+			return apply.Run(c.Context, opts)
 		},
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
-	"github.com/pair-cli/pair/internal/session"
+	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -35,7 +35,7 @@ length limit); 2 usage error; 130 interrupted.`,
 			if q == "" {
 				return usagef("ask: the question is empty: pair ask \"where is the database configured?\"")
 			}
-			return runAgent(c, session.Options{
+			return runAgent(c, chat.Options{
 				Mode: agent.ModeAsk, Request: q, OneShot: true, JSON: c.Bool("json"), Dir: c.String("directory"), Files: c.StringSlice("file"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     io,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/app/bench"
 	"github.com/pair-cli/pair/internal/output"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/agent/agenttest"
-	"github.com/pair-cli/pair/internal/bench"
+	"github.com/pair-cli/pair/app/bench"
 	"github.com/pair-cli/pair/internal/output"
 )
 

@@ -8,12 +8,8 @@ import (
 	"github.com/pair-cli/pair/internal/config"
 )
 
-// fileConfig is .pair.yml; modelConfig the configuration in force (see
-// internal/config).
-type (
-	fileConfig  = config.File
-	modelConfig = config.Config
-)
+// modelConfig is the configuration in force (see internal/config).
+type modelConfig = config.Config
 
 // configFlags are the flags of commands that talk to a model.
 func configFlags() []cli.Flag {
@@ -47,9 +43,6 @@ func loadConfig(c *cli.Context, dir, stateDir string) (modelConfig, error) {
 		Dir: dir, Home: home, Trust: config.TrustStore{Dir: stateDir}, Env: os.Getenv,
 	})
 }
-
-// readFileConfig reads the .pair.yml at p.
-func readFileConfig(p string) (fileConfig, error) { return config.Read(p) }
 
 // trustConfig records the file at p as trusted.
 func trustConfig(stateDir, p string) error { return config.TrustStore{Dir: stateDir}.Trust(p) }

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/app/demo"
 	"github.com/pair-cli/pair/internal/config"
-	"github.com/pair-cli/pair/internal/demo"
-	"github.com/pair-cli/pair/internal/session"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -42,7 +42,7 @@ one, they are approved with --yes). --offline keeps the bundled reply.`,
 			}
 			live := (config.EnvBaseURL(os.Getenv) != "" || c.String("api-base") != "") && !c.Bool("offline")
 			return demo.Run(c.Context, demo.Options{Dir: c.String("dir"), Keep: c.Bool("keep"), Live: live, IO: io,
-				Session:  func(_ context.Context, o session.Options) error { return runAgent(c, o) },
+				Session:  func(_ context.Context, o chat.Options) error { return runAgent(c, o) },
 				OpenTree: func(dir string) (*repo.Tree, error) { return openTree(dir, io.Err) },
 			})
 		},

@@ -11,7 +11,7 @@ import (
 // internal/replay), nor go-git's root package: repo reads git through
 // go-git's storage packages only, and the root package would link its
 // transports (ssh, http), whose package init every command pays for; nor
-// go-git's plumbing/object (internal/gitobj reads commits and trees),
+// go-git's plumbing/object (repo/internal/gitobj reads commits and trees),
 // which links OpenPGP and its curves; nor the MCP SDK and what it brings
 // (agent/mcp speaks MCP itself), whose package init is as heavy.
 func TestNoTestCodeInTheBinary(t *testing.T) {

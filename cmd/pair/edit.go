@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
-	"github.com/pair-cli/pair/internal/session"
+	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -100,7 +100,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			if c.Bool("web") && c.IsSet("message") {
 				return usagef("edit: --web and -m cannot be used together: type the request in the page")
 			}
-			o := session.Options{
+			o := chat.Options{
 				Web: c.Bool("web"), Port: c.Int("port"),
 				Session: c.String("session"), Continue: c.Bool("continue"),
 				Mode: agent.ModeEdit, Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
@@ -114,12 +114,12 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 	}
 }
 
-// runAgent runs pair edit, ask or review (see internal/session), with
+// runAgent runs pair edit, ask or review (see app/chat), with
 // the command's flags for the configuration.
-func runAgent(c *cli.Context, o session.Options) error {
+func runAgent(c *cli.Context, o chat.Options) error {
 	o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, o.IO.Err) }
 	o.LoadConfig = func(dir, stateDir string) (modelConfig, error) { return loadConfig(c, dir, stateDir) }
 	o.StartMCP = startMCP
 	o.Undo = func(ctx context.Context, dir string) error { return runUndo(ctx, undoOptions{Dir: dir, IO: o.IO}) }
-	return session.Run(c.Context, o)
+	return chat.Run(c.Context, o)
 }

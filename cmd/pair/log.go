@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/audit"
-	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -189,21 +189,21 @@ func runLog(o logOptions) error {
 }
 
 // printLog lists the commits. Subjects and trailers are anyone's text in
-// the repository's history: shown escaped (see internal/display).
+// the repository's history: shown escaped (see internal/safetext).
 func printLog(w io.Writer, entries []repo.LogEntry) {
 	for i, e := range entries {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s %s\n", shortHash(e.Hash), e.When.Format("2006-01-02 15:04"), display.Line(e.Subject))
+		fmt.Fprintf(w, "%s %s %s\n", shortHash(e.Hash), e.When.Format("2006-01-02 15:04"), safetext.Line(e.Subject))
 		if !e.MadeHere() {
-			fmt.Fprintf(w, "\tnot made here: %s; its trailers are unchecked\n", display.Line(e.NotMadeHere))
+			fmt.Fprintf(w, "\tnot made here: %s; its trailers are unchecked\n", safetext.Line(e.NotMadeHere))
 		}
-		fmt.Fprintf(w, "\tmodel:   %s\n", display.Line(orNone(e.Model)))
-		fmt.Fprintf(w, "\tsession: %s\n", display.Line(orNone(e.Session)))
+		fmt.Fprintf(w, "\tmodel:   %s\n", safetext.Line(orNone(e.Model)))
+		fmt.Fprintf(w, "\tsession: %s\n", safetext.Line(orNone(e.Session)))
 		fmt.Fprintf(w, "\thunks:   %d approved, %d edited, %d rejected\n", e.Approved, e.Edited, e.Rejected)
 		if e.Warning != "" {
-			fmt.Fprintf(w, "\twarning: %s\n", display.Line(e.Warning))
+			fmt.Fprintf(w, "\twarning: %s\n", safetext.Line(e.Warning))
 		}
 	}
 }
@@ -219,7 +219,7 @@ func printStats(w io.Writer, models []modelStats, notCounted int) {
 			if m.Hunks > 0 {
 				rate = fmt.Sprintf("%.1f%%", 100*m.AcceptanceRate)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", display.Name(orNone(m.Model)), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", safetext.Name(orNone(m.Model)), m.Commits, m.Hunks, m.Approved, m.Edited, m.Rejected, rate)
 		}
 		tw.Flush()
 	}

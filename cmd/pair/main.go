@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pair-cli/pair/internal/terminal"
+	"github.com/pair-cli/pair/internal/console"
 )
 
 func main() {
@@ -24,7 +24,7 @@ func main() {
 func mainRun() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	irq := terminal.NewInterrupter(cancel)
+	irq := console.NewInterrupter(cancel)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -42,7 +42,7 @@ func mainRun() int {
 			time.AfterFunc(10*time.Second, func() { os.Exit(exitInterrupted) })
 		}
 	}()
-	io := terminal.System(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	io := console.System(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	io.Interrupt = irq
 	return run(ctx, os.Args, io)
 }

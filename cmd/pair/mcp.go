@@ -13,24 +13,13 @@ import (
 	"github.com/pair-cli/pair/agent"
 	"github.com/pair-cli/pair/agent/mcp"
 	"github.com/pair-cli/pair/internal/config"
-	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/proc"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // mcpServerConfig is one entry of mcp_servers in .pair.yml.
-type mcpServerConfig = mcp.Entry
-
-// mergeMCPServers lays the files' servers over each other: a server of
-// the repository's file replaces the home directory's of the same name.
-// files and paths go in the same order, the repository's first.
-func mergeMCPServers(files []fileConfig, paths []string) []mcpServerConfig {
-	lists := make([][]mcp.Entry, len(files))
-	for i, f := range files {
-		lists[i] = f.MCPServers
-	}
-	return mcp.MergeEntries(lists, paths)
-}
+type mcpServerConfig = config.MCPServer
 
 // mcpConfigs turns the configured servers into the mcp package's
 // configuration: commands run in root, with pair's environment without
@@ -237,7 +226,7 @@ func printMCPList(w io.Writer, reports []mcpServerReport) {
 			if t.Override != "" {
 				why += "; .pair.yml: " + t.Override
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", display.Name(t.Name), t.Risk, why, display.Line(output.OneLine(t.Description, 60)))
+			fmt.Fprintf(tw, "  %s\t%s\t(%s)\t%s\n", safetext.Name(t.Name), t.Risk, why, safetext.Line(output.OneLine(t.Description, 60)))
 			if t.Unchecked != "" {
 				fmt.Fprintf(tw, "  \t\tnote: %s; only checked to be an object\t\n", t.Unchecked)
 			}

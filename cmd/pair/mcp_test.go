@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,76 +91,5 @@ func TestMCPConfigs(t *testing.T) {
 	cfg.MCPServers[0].Dir = ""
 	if d := mcpConfigs(cfg, "/repo")[0].Dir; d != "/repo" {
 		t.Errorf("default dir: got %q, want the repository root", d)
-	}
-}
-
-func TestReadMCPConfig(t *testing.T) {
-	dir := t.TempDir()
-	repoFile := filepath.Join(dir, "repo.yml")
-	homeFile := filepath.Join(dir, "home", "home.yml")
-	if err := os.MkdirAll(filepath.Dir(homeFile), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write := func(p, text string) {
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(repoFile, `
-mcp_servers:
-  - name: tracker
-    command: tracker-mcp
-    args: ["--project", "pair"]
-    env: {TRACKER_TOKEN: "${TRACKER_TOKEN}"}
-    timeout: 30s
-    start_timeout: 2m
-    tools: {search: allow, delete_issue: deny}
-  - name: docs
-    url: https://docs.example.com/mcp
-    headers: {Authorization: "Bearer ${DOCS_TOKEN}"}
-  - name: browser
-    disabled: true
-`)
-	write(homeFile, `
-mcp_servers:
-  - name: tracker
-    command: other-tracker
-  - name: browser
-    command: browser-mcp
-  - name: notes
-    command: notes-mcp
-    dir: servers
-`)
-	var files []fileConfig
-	for _, p := range []string{repoFile, homeFile} {
-		fc, err := readFileConfig(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, fc)
-	}
-	got := mergeMCPServers(files, []string{repoFile, homeFile})
-	var names []string
-	for _, s := range got {
-		names = append(names, s.Name)
-	}
-	if strings.Join(names, " ") != "tracker docs notes" {
-		t.Fatalf("servers: got %v, want the repository's tracker and docs, and the home's notes (browser is disabled)", names)
-	}
-	tr := got[0]
-	if tr.Command != "tracker-mcp" || tr.Timeout != 30*time.Second || tr.StartTimeout != 2*time.Minute || tr.Tools["delete_issue"] != "deny" {
-		t.Errorf("tracker: got %+v", tr)
-	}
-	if d := mcpConfigs(modelConfig{MCPServers: got}, "/repo")[2].Dir; d != filepath.Join(dir, "home", "servers") {
-		t.Errorf("notes' dir: got %q, want it relative to the home file", d)
-	}
-
-	write(repoFile, "mcp_servers:\n  - name: x\n    command: y\n    timeout: 30\n")
-	if _, err := readFileConfig(repoFile); err == nil || !strings.Contains(err.Error(), "Duration") {
-		t.Errorf("a timeout without a unit: got %v", err)
-	}
-	write(repoFile, "mcp_servers:\n  - name: x\n    comand: y\n")
-	if _, err := readFileConfig(repoFile); err == nil || !strings.Contains(err.Error(), "comand") {
-		t.Errorf("a misspelt key: got %v", err)
 	}
 }

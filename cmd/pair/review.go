@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
-	"github.com/pair-cli/pair/internal/session"
+	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -61,7 +61,7 @@ again for review; 130 interrupted.`,
 			if c.NArg() > 0 {
 				return usagef("review: takes no arguments (got %q); name the session with --session", c.Args().First())
 			}
-			return runAgent(c, session.Options{
+			return runAgent(c, chat.Options{
 				Mode: agent.ModeEdit, Resume: true, Session: c.String("session"), Web: c.Bool("web"), Port: c.Int("port"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), ApproveCommand: c.Bool("approve-command"),
 				Interpret: c.Bool("interpret"), JSON: c.Bool("json"),

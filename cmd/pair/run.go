@@ -10,10 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/app/chat"
+	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
-	"github.com/pair-cli/pair/internal/session"
-	"github.com/pair-cli/pair/internal/terminal"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // Exit codes, as the output contract sets them (package output).
@@ -27,7 +27,7 @@ const (
 
 // stdio carries the process's standard streams with their terminal and
 // colour state, set once in main, so tests can replace them.
-type stdio = terminal.IO
+type stdio = console.IO
 
 // usagef is an error in how pair was invoked (exit code 2).
 func usagef(format string, args ...any) error { return output.Usagef(format, args...) }
@@ -47,15 +47,15 @@ func run(ctx context.Context, args []string, io stdio) int {
 		}
 	}
 	// An error can name files and quote lines of a patch or a model's
-	// reply: shown escaped (see internal/display).
+	// reply: shown escaped (see internal/safetext).
 	var oe *output.ExitError
 	if errors.As(err, &oe) {
 		if oe.Msg != "" {
-			fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(oe.Msg, has)))
+			fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(chat.AccessHint(oe.Msg, has)))
 		}
 		return oe.Code
 	}
-	fmt.Fprintf(io.Err, "pair: %s\n", display.Text(session.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
+	fmt.Fprintf(io.Err, "pair: %s\n", safetext.Text(chat.AccessHint(strings.TrimPrefix(err.Error(), "pair: "), has)))
 	var ue *output.UsageError
 	switch {
 	case errors.As(err, &ue) || isFlagError(err):

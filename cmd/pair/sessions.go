@@ -8,9 +8,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/agent"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/app/chat"
 	"github.com/pair-cli/pair/internal/output"
-	"github.com/pair-cli/pair/internal/session"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 func sessionsCommand(io stdio) *cli.Command {
@@ -41,7 +41,7 @@ waiting (pair review finishes it), the model and the last request.
 					return fmt.Errorf("sessions: %w", err)
 				}
 				defer tree.Close()
-				store := session.Store(tree)
+				store := chat.Store(tree)
 				for _, name := range c.Args().Slice() {
 					if err := store.Remove(name); err != nil {
 						if errors.Is(err, agent.ErrBadSessionName) {
@@ -63,7 +63,7 @@ waiting (pair review finishes it), the model and the last request.
 				return fmt.Errorf("sessions: %w", err)
 			}
 			defer tree.Close()
-			list, err := session.Store(tree).List()
+			list, err := chat.Store(tree).List()
 			if err != nil {
 				return fmt.Errorf("sessions: %w", err)
 			}
@@ -89,7 +89,7 @@ waiting (pair review finishes it), the model and the last request.
 					fmt.Fprintf(io.Out, "%-34s  %-16s  unreadable: %s\n", s.Name, when, s.Err)
 					continue
 				}
-				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, display.Name(s.Model), output.OneLine(s.Request, 60))
+				fmt.Fprintf(io.Out, "%-34s  %-16s  %-7s  %-16s  %s\n", s.Name, when, pending, safetext.Name(s.Model), output.OneLine(s.Request, 60))
 			}
 			return nil
 		},

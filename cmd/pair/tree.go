@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -20,7 +20,7 @@ func openTree(dir string, w io.Writer) (*repo.Tree, error) {
 		return nil, err
 	}
 	for _, msg := range t.Recovery.Notice() {
-		fmt.Fprintf(w, "pair: %s\n", display.Text(msg))
+		fmt.Fprintf(w, "pair: %s\n", safetext.Text(msg))
 	}
 	return t, nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/internal/config"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 func trustCommand(io stdio) *cli.Command {
@@ -66,26 +66,26 @@ repository's never through a symbolic link.
 			}
 			fmt.Fprintf(io.Out, "trusted %s as it is now\n", p)
 			if fc.Model != "" {
-				fmt.Fprintf(io.Out, "  model: %s\n", display.Name(fc.Model))
+				fmt.Fprintf(io.Out, "  model: %s\n", safetext.Name(fc.Model))
 			}
 			if fc.APIBase != "" {
-				fmt.Fprintf(io.Out, "  api_base: %s (your code and key go there)\n", display.Line(fc.APIBase))
+				fmt.Fprintf(io.Out, "  api_base: %s (your code and key go there)\n", safetext.Line(fc.APIBase))
 			}
 			if fc.APIKeyEnv != "" {
-				fmt.Fprintf(io.Out, "  api_key_env: %s\n", display.Line(fc.APIKeyEnv))
+				fmt.Fprintf(io.Out, "  api_key_env: %s\n", safetext.Line(fc.APIKeyEnv))
 			}
 			if fc.TestCmd != "" {
-				fmt.Fprintf(io.Out, "  test_cmd: %s (runs after every change)\n", display.Line(fc.TestCmd))
+				fmt.Fprintf(io.Out, "  test_cmd: %s (runs after every change)\n", safetext.Line(fc.TestCmd))
 			}
 			for _, a := range fc.AllowCommands {
-				fmt.Fprintf(io.Out, "  allow_commands: %s (runs without asking)\n", display.Line(a))
+				fmt.Fprintf(io.Out, "  allow_commands: %s (runs without asking)\n", safetext.Line(a))
 			}
 			for _, s := range fc.MCPServers {
 				what := s.URL
 				if s.Command != "" {
 					what = s.Command
 				}
-				fmt.Fprintf(io.Out, "  mcp_servers: %s (%s)\n", display.Name(s.Name), display.Line(what))
+				fmt.Fprintf(io.Out, "  mcp_servers: %s (%s)\n", safetext.Name(s.Name), safetext.Line(what))
 			}
 			if fc.MaxSteps > 0 {
 				fmt.Fprintf(io.Out, "  max_steps: %d (model calls per request)\n", fc.MaxSteps)
@@ -101,7 +101,7 @@ repository's never through a symbolic link.
 				if strings.TrimSpace(fc.Timeout) == "0" {
 					what = " (waits forever)"
 				}
-				fmt.Fprintf(io.Out, "  timeout: %s%s\n", display.Name(fc.Timeout), what)
+				fmt.Fprintf(io.Out, "  timeout: %s%s\n", safetext.Name(fc.Timeout), what)
 			}
 			return nil
 		},

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/repo"
 )
 
@@ -144,13 +144,13 @@ func printUndo(w io.Writer, r undoReport) {
 		verb, would = "would undo", "would "
 	}
 	// The subject and the names come from the repository: escaped.
-	fmt.Fprintf(w, "%s %s %s\n", verb, r.Commit.Short, display.Line(r.Commit.Subject))
+	fmt.Fprintf(w, "%s %s %s\n", verb, r.Commit.Short, safetext.Line(r.Commit.Subject))
 	for _, f := range r.Files {
-		fmt.Fprintf(w, "\t%s%s %s\n", would, f.Action, display.Name(f.Path))
+		fmt.Fprintf(w, "\t%s%s %s\n", would, f.Action, safetext.Name(f.Path))
 	}
 	where := "HEAD"
 	if r.Branch != "" {
-		where = display.Name(shortBranch(r.Branch))
+		where = safetext.Name(shortBranch(r.Branch))
 	}
 	if r.DryRun {
 		fmt.Fprintf(w, "%s would move to %s; nothing was changed (--dry-run)\n", where, shortHash(r.Parent))

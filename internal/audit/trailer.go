@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pair-cli/pair/edit"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // The trailer keys of a pair commit, read by git interpret-trailers.
@@ -51,7 +50,7 @@ func (d Decision) String() string {
 type HunkRecord struct {
 	Path     string
 	Start    int    // 1-based first old line of the resolved hunk
-	Hash     string // 12 hex digits, see HunkHash
+	Hash     string // 12 hex digits, see edit.Resolved.Hash
 	Decision Decision
 	// Interpreted marks a hunk placed by interpretation (edit.PassInterpreted),
 	// written as a last word "interpreted"; Uncertain one placed where its
@@ -116,19 +115,6 @@ func ParseHunkRecord(s string) (HunkRecord, error) {
 		return HunkRecord{}, fmt.Errorf("%w: unknown decision %q", ErrBadTrailer, dec)
 	}
 	return HunkRecord{Path: where[:k], Start: start, Hash: hash, Decision: dec, Interpreted: interpreted, Uncertain: uncertain}, nil
-}
-
-// HunkHash is the content hash of a resolved hunk recorded in its trailer:
-// the first 12 hex digits of the SHA-256 of its lines, each written as in
-// a unified diff (kind, text, newline).
-func HunkHash(r edit.Resolved) string {
-	h := sha256.New()
-	for _, l := range r.Lines {
-		h.Write([]byte{byte(l.Kind)})
-		h.Write([]byte(l.Text))
-		h.Write([]byte{'\n'})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 // ChangeRecord is one Pair-Change trailer: a path the commit changes and
@@ -218,10 +204,10 @@ func (r Record) Digest() string {
 
 // oneLine makes s fit a trailer's value (or the subject): one line, its
 // runs of white space made one space, and any other control or format
-// character, or invalid byte, written escaped (display.Escape), so that
+// character, or invalid byte, written escaped (safetext.Escape), so that
 // nothing in a value can start a line or reach a terminal as a control.
 func oneLine(s string) string {
-	e, _ := display.Escape(strings.Join(strings.Fields(s), " "))
+	e, _ := safetext.Escape(strings.Join(strings.Fields(s), " "))
 	return e
 }
 

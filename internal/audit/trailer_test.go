@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/audit"
 )
 
@@ -150,14 +149,6 @@ func TestReviewed(t *testing.T) {
 	}
 	if r := audit.Reviewed("s", "m", nil); r.Hunks != nil || r.Applied() != 0 {
 		t.Errorf("Reviewed with no hunks = %+v", r)
-	}
-}
-
-func TestHunkHash(t *testing.T) {
-	r := edit.Resolved{Lines: []edit.Line{{Kind: ' ', Text: "a"}, {Kind: '-', Text: "b"}, {Kind: '+', Text: "c"}}}
-	// The first 12 hex digits of the SHA-256 of " a\n-b\n+c\n" (sha256sum).
-	if got, want := audit.HunkHash(r), "2980a502c1e0"; got != want {
-		t.Errorf("HunkHash = %q, want %q", got, want)
 	}
 }
 

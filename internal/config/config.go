@@ -13,9 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/pair-cli/pair/agent/mcp"
-	"github.com/pair-cli/pair/internal/display"
 	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // File is .pair.yml, in the repository or the home directory.
@@ -42,7 +41,7 @@ type File struct {
 	Tools *bool `yaml:"tools"`
 	// MCPServers are the Model Context Protocol servers whose tools are
 	// offered to the model (see agent/mcp).
-	MCPServers []mcp.Entry `yaml:"mcp_servers"`
+	MCPServers []MCPServer `yaml:"mcp_servers"`
 }
 
 // Config is the configuration in force: flags, then environment,
@@ -64,7 +63,7 @@ type Config struct {
 	// NoTools is tools: false.
 	NoTools bool
 	// MCPServers are the servers of both files, the repository's first.
-	MCPServers []mcp.Entry
+	MCPServers []MCPServer
 	// Untrusted names the settings of the repository's .pair.yml that
 	// were ignored because the person has not trusted it (pair trust).
 	Untrusted []string
@@ -167,11 +166,11 @@ func Merge(in Inputs) (Config, error) {
 	for _, f := range files {
 		mc.AllowCommands = append(mc.AllowCommands, f.AllowCommands...)
 	}
-	lists := make([][]mcp.Entry, len(files))
+	lists := make([][]MCPServer, len(files))
 	for i, f := range files {
 		lists[i] = f.MCPServers
 	}
-	mc.MCPServers = mcp.MergeEntries(lists, mc.Sources)
+	mc.MCPServers = mergeMCPServers(lists, mc.Sources)
 	mc.MaxSteps, mc.MaxRetries = 20, 3
 	for i := len(files) - 1; i >= 0; i-- { // the repository's file wins
 		if files[i].ContextChars > 0 {
@@ -380,7 +379,7 @@ func CheckModel(name string) error {
 // allow it.
 func UntrustedWarning(w io.Writer, cfg Config) {
 	for _, p := range cfg.NotOwn {
-		fmt.Fprintf(w, "pair: not reading %s: it is a file of this repository, so it is not your own configuration\n", display.Name(p))
+		fmt.Fprintf(w, "pair: not reading %s: it is a file of this repository, so it is not your own configuration\n", safetext.Name(p))
 	}
 	if len(cfg.Untrusted) == 0 {
 		return

@@ -13,8 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pair-cli/pair/agent/mcp"
-	"github.com/pair-cli/pair/internal/display"
+	"github.com/pair-cli/pair/internal/safetext"
 )
 
 // MaxFileSize bounds a .pair.yml (1 MiB): a longer file is refused.
@@ -136,7 +135,7 @@ func parse(p string, b []byte) (File, error) {
 	if err := checkStream(p, fc); err != nil {
 		return fc, err
 	}
-	if err := mcp.CheckEntries(p, fc.MCPServers); err != nil {
+	if err := checkMCPServers(p, fc.MCPServers); err != nil {
 		return fc, err
 	}
 	return fc, nil
@@ -163,7 +162,7 @@ func yamlError(err error) string {
 			k = strings.TrimSuffix(strings.TrimPrefix(k, "field "), " not found")
 			return "unknown key " + quote(k)
 		})
-		msgs[i] = display.Line(m)
+		msgs[i] = safetext.Line(m)
 	}
 	return strings.Join(msgs, "; ")
 }

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/pair-cli/pair/agent"
 )
 
 // DefaultChunk is the size in bytes of the pieces of a streamed reply when
@@ -53,7 +51,7 @@ type Reply struct {
 	// include_usage, or always without streaming). Nil means made-up
 	// counts: 10 prompt tokens per request message and one completion
 	// token per piece of text or arguments.
-	Usage *agent.Usage `json:"usage,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
 	// Interleave sends the fragments of several tool calls in turn, one
 	// of each call, instead of one call after the other.
 	Interleave bool `json:"interleave,omitempty"`
@@ -572,15 +570,15 @@ func split(s string, size int) []string {
 	return out
 }
 
-func usageOf(u *agent.Usage, messages, pieces int) usage {
+func usageOf(u *Usage, messages, pieces int) Usage {
 	if u != nil {
-		return usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		return *u
 	}
-	return usage{PromptTokens: 10 * messages, CompletionTokens: pieces, TotalTokens: 10*messages + pieces}
+	return Usage{PromptTokens: 10 * messages, CompletionTokens: pieces, TotalTokens: 10*messages + pieces}
 }
 
 // writeCompletion answers a request without streaming.
-func writeCompletion(w http.ResponseWriter, req *Request, id, text string, calls []Call, finish string, u usage) {
+func writeCompletion(w http.ResponseWriter, req *Request, id, text string, calls []Call, finish string, u Usage) {
 	type message struct {
 		Role      string     `json:"role"`
 		Content   *string    `json:"content"`
@@ -603,7 +601,7 @@ func writeCompletion(w http.ResponseWriter, req *Request, id, text string, calls
 			Message      message `json:"message"`
 			FinishReason string  `json:"finish_reason"`
 		} `json:"choices"`
-		Usage usage `json:"usage"`
+		Usage Usage `json:"usage"`
 	}{ID: id, Object: "chat.completion", Model: req.Model, Usage: u}
 	resp.Choices = append(resp.Choices, struct {
 		Index        int     `json:"index"`
@@ -665,7 +663,7 @@ type (
 		Created int64          `json:"created"`
 		Model   string         `json:"model"`
 		Choices []streamChoice `json:"choices"`
-		Usage   *usage         `json:"usage,omitempty"`
+		Usage   *Usage         `json:"usage,omitempty"`
 	}
 	streamChoice struct {
 		Index        int     `json:"index"`
@@ -687,9 +685,12 @@ type (
 		Name      string `json:"name,omitempty"`
 		Arguments string `json:"arguments"`
 	}
-	usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
-	}
 )
+
+// Usage is the token counts a reply reports, as the OpenAI protocol
+// writes them.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}

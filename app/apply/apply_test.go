@@ -1,0 +1,183 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pair-cli/pair/internal/console"
+	"github.com/pair-cli/pair/internal/output"
+	"github.com/pair-cli/pair/repo"
+	"github.com/pair-cli/pair/review"
+)
+
+// scratch makes a git repository holding calc.go, committed, and returns
+// its directory.
+func scratch(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "user.name", "Pair Tester"},
+		{"config", "user.email", "tester@example.com"},
+	} {
+		git(t, dir, args...)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(calc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+const calc = "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+
+// The patch has no line numbers and spaces where the file has a tab: it
+// places by content, at the indentation pass, and is re-indented.
+const patch = "--- a/calc.go\n+++ b/calc.go\n@@ ... @@\n // Add adds.\n func Add(a, b int) int {\n-    return a + b\n+    return b + a\n }\n"
+
+// options are Options for dir, reading standard input from in, with the
+// streams in buffers.
+func options(dir string, in string) (Options, *bytes.Buffer, *bytes.Buffer) {
+	var out, errw bytes.Buffer
+	return Options{
+		Dir:      dir,
+		IO:       console.IO{In: strings.NewReader(in), Out: &out, Err: &errw},
+		OpenTree: repo.Open,
+	}, &out, &errw
+}
+
+func TestHowToDecide(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want review.Mode
+		err  string // a usage error saying this, if not ""
+	}{
+		{"yes and decisions", Options{Yes: true, Decisions: "y"}, 0, "cannot be used together"},
+		{"check", Options{Check: true}, review.DecideCheck, ""},
+		{"yes", Options{Yes: true}, review.DecideYes, ""},
+		{"letters", Options{Decisions: "yn"}, review.DecideLetters, ""},
+		{"a file, no terminal", Options{Patch: "x.diff"}, review.DecideLines, ""},
+		{"standard input, no answers", Options{Patch: "-"}, 0, "give --decisions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, err := howToDecide(tt.o)
+			if tt.err != "" {
+				var ue *output.UsageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %v, want a usage error saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunCheck: --check prints where the hunk goes and how, and writes
+// nothing; with --json the report says the same.
+func TestRunCheck(t *testing.T) {
+	dir := scratch(t)
+	o, out, _ := options(dir, patch)
+	o.Check = true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !strings.Contains(out.String(), "calc.go:3-6\tindent\n\tadded lines re-indented") {
+		t.Errorf("output %q does not give the place and pass", out.String())
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("--check changed the tree: %q", got)
+	}
+
+	o, out, _ = options(dir, patch)
+	o.Check, o.JSON = true, true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatalf("Run --json: %v", err)
+	}
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	if r.Status != StatusOK || !r.Check || r.Applied || r.Summary["placed"] != 1 || len(r.Files) != 1 || r.Files[0].Path != "calc.go" {
+		t.Errorf("report: %+v", r)
+	}
+}
+
+// TestRunYes: --yes writes and commits the hunk with its audit trailer.
+func TestRunYes(t *testing.T) {
+	dir := scratch(t)
+	o, _, _ := options(dir, patch)
+	o.Yes, o.Message = true, "swap the operands"
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "calc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(calc, "a + b", "b + a", 1); string(b) != want {
+		t.Errorf("calc.go = %q, want %q", b, want)
+	}
+	msg := git(t, dir, "log", "-1", "--format=%B")
+	if !strings.HasPrefix(msg, "swap the operands") || !strings.Contains(msg, "Pair-Hunk: calc.go:3 ") {
+		t.Errorf("commit message %q lacks the subject or the hunk's trailer", msg)
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("tree not clean after the commit: %q", got)
+	}
+}
+
+// TestRunBadInput: an empty standard input and a patch that names no hunk
+// fail with a clear message and change nothing.
+func TestRunBadInput(t *testing.T) {
+	dir := scratch(t)
+	for _, tt := range []struct{ name, in, want string }{
+		{"empty", " \n", "standard input is empty"},
+		{"no hunk", "--- a/calc.go\n+++ b/calc.go\nsome prose, not a hunk\n", "the section for calc.go has file headers but no hunk"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, _ := options(dir, tt.in)
+			o.Yes = true
+			err := Run(context.Background(), o)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error saying %q", err, tt.want)
+			}
+			if got := git(t, dir, "status", "--porcelain"); got != "" {
+				t.Errorf("the tree changed: %q", got)
+			}
+		})
+	}
+}
+
+func TestSummarizePaths(t *testing.T) {
+	if got := summarizePaths([]string{"a", "b"}); got != "a, b" {
+		t.Errorf("two paths: %q", got)
+	}
+	if got := summarizePaths([]string{"a", "b", "c", "d", "e"}); got != "a, b and 3 more files" {
+		t.Errorf("five paths: %q", got)
+	}
+}
