@@ -42,6 +42,9 @@ type HunkReport struct {
 	Placement string   `json:"placement"`
 	Offset    int      `json:"offset"`
 	Notes     []string `json:"notes,omitempty"`
+	// Rules is the placement's trace: the ids of the rules that decided
+	// it (see edit.Rules).
+	Rules []edit.RuleID `json:"rules,omitempty"`
 	// ID, Decision and Note are the review's: the item's id ("3", or
 	// "3.2" for a piece of a split hunk), approved, edited or rejected.
 	ID       string `json:"id,omitempty"`
@@ -62,6 +65,9 @@ type HunkFailure struct {
 	Misread       []edit.Interpretation `json:"misread,omitempty"`
 	Interpretable bool                  `json:"interpretable,omitempty"`
 	Reading       string                `json:"reading,omitempty"`
+	// Rules is the refusal's trace: the ids of the rules that decided
+	// it, the refusing rule last (see edit.Rules).
+	Rules []edit.RuleID `json:"rules,omitempty"`
 }
 
 // Mode is where a review's decisions come from.
@@ -111,7 +117,7 @@ func FileReportOf(p *edit.FilePlan) FileReport {
 			Hunk: h.Hunk + 1, Part: h.Part,
 			Start: h.Start + 1, End: h.Start + max(oc, 1),
 			OldLines: oc, NewLines: h.NewCount(),
-			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes,
+			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes, Rules: h.Rules,
 		})
 	}
 	return fr
@@ -134,7 +140,7 @@ func FileReports(rev *Review) []FileReport {
 				h.Hunk, h.Part = it.Hunk.Hunk+1, it.Hunk.Part
 				h.Start, h.End = it.Hunk.Start+1, it.Hunk.Start+max(oc, 1)
 				h.OldLines, h.NewLines = oc, it.Hunk.NewCount()
-				h.Placement, h.Offset, h.Notes = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes
+				h.Placement, h.Offset, h.Notes, h.Rules = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes, it.Hunk.Rules
 			}
 			fr.Hunks = append(fr.Hunks, h)
 		}
@@ -147,6 +153,29 @@ func FileReports(rev *Review) []FileReport {
 // patch's edit format) and the hunks that could not be placed. Names and lines from
 // the patch or the files are shown escaped (see internal/safetext).
 func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure) {
+	printPlacements(w, form, files, failures, false)
+}
+
+// PrintExplained is PrintPlacements with each hunk's trace: the rules
+// that placed or refused it, each with its statement (pair apply
+// --check --explain).
+func PrintExplained(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure) {
+	printPlacements(w, form, files, failures, true)
+}
+
+// PrintRules writes the rules of a trace, one a line after prefix, each
+// with what it says.
+func PrintRules(w io.Writer, prefix string, ids []edit.RuleID) {
+	for _, id := range ids {
+		if r, ok := edit.RuleByID(id); ok {
+			fmt.Fprintf(w, "%srule %s (%s): %s\n", prefix, id, r.Stage, r.Statement)
+		} else {
+			fmt.Fprintf(w, "%srule %s\n", prefix, id)
+		}
+	}
+}
+
+func printPlacements(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure, explain bool) {
 	if form != "" && form != edit.FormUnified {
 		fmt.Fprintf(w, "form %s\n", form)
 	}
@@ -195,6 +224,9 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 			for _, n := range h.Notes {
 				fmt.Fprintf(w, "\t%s\n", safetext.Line(n))
 			}
+			if explain {
+				PrintRules(w, "\t", h.Rules)
+			}
 		}
 	}
 	for _, e := range failures {
@@ -204,6 +236,9 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 			fmt.Fprintf(w, ": %s", safetext.Text(e.Detail))
 		}
 		fmt.Fprintln(w)
+		if explain {
+			PrintRules(w, "\t", e.Rules)
+		}
 		printMisread(w, e)
 		if len(e.Nearest) > 0 {
 			fmt.Fprintf(w, "\tnearest lines of %s:\n", path)

@@ -30,7 +30,9 @@ type Options struct {
 	// Decisions are the answers given ahead, one letter per hunk.
 	Decisions string
 	JSON      bool
-	IO        console.IO
+	// Explain lists with each hunk the rules that placed or refused it.
+	Explain bool
+	IO      console.IO
 
 	// OpenTree opens the working tree that holds a directory.
 	OpenTree func(dir string) (*repo.Tree, error)
@@ -182,7 +184,7 @@ func Run(ctx context.Context, o Options) error {
 			failed++
 			report.Errors = append(report.Errors, review.HunkFailure{
 				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
-				Misread: e.Misread, Interpretable: e.Interpreted != nil,
+				Misread: e.Misread, Interpretable: e.Interpreted != nil, Rules: e.Rules,
 			})
 			if e.Interpreted != nil {
 				report.Errors[len(report.Errors)-1].Reading = e.Interpreted.Label()
@@ -205,7 +207,7 @@ func Run(ctx context.Context, o Options) error {
 		} else {
 			// One write, not one per line: a large patch has thousands.
 			out := bufio.NewWriter(o.IO.Out)
-			printReport(out, report)
+			printReport(out, report, o.Explain)
 			out.Flush()
 		}
 		if failed > 0 {
@@ -295,7 +297,7 @@ func Run(ctx context.Context, o Options) error {
 			output.WriteJSON(o.IO.Out, report)
 		} else {
 			if how != review.DecideTerminal {
-				printReport(o.IO.Out, report)
+				printReport(o.IO.Out, report, o.Explain)
 			}
 			if abandoned {
 				fmt.Fprintln(o.IO.Out, "review abandoned at the summary; nothing was written")
@@ -358,9 +360,9 @@ func Run(ctx context.Context, o Options) error {
 	} else {
 		switch how {
 		case review.DecideYes: // every hunk approved: no need to say so on each
-			printReport(o.IO.Out, withoutDecisions(report))
+			printReport(o.IO.Out, withoutDecisions(report), o.Explain)
 		case review.DecideLetters, review.DecideLines:
-			printReport(o.IO.Out, report)
+			printReport(o.IO.Out, report, o.Explain)
 		}
 		n := 0 // hunks, not file changes without lines
 		for _, it := range rev.Items {
@@ -514,8 +516,15 @@ func readString(name string) (string, error) {
 	return b.String(), nil
 }
 
-// printReport lists the placements of r.
-func printReport(w io.Writer, r Report) { review.PrintPlacements(w, r.Form, r.Files, r.Errors) }
+// printReport lists the placements of r, with each hunk's rules when
+// explain is set.
+func printReport(w io.Writer, r Report, explain bool) {
+	if explain {
+		review.PrintExplained(w, r.Form, r.Files, r.Errors)
+		return
+	}
+	review.PrintPlacements(w, r.Form, r.Files, r.Errors)
+}
 
 // withoutDecisions copies a report without the review's decisions.
 func withoutDecisions(r Report) Report {

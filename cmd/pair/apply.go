@@ -61,6 +61,9 @@ single keys decide:
 A summary per file comes before anything is written; Ctrl-C writes
 nothing. Hunks that cannot be placed are listed and not offered.
 
+--check --explain lists with each hunk the rules that placed or refused
+it, each with what it says; --json gives their ids ("rules").
+
 Without a terminal, decisions come from --decisions (one letter per hunk:
 y, n, a, d, A or q), or from standard input when the patch is a file (one
 per line; "n REASON" rejects with a note); --yes approves every hunk.
@@ -82,6 +85,7 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
+			&cli.BoolFlag{Name: "explain", Usage: "with each hunk, list the rules that placed or refused it, and what each says"},
 			&cli.StringFlag{Name: "directory", Aliases: []string{"C"}, Usage: "run as if pair was started in `DIR`"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
@@ -102,6 +106,7 @@ answers on standard input) or a file could not be written;
 				Interpret: c.Bool("interpret"),
 				Decisions: c.String("decisions"),
 				JSON:      c.Bool("json"),
+				Explain:   c.Bool("explain"),
 				IO:        io,
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, io.Err) },
 

@@ -11,7 +11,7 @@
 //	pair bench [--live -k N] [-j N] [--json] [DIR|FILE...]
 //	pair mcp list
 //	pair trust [--revoke]
-//	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
+//	pair apply [--check [--explain]] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify] [PATCH|-]
 //	pair undo [--dry-run] [--json] [-C DIR]
 //	pair log [--json] [--stats] [-n N] [-C DIR]
 //	pair demo [--dir DIR] [--keep=false]
