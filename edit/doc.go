@@ -49,7 +49,7 @@
 //     movedInRawString, orderByShape, gitOrder, blanksFit, editsInPlace,
 //     orderUnknown
 //   - check: completeEdge, checkShape, lostAtEdge, checkLostTrail,
-//     checkNearEdge, interpreted
+//     checkNearEdge, interpreted, contextFits
 //   - file: dropTwins, dropBound, noOverlap, guard, chooseOrders
 //
 // A Resolved hunk holds the exact lines of the file it covers and the

@@ -127,14 +127,24 @@ func (w window) fileIndex(j int) int {
 // interpret returns the interpreted reading of hunk i, refused with err,
 // or nil when there is none or more than one. misread is the best
 // window's differing lines, for feedback, even when there is no reading.
-func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation) {
+// rule is the rule that withheld a reading there would be, if one did.
+func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation, rule RuleID) {
 	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !(errors.Is(err, ErrNoOp) && !h.Changes())) {
-		return nil, nil
+		return nil, nil, ""
 	}
 	pre := preLines(h.Lines)
 	if len(pre) < 3 || len(pre) > interpretMaxPre {
-		return nil, nil
+		return nil, nil, ""
 	}
+	r, misread = pl.interpretAs(i, h, pre)
+	if (r != nil || len(misread) > 0) && pl.contextFits(h, pre) {
+		return nil, nil, ruleContextFits.ID
+	}
+	return r, misread, ""
+}
+
+// interpretAs is interpret of hunk i, whose pre-image is pre.
+func (pl *placer) interpretAs(i int, h *Hunk, pre []preLine) (r *Resolved, misread []Interpretation) {
 	pk := preKeys(pre, levelLookalike)
 	var valid []window
 	var best *window

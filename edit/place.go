@@ -265,7 +265,11 @@ func (fp *filePlaces) fail(i int, rule RuleID, err error, detail string, nearest
 // failTraced refuses hunk i with the whole trace given.
 func (fp *filePlaces) failTraced(i int, trace []RuleID, err error, detail string, nearest []NumberedLine) *PlacementError {
 	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest, Rules: trace}
-	e.Interpreted, e.Misread = fp.pl.interpret(i, fp.fd.Hunks[i], err)
+	var rule RuleID
+	e.Interpreted, e.Misread, rule = fp.pl.interpret(i, fp.fd.Hunks[i], err)
+	if rule != "" {
+		e.Rules = append(e.Rules, rule)
+	}
 	fp.errs = append(fp.errs, e)
 	return e
 }

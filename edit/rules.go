@@ -77,7 +77,7 @@ func rules() []*Rule {
 		}
 	}
 	return append(rs,
-		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted,
+		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted, &ruleContextFits,
 		&ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
 	)
 }
