@@ -39,8 +39,9 @@
 // stage:
 //
 //   - candidates: hasContext, changesSomething, alreadyApplied,
-//     fitsSomewhere, looseReadings, addedInstead, sameEffect, keepShaped,
-//     fused, atEdge, noNewlineAtEnd, atGitEdges
+//     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
+//     addedInstead, sameEffect, keepShaped, fused, atEdge, noNewlineAtEnd,
+//     atGitEdges
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,
@@ -50,7 +51,8 @@
 //     orderUnknown
 //   - check: completeEdge, checkShape, lostAtEdge, checkLostTrail,
 //     checkNearEdge, interpreted, contextFits
-//   - file: dropTwins, dropBound, noOverlap, guard, chooseOrders
+//   - file: noOpSkipped, nothingToApply, dropTwins, dropBound, noOverlap,
+//     guard, chooseOrders
 //
 // A Resolved hunk holds the exact lines of the file it covers and the
 // lines that replace them, so what a reviewer approves is what Apply

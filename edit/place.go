@@ -149,6 +149,11 @@ type PlacementError struct {
 	// Rules is the hunk's trace: the ids of the rules that decided it,
 	// the last the one that refused it.
 	Rules []RuleID
+	// Skip is set when the hunk need not be applied, and is left out
+	// rather than refused: it changes nothing where it fits strictly and
+	// at one place only, its result is in the file already, or it repeats
+	// an earlier hunk (see FilePlan.Skipped). Its rule says which.
+	Skip bool
 }
 
 func (e *PlacementError) Error() string {
@@ -250,6 +255,9 @@ type filePlaces struct {
 type hunkPlace struct {
 	chosen *candidate
 	trace  []RuleID
+	// strict is set when the hunk fits one place only, letter for letter
+	// (see noOpSkipped).
+	strict bool
 }
 
 // decided adds rule ids to hunk i's trace.
@@ -357,12 +365,20 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			continue
 		}
 		cands, trace, err := pl.candidates(h)
+		if err == ErrAlreadyApplied && pl.appliedOnce(h) {
+			fp.skip(i, ruleAppliedSkipped.ID, err, "its added lines are already in the file, at one place, and its old lines nowhere")
+			continue
+		}
 		if err != nil {
 			detail := ""
 			if err == ErrAlreadyApplied {
 				detail = "its added lines are already in the file"
 			}
 			fp.failTraced(i, trace, err, detail, pl.nearest(h))
+			continue
+		}
+		if k := repeats(fd.Hunks, i); k >= 0 && len(cands) == 1 && strictFit(cands[0]) {
+			fp.skip(i, ruleDuplicateOnce.ID, ErrOverlap, fmt.Sprintf("it is hunk %d again, line for line; applied once", k+1))
 			continue
 		}
 		fp.decided(i, trace...)
@@ -395,6 +411,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	for i, cs := range choices {
 		if len(cs) == 1 {
 			chosen[i] = &cs[0]
+			fp.hunks[i].strict = strictFit(cs[0])
 			fp.decided(i, ruleOnePlace.ID)
 		}
 	}
@@ -492,8 +509,21 @@ func (fp *filePlaces) resolve(i int, c *candidate) ([]Resolved, *resolveErr) {
 	return rs, nil
 }
 
+// skip leaves hunk i out by the rule of that id: it need not be applied.
+func (fp *filePlaces) skip(i int, rule RuleID, err error, detail string) {
+	e := fp.fail(i, rule, err, detail, fp.pl.nearest(fp.fd.Hunks[i]))
+	e.Skip, e.Interpreted, e.Misread = true, nil, nil
+}
+
 // refuse records the refusal of hunk i that resolving it gave.
 func (fp *filePlaces) refuse(i int, err *resolveErr) {
+	if err.err == ErrNoOp && fp.hunks[i].strict && fp.pl.converting().kind == 0 {
+		// It changes nothing where it fits, strictly and at one place
+		// only, and no other hunk says the patch lost a difference
+		// between its lines (see unchangedPair).
+		fp.skip(i, ruleNoOpSkipped.ID, err.err, err.detail)
+		return
+	}
 	e := fp.failTraced(i, err.rules, err.err, err.detail, fp.pl.nearest(fp.fd.Hunks[i]))
 	if err.doubted != nil && e.Interpreted == nil {
 		e.Interpreted = uncertain(*err.doubted, err.detail)

@@ -4,10 +4,18 @@ import (
 	"testing"
 )
 
-// TestRuleAlreadyApplied: the rule alreadyApplied refuses this hunk (a case of the tests that
-// first showed it, at its smallest).
+// TestRuleAlreadyApplied: the hunk's result is in the file twice and its
+// old lines nowhere: refused (at one place only, it would be skipped:
+// appliedSkipped).
 func TestRuleAlreadyApplied(t *testing.T) {
 	old := text(
+		"one",
+		"two",
+		"three",
+		"NEW",
+		"four",
+		"five",
+		"six",
 		"one",
 		"two",
 		"three",

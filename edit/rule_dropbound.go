@@ -19,7 +19,7 @@ var ruleDropBound = Rule{
 func (fp *filePlaces) dropBound(rs []Resolved) []Resolved {
 	failed := map[int]bool{}
 	for _, e := range fp.errs {
-		failed[e.Hunk] = true
+		failed[e.Hunk] = !e.Skip // a skipped hunk keeps its place
 	}
 	for again := true; again; {
 		again = false

@@ -60,7 +60,7 @@ type Rule struct {
 // own (indentCases, orderCases), listed here too.
 func rules() []*Rule {
 	rs := []*Rule{
-		&ruleHasContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleFitsSomewhere,
+		&ruleHasContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
 		&ruleAtEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
@@ -78,7 +78,7 @@ func rules() []*Rule {
 	}
 	return append(rs,
 		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted, &ruleContextFits,
-		&ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
+		&ruleNoOpSkipped, &ruleNothingToApply, &ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
 	)
 }
 

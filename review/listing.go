@@ -254,6 +254,21 @@ func printPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 	}
 }
 
+// PrintSkipped lists the hunks left out because they need not be
+// applied, with their rules when explain is set.
+func PrintSkipped(w io.Writer, skipped []HunkFailure, explain bool) {
+	for _, e := range skipped {
+		fmt.Fprintf(w, "%s: hunk %d: skipped: %s", safetext.Name(e.Path), e.Hunk, safetext.Text(e.Reason))
+		if e.Detail != "" {
+			fmt.Fprintf(w, ": %s", safetext.Text(e.Detail))
+		}
+		fmt.Fprintln(w)
+		if explain {
+			PrintRules(w, "\t", e.Rules)
+		}
+	}
+}
+
 // printMisread tells what a refused hunk got wrong about the file, and
 // whether --interpret would accept it.
 func printMisread(w io.Writer, e HunkFailure) {

@@ -68,6 +68,9 @@ type Report struct {
 	Applied bool                 `json:"applied"`
 	Files   []review.FileReport  `json:"files"`
 	Errors  []review.HunkFailure `json:"errors"`
+	// Skipped are the hunks left out because they need not be applied:
+	// they change nothing, are applied already, or repeat another.
+	Skipped []review.HunkFailure `json:"skipped,omitempty"`
 	Error   string               `json:"error,omitempty"`
 	Summary map[string]int       `json:"summary"`
 	// Commit is the pair commit made, if any; Uncommitted lists files
@@ -190,8 +193,16 @@ func Run(ctx context.Context, o Options) error {
 				report.Errors[len(report.Errors)-1].Reading = e.Interpreted.Label()
 			}
 		}
+		for _, e := range p.Skipped {
+			report.Skipped = append(report.Skipped, review.HunkFailure{
+				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Rules: e.Rules,
+			})
+		}
 	}
 	report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
+	if len(report.Skipped) > 0 {
+		report.Summary["skipped"] = len(report.Skipped)
+	}
 
 	// Unplaceable hunks stop everything, except in a review in the
 	// terminal, where the person sees them and may still apply the others.
@@ -521,9 +532,10 @@ func readString(name string) (string, error) {
 func printReport(w io.Writer, r Report, explain bool) {
 	if explain {
 		review.PrintExplained(w, r.Form, r.Files, r.Errors)
-		return
+	} else {
+		review.PrintPlacements(w, r.Form, r.Files, r.Errors)
 	}
-	review.PrintPlacements(w, r.Form, r.Files, r.Errors)
+	review.PrintSkipped(w, r.Skipped, explain)
 }
 
 // withoutDecisions copies a report without the review's decisions.
