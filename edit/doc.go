@@ -51,8 +51,8 @@
 //     orderUnknown
 //   - check: completeEdge, checkShape, lostAtEdge, checkLostTrail,
 //     checkNearEdge, interpreted, contextFits
-//   - file: noOpSkipped, nothingToApply, dropTwins, dropBound, noOverlap,
-//     guard, chooseOrders
+//   - file: noOpSkipped, nothingToApply, readingSyntax, dropTwins,
+//     dropBound, noOverlap, guard, chooseOrders
 //
 // A Resolved hunk holds the exact lines of the file it covers and the
 // lines that replace them, so what a reviewer approves is what Apply

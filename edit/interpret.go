@@ -466,11 +466,23 @@ func uncertain(r Resolved, reason string) *Resolved {
 func (p *FilePlan) Interpret() bool {
 	took := false
 	var errs []*PlacementError
+	sc, ok := syntaxFor(p.Path())
+	held := ok && sc.check(p.Old) == ""
 	for _, e := range p.Errors {
 		r := e.Interpreted
 		if r == nil || slices.ContainsFunc(p.Hunks, func(o Resolved) bool { return sharesLines(*r, o) }) {
 			errs = append(errs, e)
 			continue
+		}
+		// A reading offered because the syntax check refused its hunk
+		// (guard) is taken as the person asked, its reason in its notes.
+		if held && !errors.Is(e.Err, ErrSyntax) {
+			if why := readingBreaks(p.Old, p.Hunks, *r, sc); why != "" {
+				e.Rules, e.Interpreted = traced(e.Rules, ruleReadingSyntax.ID), nil
+				e.Detail = strings.TrimPrefix(e.Detail+"; ", "; ") + fmt.Sprintf("its %s reading would make the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, why)
+				errs = append(errs, e)
+				continue
+			}
 		}
 		p.Hunks = append(p.Hunks, *r)
 		took = true

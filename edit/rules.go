@@ -78,7 +78,7 @@ func rules() []*Rule {
 	}
 	return append(rs,
 		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted, &ruleContextFits,
-		&ruleNoOpSkipped, &ruleNothingToApply, &ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
+		&ruleNoOpSkipped, &ruleNothingToApply, &ruleReadingSyntax, &ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
 	)
 }
 
