@@ -50,7 +50,7 @@
 //     movedInRawString, orderByShape, gitOrder, blanksFit, editsInPlace,
 //     orderUnknown
 //   - check: completeEdge, checkShape, lostAtEdge, checkLostTrail,
-//     checkNearEdge, interpreted, contextFits
+//     checkNearEdge, interpreted, noOpAsContext, contextFits
 //   - file: noOpSkipped, nothingToApply, readingSyntax, dropTwins,
 //     dropBound, noOverlap, guard, chooseOrders
 //

@@ -159,8 +159,23 @@ func (w window) fileIndex(j int) int {
 // window's differing lines, for feedback, even when there is no reading.
 // rule is the rule that withheld a reading there would be, if one did.
 func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation, rule RuleID) {
-	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !(errors.Is(err, ErrNoOp) && !h.Changes())) {
+	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !errors.Is(err, ErrNoOp)) {
 		return nil, nil, ""
+	}
+	if errors.Is(err, ErrNoOp) && h.Changes() {
+		// The model may have written its fix into a context line, and
+		// added a pair that changes nothing (-} +}): read the pair as the
+		// context line it is (noOpAsContext).
+		nh, ok := noOpAsContext(h)
+		if !ok {
+			return nil, nil, ""
+		}
+		h = nh
+		defer func() {
+			if r != nil {
+				r.Rules = slices.Insert(r.Rules, len(r.Rules)-1, ruleNoOpAsContext.ID)
+			}
+		}()
 	}
 	pre := preLines(h.Lines)
 	if len(pre) < 3 || len(pre) > interpretMaxPre {

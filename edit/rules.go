@@ -77,7 +77,7 @@ func rules() []*Rule {
 		}
 	}
 	return append(rs,
-		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted, &ruleContextFits,
+		&ruleCompleteEdge, &ruleCheckShape, &ruleLostAtEdge, &ruleCheckLostTrail, &ruleCheckNearEdge, &ruleInterpreted, &ruleNoOpAsContext, &ruleContextFits,
 		&ruleNoOpSkipped, &ruleNothingToApply, &ruleReadingSyntax, &ruleDropTwins, &ruleDropBound, &ruleNoOverlap, &ruleGuard, &ruleChooseOrders,
 	)
 }
