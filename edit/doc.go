@@ -40,8 +40,8 @@
 //
 //   - candidates: hasContext, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
-//     addedInstead, sameEffect, keepShaped, fused, atEdge, noNewlineAtEnd,
-//     atGitEdges
+//     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
+//     noNewlineAtEnd, atGitEdges
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,

@@ -253,6 +253,9 @@ type filePlaces struct {
 // it (nil before, or once it is refused) and the trace of the rules that
 // decided so far.
 type hunkPlace struct {
+	// h is the hunk as placement reads it: the patch's, but for a rule
+	// that reads it otherwise (blankEdge).
+	h      *Hunk
 	chosen *candidate
 	trace  []RuleID
 	// strict is set when the hunk fits one place only, letter for letter
@@ -274,7 +277,7 @@ func (fp *filePlaces) fail(i int, rule RuleID, err error, detail string, nearest
 func (fp *filePlaces) failTraced(i int, trace []RuleID, err error, detail string, nearest []NumberedLine) *PlacementError {
 	e := &PlacementError{Path: fp.fd.Path(), Hunk: i, Err: err, Detail: detail, Nearest: nearest, Rules: trace}
 	var rule RuleID
-	e.Interpreted, e.Misread, rule = fp.pl.interpret(i, fp.fd.Hunks[i], err)
+	e.Interpreted, e.Misread, rule = fp.pl.interpret(i, fp.hunks[i].h, err)
 	if rule != "" {
 		e.Rules = append(e.Rules, rule)
 	}
@@ -354,12 +357,16 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 		pl.context, pl.contextShown = context.n, context.shown
 	}
 	fp := &filePlaces{old: old, pl: pl, fd: fd, hunks: make([]hunkPlace, len(fd.Hunks))}
+	hunks := slices.Clone(fd.Hunks) // as read: see blankEdge
+	for i, h := range hunks {
+		fp.hunks[i].h = h
+	}
 	fail := fp.fail
-	pl.strayAdds = pl.strayAddsIn(fd.Hunks)
+	pl.strayAdds = pl.strayAddsIn(hunks)
 
 	// Step 1: the candidates of every hunk at its best pass.
-	choices := make([][]candidate, len(fd.Hunks))
-	for i, h := range fd.Hunks {
+	choices := make([][]candidate, len(hunks))
+	for i, h := range hunks {
 		if !h.Changes() {
 			fail(i, ruleChangesSomething.ID, ErrNoOp, "it has no added or deleted lines", nil)
 			continue
@@ -377,7 +384,14 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			fp.failTraced(i, trace, err, detail, pl.nearest(h))
 			continue
 		}
-		if k := repeats(fd.Hunks, i); k >= 0 && len(cands) == 1 && strictFit(cands[0]) {
+		if len(cands) == 0 {
+			if bh, bc := pl.blankEdge(h); bh != nil {
+				h, cands = bh, bc
+				hunks[i], fp.hunks[i].h = bh, bh
+				fp.decided(i, ruleBlankEdge.ID)
+			}
+		}
+		if k := repeats(hunks, i); k >= 0 && len(cands) == 1 && strictFit(cands[0]) {
 			fp.skip(i, ruleDuplicateOnce.ID, ErrOverlap, fmt.Sprintf("it is hunk %d again, line for line; applied once", k+1))
 			continue
 		}
@@ -407,7 +421,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 
 	// Step 2: choose among several candidates by hunk order, then by the
 	// header's line number.
-	chosen := make([]*candidate, len(fd.Hunks))
+	chosen := make([]*candidate, len(hunks))
 	for i, cs := range choices {
 		if len(cs) == 1 {
 			chosen[i] = &cs[0]
@@ -415,14 +429,14 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			fp.decided(i, ruleOnePlace.ID)
 		}
 	}
-	for _, i := range assignTwins(choices, fd.Hunks, chosen) {
+	for _, i := range assignTwins(choices, hunks, chosen) {
 		fp.decided(i, ruleAssignTwins.ID)
 	}
 	for i, cs := range choices {
 		if len(cs) <= 1 || chosen[i] != nil {
 			continue
 		}
-		c, rule, detail := choose(i, cs, chosen, fd.Hunks)
+		c, rule, detail := choose(i, cs, chosen, hunks)
 		if c == nil {
 			fail(i, rule, ErrAmbiguous, detail, pl.around(cs))
 			continue
@@ -432,23 +446,23 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	}
 
 	// Step 3: loose fits on common lines.
-	held, by := numbersHold(chosen, fd.Hunks, fd.Indexed)
+	held, by := numbersHold(chosen, hunks, fd.Indexed)
 	for i, c := range chosen {
 		if c == nil || c.pass != PassFuzzy || c.distinct {
 			continue
 		}
-		if h := fd.Hunks[i]; held && pinnedByNumber(h, c, choices[i]) {
+		if h := hunks[i]; held && pinnedByNumber(h, c, choices[i]) {
 			c.notes = append(c.notes, fmt.Sprintf("its lines are common in the file, but the header's line number, %d, names this place, %s", h.OldStart, by))
 			fp.decided(i, rulePinnedByNumber.ID)
 			continue
 		}
-		fail(i, ruleDistinctive.ID, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(fd.Hunks[i]))
+		fail(i, ruleDistinctive.ID, ErrAmbiguous, "it fits only loosely, and only on lines that are common in the file", pl.nearest(hunks[i]))
 		chosen[i] = nil
 	}
 	for i, c := range chosen {
 		fp.hunks[i].chosen = c
 	}
-	fp.style = pl.fileStyle(fd.Hunks, chosen)
+	fp.style = pl.fileStyle(hunks, chosen)
 	return fp
 }
 
@@ -494,7 +508,7 @@ func (fp *filePlaces) finish() ([]Resolved, []*PlacementError) {
 // resolve resolves hunk i at candidate c (see placer.resolve), with the
 // hunk's trace before each reading's and each refusal's.
 func (fp *filePlaces) resolve(i int, c *candidate) ([]Resolved, *resolveErr) {
-	rs, err := fp.pl.resolve(i, fp.fd.Hunks[i], c)
+	rs, err := fp.pl.resolve(i, fp.hunks[i].h, c)
 	trace := fp.hunks[i].trace
 	if err != nil {
 		err.rules = traced(trace, err.rules...)
@@ -511,7 +525,7 @@ func (fp *filePlaces) resolve(i int, c *candidate) ([]Resolved, *resolveErr) {
 
 // skip leaves hunk i out by the rule of that id: it need not be applied.
 func (fp *filePlaces) skip(i int, rule RuleID, err error, detail string) {
-	e := fp.fail(i, rule, err, detail, fp.pl.nearest(fp.fd.Hunks[i]))
+	e := fp.fail(i, rule, err, detail, fp.pl.nearest(fp.hunks[i].h))
 	e.Skip, e.Interpreted, e.Misread = true, nil, nil
 }
 
@@ -524,7 +538,7 @@ func (fp *filePlaces) refuse(i int, err *resolveErr) {
 		fp.skip(i, ruleNoOpSkipped.ID, err.err, err.detail)
 		return
 	}
-	e := fp.failTraced(i, err.rules, err.err, err.detail, fp.pl.nearest(fp.fd.Hunks[i]))
+	e := fp.failTraced(i, err.rules, err.err, err.detail, fp.pl.nearest(fp.hunks[i].h))
 	if err.doubted != nil && e.Interpreted == nil {
 		e.Interpreted = uncertain(*err.doubted, err.detail)
 	}

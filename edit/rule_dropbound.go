@@ -31,7 +31,7 @@ func (fp *filePlaces) dropBound(rs []Resolved) []Resolved {
 			for _, j := range c.boundBy {
 				if failed[j] && !failed[i] {
 					failed[i], again = true, true
-					fp.fail(i, ruleDropBound.ID, ErrAmbiguous, fmt.Sprintf("it fits more than one place, and hunk %d, whose place chose among them, could not be placed", j+1), fp.pl.nearest(fp.fd.Hunks[i]))
+					fp.fail(i, ruleDropBound.ID, ErrAmbiguous, fmt.Sprintf("it fits more than one place, and hunk %d, whose place chose among them, could not be placed", j+1), fp.pl.nearest(fp.hunks[i].h))
 				}
 			}
 		}

@@ -69,7 +69,7 @@ func (fp *filePlaces) dropTwins(rs []Resolved) []Resolved {
 	}
 	for i, detail := range bad {
 		if !slices.ContainsFunc(fp.errs, func(e *PlacementError) bool { return e.Hunk == i }) {
-			fp.fail(i, ruleDropTwins.ID, ErrAmbiguous, detail, fp.pl.nearest(fp.fd.Hunks[i]))
+			fp.fail(i, ruleDropTwins.ID, ErrAmbiguous, detail, fp.pl.nearest(fp.hunks[i].h))
 		}
 	}
 	return kept

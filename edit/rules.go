@@ -62,7 +62,7 @@ func rules() []*Rule {
 	rs := []*Rule{
 		&ruleHasContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
-		&ruleAtEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
+		&ruleAtEdge, &ruleBlankEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
 		&ruleAmbiguous, &ruleDistinctive, &rulePinnedByNumber,
 	}
