@@ -7,19 +7,7 @@ import (
 // TestRuleAddedInstead: the rule addedInstead refuses this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleAddedInstead(t *testing.T) {
-	old := text(
-		"# Copyright",
-		"#",
-		"",
-		"from tkinter.commondialog import Dialog",
-		"",
-		"",
-		"class Chooser(Dialog):",
-		"    \"\"\"A dialog.\"\"\"",
-		"",
-		"    def show(self):",
-		"        pass",
-	)
+	old := addedInsteadOld
 	patch := text(
 		"--- a/c.py",
 		"+++ b/c.py",
@@ -34,3 +22,18 @@ func TestRuleAddedInstead(t *testing.T) {
 	)
 	wantRefused(t, old, patch, "addedInstead")
 }
+
+// addedInsteadOld is the file of TestRuleAddedInstead, which TestRuleKeepShaped shares.
+var addedInsteadOld = text(
+	"# Copyright",
+	"#",
+	"",
+	"from tkinter.commondialog import Dialog",
+	"",
+	"",
+	"class Chooser(Dialog):",
+	"    \"\"\"A dialog.\"\"\"",
+	"",
+	"    def show(self):",
+	"        pass",
+)

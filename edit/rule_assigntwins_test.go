@@ -7,23 +7,7 @@ import (
 // TestRuleAssignTwins: the rule assignTwins decides this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleAssignTwins(t *testing.T) {
-	old := text(
-		"func TestA(t *testing.T) {",
-		"\treq := newRequest()",
-		"\trsp = NewRecorder()",
-		"\t// Get a session.",
-		"\tcheck(req)",
-		"",
-		"}",
-		"",
-		"func TestB(t *testing.T) {",
-		"\treq := newRequest()",
-		"\trsp = NewRecorder()",
-		"\t// Get a session.",
-		"\tcheck(req)",
-		"",
-		"}",
-	)
+	old := assignTwinsOld
 	patch := text(
 		"--- a/s_test.go",
 		"+++ b/s_test.go",
@@ -40,3 +24,22 @@ func TestRuleAssignTwins(t *testing.T) {
 	)
 	wantTrace(t, old, patch, "assignTwins")
 }
+
+// assignTwinsOld is the file of TestRuleAssignTwins, which TestRuleDropTwins shares.
+var assignTwinsOld = text(
+	"func TestA(t *testing.T) {",
+	"\treq := newRequest()",
+	"\trsp = NewRecorder()",
+	"\t// Get a session.",
+	"\tcheck(req)",
+	"",
+	"}",
+	"",
+	"func TestB(t *testing.T) {",
+	"\treq := newRequest()",
+	"\trsp = NewRecorder()",
+	"\t// Get a session.",
+	"\tcheck(req)",
+	"",
+	"}",
+)

@@ -7,7 +7,12 @@ import (
 // TestRuleBetweenNeighbours: the rule betweenNeighbours decides this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleBetweenNeighbours(t *testing.T) {
-	old := text(
+	wantTrace(t, betweenNeighboursOld, betweenNeighboursPatch, "betweenNeighbours")
+}
+
+// betweenNeighboursOld and betweenNeighboursPatch are the case of TestRuleBetweenNeighbours, which TestRuleDropBound shares.
+var (
+	betweenNeighboursOld = text(
 		"}",
 		"}",
 		"}",
@@ -20,7 +25,7 @@ func TestRuleBetweenNeighbours(t *testing.T) {
 		"\treturn nil",
 		"}",
 	)
-	patch := text(
+	betweenNeighboursPatch = text(
 		"--- a/f",
 		"+++ b/f",
 		"@@ -2,6 +2,7 @@",
@@ -38,5 +43,4 @@ func TestRuleBetweenNeighbours(t *testing.T) {
 		"+}",
 		"     return nil",
 	)
-	wantTrace(t, old, patch, "betweenNeighbours")
-}
+)

@@ -7,12 +7,7 @@ import (
 // TestRuleChangesSomething: the rule changesSomething refuses this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleChangesSomething(t *testing.T) {
-	old := text(
-		"a",
-		"b",
-		"c",
-		"d",
-	)
+	old := changesSomethingOld
 	patch := text(
 		"--- a/x",
 		"+++ b/x",
@@ -30,3 +25,11 @@ func TestRuleChangesSomething(t *testing.T) {
 	)
 	wantRefused(t, old, patch, "changesSomething")
 }
+
+// changesSomethingOld is the file of TestRuleChangesSomething, which TestRuleNoOverlap shares.
+var changesSomethingOld = text(
+	"a",
+	"b",
+	"c",
+	"d",
+)

@@ -7,23 +7,7 @@ import (
 // TestRuleDropTwins: the rule dropTwins refuses this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleDropTwins(t *testing.T) {
-	old := text(
-		"func TestA(t *testing.T) {",
-		"\treq := newRequest()",
-		"\trsp = NewRecorder()",
-		"\t// Get a session.",
-		"\tcheck(req)",
-		"",
-		"}",
-		"",
-		"func TestB(t *testing.T) {",
-		"\treq := newRequest()",
-		"\trsp = NewRecorder()",
-		"\t// Get a session.",
-		"\tcheck(req)",
-		"",
-		"}",
-	)
+	old := assignTwinsOld
 	patch := text(
 		"--- a/s_test.go",
 		"+++ b/s_test.go",

@@ -7,19 +7,7 @@ import (
 // TestRuleKeepShaped: the rule keepShaped decides this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleKeepShaped(t *testing.T) {
-	old := text(
-		"# Copyright",
-		"#",
-		"",
-		"from tkinter.commondialog import Dialog",
-		"",
-		"",
-		"class Chooser(Dialog):",
-		"    \"\"\"A dialog.\"\"\"",
-		"",
-		"    def show(self):",
-		"        pass",
-	)
+	old := addedInsteadOld
 	patch := text(
 		"diff --git a/c.py b/c.py",
 		"index 1111111..2222222 100644",

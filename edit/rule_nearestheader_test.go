@@ -7,16 +7,7 @@ import (
 // TestRuleNearestHeader: the rule nearestHeader decides this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleNearestHeader(t *testing.T) {
-	old := text(
-		"if err != nil {",
-		"",
-		"}",
-		"}",
-		"}",
-		"if err != nil {",
-		"",
-		"}",
-	)
+	old := nearestHeaderOld
 	patch := text(
 		"--- a/f",
 		"+++ b/f",
@@ -28,3 +19,15 @@ func TestRuleNearestHeader(t *testing.T) {
 	)
 	wantTrace(t, old, patch, "nearestHeader")
 }
+
+// nearestHeaderOld is the file of TestRuleNearestHeader, which TestRuleSameEffect shares.
+var nearestHeaderOld = text(
+	"if err != nil {",
+	"",
+	"}",
+	"}",
+	"}",
+	"if err != nil {",
+	"",
+	"}",
+)

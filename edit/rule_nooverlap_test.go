@@ -7,12 +7,7 @@ import (
 // TestRuleNoOverlap: the rule noOverlap refuses this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleNoOverlap(t *testing.T) {
-	old := text(
-		"a",
-		"b",
-		"c",
-		"d",
-	)
+	old := changesSomethingOld
 	patch := text(
 		"--- a/x",
 		"+++ b/x",

@@ -7,16 +7,7 @@ import (
 // TestRuleSameEffect: the rule sameEffect decides this hunk (a case of the tests that
 // first showed it, at its smallest).
 func TestRuleSameEffect(t *testing.T) {
-	old := text(
-		"if err != nil {",
-		"",
-		"}",
-		"}",
-		"}",
-		"if err != nil {",
-		"",
-		"}",
-	)
+	old := nearestHeaderOld
 	patch := text(
 		"--- a/f",
 		"+++ b/f",
