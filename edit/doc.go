@@ -35,8 +35,11 @@
 // and every refused one (PlacementError.Rules) carries the ids of the
 // rules that decided it. The pass that found a place is its label
 // (Resolved.Label); "interpreted" and "uncertain" are labels of trust,
-// given to readings offered on a refusal, not passes. The rules, by
-// stage:
+// given to readings offered on a refusal, not passes. A hunk that need
+// not be applied (it changes nothing, is applied already, or repeats
+// another) is skipped and reported, not refused (PlacementError.Skip,
+// FilePlan.Skipped), unless the whole patch would then change nothing.
+// The rules, by stage:
 //
 //   - candidates: hasContext, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
