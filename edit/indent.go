@@ -286,14 +286,15 @@ var indentCases = sync.OnceValue(func() []indentCase {
 //     applies doubts a mapping that moves text's indentation.
 func readIndent(q indentQuery) indentReading {
 	var out indentReading
+	cases := indentCases()
 	first := func(g indentGroup) *indentCase {
-		for _, ic := range indentCases() {
-			if ic.group == g && ic.applies(&q) {
+		for k := range cases {
+			if ic := &cases[k]; ic.group == g && ic.applies(&q) {
 				out.rules = append(out.rules, ic.ID)
 				if ic.note != "" {
 					out.notes = append(out.notes, ic.note)
 				}
-				return &ic
+				return ic
 			}
 		}
 		return nil
@@ -305,8 +306,8 @@ func readIndent(q indentQuery) indentReading {
 			return out
 		}
 	}
-	for _, ic := range indentCases() {
-		if ic.group == groupLent && ic.applies(&q) {
+	for k := range cases {
+		if ic := &cases[k]; ic.group == groupLent && ic.applies(&q) {
 			out.rules = append(out.rules, ic.ID)
 			if ic.note != "" {
 				out.notes = append(out.notes, ic.note)

@@ -139,12 +139,12 @@ var orderCases = sync.OnceValue(func() []orderCase {
 
 // orderGap decides the order of the lines of gap g by the first case of
 // orderCases that applies; the last, orderUnknown, applies to every gap.
-func orderGap(g *gapQuery) orderCase {
+func orderGap(g *gapQuery) *orderCase {
 	cases := orderCases()
-	for _, oc := range cases[:len(cases)-1] {
-		if oc.applies(g) {
+	for k := range cases[:len(cases)-1] {
+		if oc := &cases[k]; oc.applies(g) {
 			return oc
 		}
 	}
-	return cases[len(cases)-1]
+	return &cases[len(cases)-1]
 }

@@ -366,6 +366,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 
 	// Step 1: the candidates of every hunk at its best pass.
 	choices := make([][]candidate, len(hunks))
+	seen := repeats{} // the hunks so far, for duplicateOnce
 	for i, h := range hunks {
 		if !h.Changes() {
 			fail(i, ruleChangesSomething.ID, ErrNoOp, "it has no added or deleted lines", nil)
@@ -391,7 +392,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 				fp.decided(i, ruleBlankEdge.ID)
 			}
 		}
-		if k := repeats(hunks, i); k >= 0 && len(cands) == 1 && strictFit(cands[0]) {
+		if k := seen.of(i, h); k >= 0 && len(cands) == 1 && strictFit(cands[0]) {
 			fp.skip(i, ruleDuplicateOnce.ID, ErrOverlap, fmt.Sprintf("it is hunk %d again, line for line; applied once", k+1))
 			continue
 		}
