@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,16 +124,20 @@ func checkFileText(t testing.TB, old string, r edit.Resolved) {
 }
 
 // refused places a one-file patch against old and fails the test unless
-// some hunk is refused with an error that contains want.
-func refused(t testing.TB, old, patch, want string) {
+// some hunk is refused by the rule want: the last rule of its trace.
+func refused(t testing.TB, old, patch string, want edit.RuleID) {
 	t.Helper()
 	rs, errs := edit.Place(old, onlyFile(t, patch))
 	for _, e := range errs {
-		if strings.Contains(e.Error(), want) {
+		if len(e.Rules) > 0 && e.Rules[len(e.Rules)-1] == want {
 			return
 		}
 	}
-	t.Errorf("Place: got errors %v, want one saying %q\n%s", errs, want, describe(rs))
+	var got [][]edit.RuleID
+	for _, e := range errs {
+		got = append(got, e.Rules)
+	}
+	t.Errorf("Place: got errors %v with traces %v, want one refused by %s\n%s", errs, got, want, describe(rs))
 }
 
 // placeFilesErr places every file of patch against files (path to
@@ -167,4 +172,53 @@ func placeFiles(t testing.TB, files map[string]string, patch string) map[string]
 		t.Fatalf("PlaceFiles: got errors, want none:\n%s", errs)
 	}
 	return out
+}
+
+// lastRule is the rule that refused a hunk: the last of its trace.
+func lastRule(e *edit.PlacementError) edit.RuleID { return lastOf(e.Rules) }
+
+// traces places a one-file patch against old and returns the traces of
+// its placed hunks, its refusals and their uncertain or interpreted
+// readings.
+func traces(t testing.TB, old, patch string) (placed, refusedBy, offered [][]edit.RuleID) {
+	t.Helper()
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	for _, r := range rs {
+		placed = append(placed, r.Rules)
+	}
+	for _, e := range errs {
+		refusedBy = append(refusedBy, e.Rules)
+		if e.Interpreted != nil {
+			offered = append(offered, e.Interpreted.Rules)
+		}
+	}
+	return placed, refusedBy, offered
+}
+
+// wantTrace fails the test unless some trace of placing patch against
+// old (see traces) names rule.
+func wantTrace(t testing.TB, old, patch string, rule edit.RuleID) {
+	t.Helper()
+	placed, refusedBy, offered := traces(t, old, patch)
+	for _, tr := range slices.Concat(placed, refusedBy, offered) {
+		if slices.Contains(tr, rule) {
+			return
+		}
+	}
+	t.Errorf("traces: placed %v, refused %v, offered %v; want one naming %s", placed, refusedBy, offered, rule)
+}
+
+// wantRefused fails the test unless some hunk of patch is refused by
+// rule, the last of its trace.
+func wantRefused(t testing.TB, old, patch string, rule edit.RuleID) {
+	t.Helper()
+	refused(t, old, patch, rule)
+}
+
+// lastOf is the last rule of a trace, "" for none.
+func lastOf(trace []edit.RuleID) edit.RuleID {
+	if len(trace) == 0 {
+		return ""
+	}
+	return trace[len(trace)-1]
 }

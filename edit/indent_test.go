@@ -288,7 +288,7 @@ func TestReindentTwoContextWitnesses(t *testing.T) {
 		// keeps them as written, and the first may not convert its own,
 		// or the file would end in two styles. It is refused as before.
 		two := patch + text("@@ -10,1 +13,5 @@", " }", "+", "+func (e *Error) Len() int {", "+    return len(e.Errors)", "+}")
-		refused(t, old, two, "does not say how to indent")
+		refused(t, old, two, "indentUnknown")
 	})
 }
 
@@ -334,7 +334,7 @@ func TestIndentRawStringWitness(t *testing.T) {
 func TestIndentWitnessesTie(t *testing.T) {
 	old := text("function f() {", "    const x = 1;", "    let y = 2;", "    return x + y;", "}")
 	patch := text("--- a/f.js", "+++ b/f.js", "@@ -2,2 +2,3 @@", "     const x = 1;", "   let y = 2;", "+  let z = 3;")
-	refused(t, old, patch, "does not say how to indent")
+	refused(t, old, patch, "indentUnknown")
 }
 
 // TestIndentIdentityMajority keeps the added lines of a Markdown hunk
@@ -426,7 +426,7 @@ func TestIndentInsideBlockComment(t *testing.T) {
 		"+    /*", "+        0                   1", "+        0 1 2 3 4 5 6 7 8 9 0 1", "+    */", "     if err := g.fill(u[:]); err != nil {",
 		"         return Nil, err", "     }")
 	rs, errs := edit.Place(old, onlyFile(t, patch))
-	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "inside a block comment") || errs[0].Interpreted == nil {
+	if len(errs) != 1 || lastRule(errs[0]) != "movedInComment" || errs[0].Interpreted == nil {
 		t.Fatalf("got errors %v, want the hunk refused with an uncertain reading\n%s", errs, describe(rs))
 	}
 	t.Run("a comment of starred lines", func(t *testing.T) {
@@ -451,7 +451,7 @@ func TestIndentSpacedWitnessesOnly(t *testing.T) {
 		"@@ -6,6 +6,7 @@", "     'use strict';", " ", "     var hasOwn = {}.hasOwnProperty;", "+    var native = '[native code]';",
 		" ", "     function names() {", "         var classes = [];"}
 	patch := text(append([]string{"--- a/index.js", "+++ b/index.js"}, hunks...)...)
-	refused(t, old, patch, "whether to convert the added lines' spaces to tabs is a guess")
+	refused(t, old, patch, "spacedOnly")
 
 	t.Run("converted hunks only", func(t *testing.T) {
 		// Without the comment's hunk the rest converts as before.
@@ -471,7 +471,7 @@ func TestIndentInsideRawString(t *testing.T) {
 	lead := []string{"--- a/p_test.go", "+++ b/p_test.go", "@@ -7,6 +7,13 @@", " }`,", "         out: `a = 1`,", "     },"}
 	trail := []string{"     {", "         in:  `x`,", "         out: `y`,"}
 	patch := text(slices.Concat(lead, []string{"+    {", "+        in: `{", "+  \"b\": {", "+    \"c\": 2", "+  }", "+}`,", "+    },"}, trail)...)
-	refused(t, old, patch, "is inside a raw string")
+	refused(t, old, patch, "movedInRawString")
 
 	t.Run("code lines only", func(t *testing.T) {
 		patch := text(slices.Concat(lead, []string{"+    {in: `b`, out: `c`},"}, trail)...)
@@ -505,7 +505,7 @@ func TestIndentAtNeighbours(t *testing.T) {
 		old := text("export {", "  a: {", "    createStore,", "  },", "  combineReducers,", "  bindActionCreators,", "  applyMiddleware,", "}")
 		patch := text("--- a/index.js", "+++ b/index.js", "@@ -1,7 +1,8 @@", " export {", "   a: {", "       createStore,", "+  legacy,",
 			"   },", " combineReducers,", "   bindActionCreators,", " applyMiddleware,")
-		refused(t, old, patch, "does not say how to indent")
+		refused(t, old, patch, "indentUnknown")
 	})
 }
 

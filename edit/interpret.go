@@ -55,6 +55,14 @@ const (
 	// InterpretAdded: a context line absent from the file, between lines
 	// that match, is taken as an added line whose + was lost.
 	InterpretAdded = "added"
+	// InterpretLeftOut: the patch's context goes on as if file line Line
+	// (File) were not there; its lines after are the file's next ones.
+	// Feedback only (Misread): no reading is made of it.
+	InterpretLeftOut = "left out"
+	// InterpretLater: the patch's context has file line Line (Model) one
+	// line later than the file does: it has a line the file lacks before
+	// it. Feedback only (Misread).
+	InterpretLater = "later"
 )
 
 // InterpretedHelp explains an interpreted hunk to a reviewer.
@@ -82,18 +90,40 @@ type Interpretation struct {
 
 // Explain says what approving the interpretation does, for a reviewer.
 func (in Interpretation) Explain() string {
+	switch in.Kind {
+	case InterpretLeftOut, InterpretLater:
+		return in.Describe()
+	}
 	if in.Kind == InterpretAdded {
 		return fmt.Sprintf("the patch's context line %q is not in the file; approving adds it before line %d", in.Model, in.Line)
 	}
 	return fmt.Sprintf("the patch's context says %q where line %d has %q; approving changes line %d to the patch's version", in.Model, in.Line, in.File, in.Line)
 }
 
-// Teach says what the model got wrong about the line, for the model.
+// Teach says what the model got wrong about the line, for the model: what
+// Describe says, and how to write the change it may have meant.
 func (in Interpretation) Teach() string {
-	if in.Kind == InterpretAdded {
-		return fmt.Sprintf("your context line `%s` is not in the file (before line %d); to add a line, mark it with +", in.Model, in.Line)
+	switch in.Kind {
+	case InterpretAdded:
+		return in.Describe() + "; to add a line, mark it with +"
+	case InterpretLeftOut, InterpretLater:
+		return in.Describe() + "; copy the context lines as the file has them"
 	}
-	return fmt.Sprintf("line %d is `%s`, your context says `%s`; to change a line, mark it with - and +", in.Line, in.File, in.Model)
+	return in.Describe() + "; to change a line, mark it with - and +"
+}
+
+// Describe says what the patch got wrong about the line, for a person
+// (a colleague's patch): Teach without the advice meant for a model.
+func (in Interpretation) Describe() string {
+	switch in.Kind {
+	case InterpretAdded:
+		return fmt.Sprintf("your context line `%s` is not in the file (before line %d)", in.Model, in.Line)
+	case InterpretLeftOut:
+		return fmt.Sprintf("your context leaves out line %d, `%s`", in.Line, in.File)
+	case InterpretLater:
+		return fmt.Sprintf("line %d is `%s`, which your context has one line later", in.Line, in.Model)
+	}
+	return fmt.Sprintf("line %d is `%s`, your context says `%s`", in.Line, in.File, in.Model)
 }
 
 // Interpretation limits.
@@ -127,14 +157,39 @@ func (w window) fileIndex(j int) int {
 // interpret returns the interpreted reading of hunk i, refused with err,
 // or nil when there is none or more than one. misread is the best
 // window's differing lines, for feedback, even when there is no reading.
-func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation) {
-	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !(errors.Is(err, ErrNoOp) && !h.Changes())) {
-		return nil, nil
+// rule is the rule that withheld a reading there would be, if one did.
+func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []Interpretation, rule RuleID) {
+	if len(pl.file) == 0 || (!errors.Is(err, ErrNoMatch) && !errors.Is(err, ErrNoOp)) {
+		return nil, nil, ""
+	}
+	if errors.Is(err, ErrNoOp) && h.Changes() {
+		// The model may have written its fix into a context line, and
+		// added a pair that changes nothing (-} +}): read the pair as the
+		// context line it is (noOpAsContext).
+		nh, ok := noOpAsContext(h)
+		if !ok {
+			return nil, nil, ""
+		}
+		h = nh
+		defer func() {
+			if r != nil {
+				r.Rules = slices.Insert(r.Rules, len(r.Rules)-1, ruleNoOpAsContext.ID)
+			}
+		}()
 	}
 	pre := preLines(h.Lines)
 	if len(pre) < 3 || len(pre) > interpretMaxPre {
-		return nil, nil
+		return nil, nil, ""
 	}
+	r, misread = pl.interpretAs(i, h, pre)
+	if (r != nil || len(misread) > 0) && pl.contextFits(h, pre) {
+		return nil, nil, ruleContextFits.ID
+	}
+	return r, misread, ""
+}
+
+// interpretAs is interpret of hunk i, whose pre-image is pre.
+func (pl *placer) interpretAs(i int, h *Hunk, pre []preLine) (r *Resolved, misread []Interpretation) {
 	pk := preKeys(pre, levelLookalike)
 	var valid []window
 	var best *window
@@ -148,7 +203,7 @@ func (pl *placer) interpret(i int, h *Hunk, err error) (r *Resolved, misread []I
 		}
 	}
 	if best != nil {
-		misread = pl.misreads(pre, *best)
+		misread = pl.shifted(pl.misreads(pre, *best), pre, *best)
 	}
 	if len(valid) != 1 {
 		return nil, misread
@@ -313,6 +368,59 @@ func (pl *placer) misreads(pre []preLine, w window) []Interpretation {
 	return out
 }
 
+// shifted rewrites misread, the lines where window w differs from the
+// file, for feedback: a line the patch has where the file has it one line
+// earlier or later is no changed line but a shift, which the lines after
+// it in the same direction share. A shift by a line the patch left out is
+// said once, as the line it left out (InterpretLeftOut); one by a line it
+// has that the file lacks, as the first line it has one line later
+// (InterpretLater). The other lines stay as they are.
+func (pl *placer) shifted(misread []Interpretation, pre []preLine, w window) []Interpretation {
+	if len(misread) == 0 {
+		return misread
+	}
+	fk := pl.keysAt(levelLookalike)
+	at := map[int]int{} // file index -> pre-image line read there
+	for _, j := range w.reads {
+		at[w.fileIndex(j)] = j
+	}
+	var out []Interpretation
+	prev, prevAt := 0, -2 // the shift of the line read before, and its file index
+	for _, in := range misread {
+		fi := in.Line - 1
+		j, ok := at[fi]
+		if !ok || in.Kind == InterpretAdded {
+			out = append(out, in)
+			prev = 0
+			continue
+		}
+		if prevAt != fi-1 {
+			prev = 0
+		}
+		prevAt = fi
+		k, d := key(levelLookalike, pre[j].text), 0
+		switch {
+		case k == fk[fi]:
+		case fi+1 < len(fk) && k == fk[fi+1]:
+			d = 1
+		case fi > 0 && k == fk[fi-1]:
+			d = -1
+		}
+		switch {
+		case d == 0:
+			out = append(out, in)
+		case d == prev:
+			// The same shift goes on.
+		case d == 1:
+			out = append(out, Interpretation{Kind: InterpretLeftOut, Line: fi + 1, File: pl.file[fi], Model: pre[j].text})
+		default:
+			out = append(out, Interpretation{Kind: InterpretLater, Line: fi, File: pl.file[fi-1], Model: pre[j].text})
+		}
+		prev = d
+	}
+	return out
+}
+
 // readAs rewrites h as w reads it, with the changes it reads into it
 // marked, and places the rewritten hunk where w says.
 func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
@@ -337,7 +445,7 @@ func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
 			rh.Lines = append(rh.Lines, l)
 		}
 	}
-	cs, err := pl.candidates(&rh)
+	cs, trace, err := pl.candidates(&rh)
 	if err != nil {
 		return nil
 	}
@@ -350,6 +458,7 @@ func (pl *placer) readAs(i int, h *Hunk, pre []preLine, w window) *Resolved {
 		return nil
 	}
 	r := rs[0]
+	r.Rules = slices.Concat(trace, r.Rules, []RuleID{ruleInterpreted.ID})
 	r.Pass = PassInterpreted
 	r.Interpreted = pl.misreads(pre, w)
 	for _, in := range r.Interpreted {
@@ -372,11 +481,23 @@ func uncertain(r Resolved, reason string) *Resolved {
 func (p *FilePlan) Interpret() bool {
 	took := false
 	var errs []*PlacementError
+	sc, ok := syntaxFor(p.Path())
+	held := ok && sc.check(p.Old) == ""
 	for _, e := range p.Errors {
 		r := e.Interpreted
 		if r == nil || slices.ContainsFunc(p.Hunks, func(o Resolved) bool { return sharesLines(*r, o) }) {
 			errs = append(errs, e)
 			continue
+		}
+		// A reading offered because the syntax check refused its hunk
+		// (guard) is taken as the person asked, its reason in its notes.
+		if held && !errors.Is(e.Err, ErrSyntax) {
+			if why := readingBreaks(p.Old, p.Hunks, *r, sc); why != "" {
+				e.Rules, e.Interpreted = traced(e.Rules, ruleReadingSyntax.ID), nil
+				e.Detail = strings.TrimPrefix(e.Detail+"; ", "; ") + fmt.Sprintf("its %s reading would make the file fail the syntax check (%s) that it passed: %s", r.Label(), sc.name, why)
+				errs = append(errs, e)
+				continue
+			}
 		}
 		p.Hunks = append(p.Hunks, *r)
 		took = true

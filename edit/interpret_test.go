@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,5 +259,57 @@ func TestFilePlanInterpret(t *testing.T) {
 	want := strings.Replace(strings.Replace(cSrc, "total = 0", "total = 1", 1), "{1, 2, 3}", "{1, 2, 3, 4}", 1)
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMisreadShifted: a refused hunk whose context leaves out a file line
+// is told so, not that the lines after it differ from the file's one line
+// down (a real model's diff: before, "line 5 is `operator = stack.pop()`,
+// your context says `stack.append(...)`" and so on, one line off).
+func TestMisreadShifted(t *testing.T) {
+	old := text(
+		"while len(tokens) > 0:",
+		"    token = tokens.pop(0)",
+		"    if token in operators:",
+		"        while (stack and stack[-1] != '(' and",
+		"               (token == '*' or token == '/' or",
+		"                (token in '+-' and stack[-2] not in '(*')))):",
+		"            right = stack.pop()",
+		"            left = stack.pop()",
+		"            operator = stack.pop()",
+		"            stack.append(self.apply_operator(left, operator, right))",
+		"        stack.append(token)",
+		"    elif token == '(':",
+		"        stack.append(token)",
+	)
+	patch := text("--- a/p.py", "+++ b/p.py", "@@ -5,7 +5,7 @@",
+		"                (token == '*' or token == '/' or",
+		"                 (token in '+-' and stack[-2] not in '(*'))))):",
+		"             right = stack.pop()",
+		"-            left = stack.pop()",
+		"+            operator = stack.pop()",
+		"             stack.append(self.apply_operator(left, operator, right))",
+		"         stack.append(token)",
+		"     elif token == '(':",
+	)
+	_, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) != 1 {
+		t.Fatalf("errors %v, want the hunk refused", errs)
+	}
+	var left []edit.Interpretation
+	for _, m := range errs[0].Misread {
+		if m.Line >= 9 {
+			left = append(left, m)
+		}
+	}
+	want := []edit.Interpretation{{Kind: edit.InterpretLeftOut, Line: 9, File: "            operator = stack.pop()", Model: "            stack.append(self.apply_operator(left, operator, right))"}}
+	if !slices.Equal(left, want) {
+		t.Errorf("misread from line 9 on: got %v, want %v", left, want)
+	}
+	if got, want := want[0].Describe(), "your context leaves out line 9, `            operator = stack.pop()`"; got != want {
+		t.Errorf("Describe: got %q, want %q", got, want)
+	}
+	if got := want[0].Teach(); !strings.HasPrefix(got, want[0].Describe()+"; ") {
+		t.Errorf("Teach: got %q, want Describe and the advice to the model", got)
 	}
 }

@@ -32,12 +32,12 @@ func TestSyntaxChoosesOrderGo(t *testing.T) {
 		t.Errorf("notes %q do not say why the order was chosen", notes)
 	}
 	t.Run("no check", func(t *testing.T) {
-		refused(t, old, gitHeader("e.txt")+hunk, "order of the added lines")
+		refused(t, old, gitHeader("e.txt")+hunk, "orderUnknown")
 	})
 	t.Run("comment", func(t *testing.T) {
 		commented := strings.Replace(old, ")\n\nfunc f", "\t// More may follow.\n)\n\nfunc f", 1)
 		lost := strings.Replace(hunk, "\n \n-func f", "\n )\n \n-func f", 1)
-		refused(t, commented, gitHeader("e.go")+lost, "order of the added lines")
+		refused(t, commented, gitHeader("e.go")+lost, "orderUnknown")
 	})
 }
 
@@ -89,7 +89,7 @@ func TestLostOutermostLine(t *testing.T) {
 	wantApplied(t, old, rs, want)
 	t.Run("another place", func(t *testing.T) {
 		other := old + text("", "# Changelog", "", "Older entries.", "## [1.5.0] (2023-12-12)", "", "* the rest")
-		refused(t, other, patch, "more than one place")
+		refused(t, other, patch, "checkShape")
 	})
 }
 
@@ -117,7 +117,7 @@ func TestOneStartManyWays(t *testing.T) {
 	old := text("import a", "import b", "", "", "VERSION = 1")
 	patch := gitHeader("v.py") + text("@@ -1,4 +1,5 @@", "-import a", "-import b", "+from __future__ import annotations", "+", "+import c", " ",
 		"-VERSION = 1", "+VERSION = 2")
-	refused(t, old, patch, "it fits at line 1 in 2 ways that change the file differently")
+	refused(t, old, patch, "ambiguous")
 }
 
 // TestLostLineAfterAddedAtEnd refuses a git hunk that ends with added

@@ -23,15 +23,10 @@ const (
 	voterMaxOcc  = 64 // lines more common than this do not vote for regions
 )
 
-// placer finds hunks in one file. It indexes the file's lines at each
-// comparison level on first use, so placement stays near-linear in the
-// size of the file.
+// placer finds hunks in one file: the file's lines, indexed (see
+// fileIndex), and what the patch says of how to read them.
 type placer struct {
-	file []string
-	// finalNewline reports whether the file ends with a newline.
-	finalNewline bool
-	keys         [numLevels][]string
-	index        [numLevels]map[string][]int
+	fileIndex
 	// context is the number of context lines git put on each side of the
 	// hunks, when the diff was made by git (FileDiff.Indexed), else 0;
 	// contextShown is set when some hunk shows that many (see gitCtx).
@@ -47,6 +42,20 @@ type placer struct {
 	// witnesses agree may then not re-indent its own (see unanimousFit),
 	// or the file would end in two styles.
 	strayAdds bool
+	// work counts the steps of the tolerant passes (cells of alignment
+	// tables, steps of walks), for tests that bound it.
+	work int
+}
+
+// fileIndex is one file's lines and what is learnt of them on first use:
+// an index of the lines at each comparison level, so placement stays
+// near-linear in the size of the file, and facts the rules ask.
+type fileIndex struct {
+	file []string
+	// finalNewline reports whether the file ends with a newline.
+	finalNewline bool
+	keys         [numLevels][]string
+	index        [numLevels]map[string][]int
 	// scans counts the line comparisons of the exact searches made
 	// without an index; past scanBudget, indexing the file costs less than
 	// scanning it again for every hunk.
@@ -61,14 +70,8 @@ type placer struct {
 	// blankRun is the file's longest run of blank lines, once needed
 	// (see longestBlankRun); -1 before.
 	blankRun int
-	// work counts the steps of the tolerant passes (cells of alignment
-	// tables, steps of walks), for tests that bound it.
-	work int
 	// pres holds the pre-images made by preOf.
 	pres map[preKey][]preLine
-	// lines are the lines of the hunk being placed, for the shape of its
-	// other readings (see gitShaped).
-	lines []Line
 }
 
 // scanBudget is how many line comparisons the exact searches of one file
@@ -79,29 +82,29 @@ const scanBudget = 1 << 24
 
 func newPlacer(old string) *placer {
 	lines, final := splitLines(old)
-	return &placer{file: lines, finalNewline: final, blankRun: -1}
+	return &placer{fileIndex: fileIndex{file: lines, finalNewline: final, blankRun: -1}}
 }
 
-func (pl *placer) keysAt(lv level) []string {
-	if pl.keys[lv] == nil {
-		ks := make([]string, len(pl.file))
-		for i, l := range pl.file {
+func (fx *fileIndex) keysAt(lv level) []string {
+	if fx.keys[lv] == nil {
+		ks := make([]string, len(fx.file))
+		for i, l := range fx.file {
 			ks[i] = key(lv, l)
 		}
-		pl.keys[lv] = ks
+		fx.keys[lv] = ks
 	}
-	return pl.keys[lv]
+	return fx.keys[lv]
 }
 
-func (pl *placer) indexAt(lv level) map[string][]int {
-	if pl.index[lv] == nil {
+func (fx *fileIndex) indexAt(lv level) map[string][]int {
+	if fx.index[lv] == nil {
 		m := make(map[string][]int)
-		for i, k := range pl.keysAt(lv) {
+		for i, k := range fx.keysAt(lv) {
 			m[k] = append(m[k], i)
 		}
-		pl.index[lv] = m
+		fx.index[lv] = m
 	}
-	return pl.index[lv]
+	return fx.index[lv]
 }
 
 // preLine is one line of a hunk's pre-image.
@@ -142,19 +145,19 @@ func preLines(lines []Line) []preLine {
 // preOf is preLines of lines, made once per placer for the same lines
 // (the same slice of a hunk's lines): a hunk's pre-image serves its
 // search and then its resolution.
-func (pl *placer) preOf(lines []Line) []preLine {
+func (fx *fileIndex) preOf(lines []Line) []preLine {
 	if len(lines) == 0 {
 		return preLines(lines)
 	}
 	k := preKey{&lines[0], len(lines)}
-	if pre, ok := pl.pres[k]; ok {
+	if pre, ok := fx.pres[k]; ok {
 		return pre
 	}
 	pre := preLines(lines)
-	if pl.pres == nil {
-		pl.pres = map[preKey][]preLine{}
+	if fx.pres == nil {
+		fx.pres = map[preKey][]preLine{}
 	}
-	pl.pres[k] = pre
+	fx.pres[k] = pre
 	return pre
 }
 
@@ -253,15 +256,16 @@ func (looseError) Error() string {
 func (looseError) Unwrap() error { return ErrAmbiguous }
 
 // candidates returns every place h fits at the strictest pass that finds
-// any, all equally good.
-func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
-	pl.lines = h.Lines
+// any, all equally good, with the trace of the rules that kept them. On
+// an error, the trace's last rule is the one that refused the hunk.
+func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
+	lines := h.Lines
 	pre := pl.preOf(h.Lines)
 	if len(pre) == 0 {
 		if len(pl.file) == 0 {
-			return []candidate{{start: 0}}, nil
+			return []candidate{{start: 0}}, nil, nil
 		}
-		return nil, ErrNoContext
+		return nil, []RuleID{ruleHasContext.ID}, ErrNoContext
 	}
 	// Places that break git's shape (see checkShape) are kept aside: a
 	// looser pass may find the place where lines the patch lost make the
@@ -287,27 +291,32 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			deficit = min(deficit, pl.shapeDeficit(Resolved{Start: c.start, Lines: h.Lines}))
 		}
 		if deficit == 0 {
-			return cs, nil
+			return cs, nil, nil
 		}
 		misshapen = cs
-	}
-	// A looser reading replaces misshapen places only if it needs fewer
-	// lines lost than they do: else either may be right.
-	orElse := func(cs []candidate, err error) ([]candidate, error) {
-		if misshapen == nil {
-			return cs, err
-		}
-		cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
-		if len(cs) == 0 {
-			return misshapen, nil
-		}
-		return cs, nil
 	}
 	// A hunk whose result is in the file while its pre-image is not was
 	// applied before: tolerant passes must not apply it a second time.
 	if misshapen == nil && pl.alreadyApplied(h) {
-		return nil, ErrAlreadyApplied
+		return nil, []RuleID{ruleAlreadyApplied.ID}, ErrAlreadyApplied
 	}
+	cs, trace, err := pl.looseCandidates(h, lines, pre, misshapen == nil)
+	if misshapen == nil {
+		return cs, trace, err
+	}
+	// A looser reading replaces misshapen places only if it needs fewer
+	// lines lost than they do: else either may be right.
+	cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
+	if len(cs) == 0 {
+		return misshapen, nil, nil
+	}
+	return cs, trace, nil
+}
+
+// looseCandidates returns the places h fits by the tolerant searches, in
+// their order: the fuzzy pass, then (when mayFuse) two hunks run
+// together, then a git hunk at an edge of the file.
+func (pl *placer) looseCandidates(h *Hunk, lines []Line, pre []preLine, mayFuse bool) ([]candidate, []RuleID, error) {
 	var hints []int
 	if h.HasNumbers && h.OldStart > 0 {
 		hints = append(hints, h.OldStart-1)
@@ -323,82 +332,41 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, error) {
 			hints = append(hints, max(0, len(pl.file)-len(pre)))
 		}
 	}
-	fz, err := pl.fuzzy(pre, hints)
+	fz, err := pl.fuzzy(lines, pre, hints)
 	if err != nil {
-		return orElse(nil, err)
+		return nil, []RuleID{ruleLooseReadings.ID}, err
 	}
 	if cs := pl.sameEffect(h.Lines, fz); len(cs) > 0 {
+		var trace []RuleID
+		if len(cs) < len(fz) {
+			trace = append(trace, ruleSameEffect.ID)
+		}
 		if slices.ContainsFunc(cs, func(c candidate) bool { return c.suspect }) {
-			return orElse(nil, errLoose)
+			return nil, append(trace, ruleLooseReadings.ID), errLoose
 		}
-		if err := pl.addedInstead(pre, cs); err != nil {
-			return orElse(nil, err)
+		if err := pl.addedInstead(lines, pre, cs); err != nil {
+			return nil, append(trace, ruleAddedInstead.ID), err
 		}
-		return orElse(pl.keepShaped(h.Lines, cs), nil)
+		kept := pl.keepShaped(h.Lines, cs)
+		if len(kept) < len(cs) {
+			trace = append(trace, ruleKeepShaped.ID)
+		}
+		return kept, trace, nil
 	}
 	// Two hunks run together are no likelier than misshapen places.
-	if misshapen == nil {
+	if mayFuse {
 		if cs := pl.fused(h, pre); len(cs) > 0 {
-			return cs, nil
+			return cs, []RuleID{ruleFused.ID}, nil
 		}
 	}
 	edge := pl.atEdge(h, pre)
-	if err := pl.addedInstead(pre, edge); err != nil {
-		return orElse(nil, err)
+	if err := pl.addedInstead(lines, pre, edge); err != nil {
+		return nil, []RuleID{ruleAddedInstead.ID}, err
 	}
-	return orElse(edge, nil)
-}
-
-// keepShaped drops, of several loose fits of a hunk of a git diff, those
-// whose reading checkShape refuses, where others pass it: a blank line
-// lost from a run of blank lines next to added lines, read on the side
-// git wrote in full, leaves the other side short, and is no reading of
-// git's hunk.
-func (pl *placer) keepShaped(lines []Line, cs []candidate) []candidate {
-	if pl.context == 0 || len(cs) < 2 {
-		return cs
+	if len(edge) > 0 {
+		return edge, []RuleID{ruleAtEdge.ID}, nil
 	}
-	var kept []candidate
-	for _, c := range cs {
-		if r, err := pl.resolveLines(lines, c.align, &c); err != nil && r.Lines != nil && pl.shapeDeficit(r) > 0 {
-			continue
-		}
-		kept = append(kept, c)
-	}
-	if len(kept) == 0 || len(kept) == len(cs) {
-		return cs
-	}
-	for i := range kept {
-		kept[i].notes = append(kept[i].notes, fmt.Sprintf("%d loose fits; chose the one whose lost line leaves git's %d lines of context on each side", len(cs), pl.context))
-	}
-	return kept
-}
-
-// addedInstead refuses loose fits that leave out file lines when the
-// hunk has another reading as good: one of its context lines is an added
-// line the patch wrote as context, and without it the hunk fits exactly.
-// A lost line is a guess the fuzzy pass makes; the exact fit of the rest
-// needs none. A patch's added line has context on both sides, but where
-// the file begins or ends: the hunk's first and last lines are tried only
-// in a diff git made, whose shape says where the file ends, and every
-// reading must keep git's shape there (see gitShaped).
-func (pl *placer) addedInstead(pre []preLine, cs []candidate) error {
-	if !slices.ContainsFunc(cs, func(c candidate) bool { return gaps(c.align) }) {
-		return nil
-	}
-	pk := preKeys(pre, levelLookalike)
-	for k, p := range pre {
-		if p.kind != Context || ((k == 0 || k == len(pre)-1) && pl.gitLines() == 0) {
-			continue
-		}
-		rest := slices.Concat(pk[:k], pk[k+1:])
-		for _, at := range pl.exact(rest, levelLookalike) {
-			if pl.gitShaped(p.at, at, at+len(rest)) {
-				return fmt.Errorf("%w: it fits only if file lines are missing from the patch, while without its context line %q, taken as an added line written as context, it fits exactly at line %d", ErrAmbiguous, p.text, at+k+1)
-			}
-		}
-	}
-	return nil
+	return nil, nil, nil
 }
 
 // lostLines counts the file lines an alignment leaves out between its
@@ -435,67 +403,14 @@ func gaps(align []int) bool {
 	return false
 }
 
-// atEdge places a git hunk with no context on one side at that end of the
-// file, where git puts it (it writes context wherever the file goes on),
-// when its context lines are the file's first (or last) lines but for one
-// line the patch left out between them: a hunk too short for the fuzzy
-// pass, adding lines at the top of a changelog, say. Its first context
-// line must be the file's first line (its last, the last): the end of the
-// file, not a search, gives the place. It must fit in exactly one way.
-// A hunk with no context on either side is the whole file: its lines
-// must be the file's, less one line between two of them (a blank line
-// between two replaced lines of a three-line module).
-func (pl *placer) atEdge(h *Hunk, pre []preLine) []candidate {
-	sh := hunkShape(h.Lines)
-	if pl.context == 0 || len(pre) < 2 || len(pre)+1 > len(pl.file) || sh.lead > 0 && sh.trail > 0 {
-		return nil
-	}
-	if sh.lead == 0 && sh.trail == 0 && len(pre)+1 != len(pl.file) {
-		return nil // no context at all: the hunk is the whole file, less the line it lost
-	}
-	pk := preKeys(pre, levelTrailing)
-	fk := pl.keysAt(levelTrailing)
-	var found []candidate
-	// skip is the index of the pre-image line before which one file line
-	// is left out; from the start, line j sits on file line j (or j+1
-	// after the skip), from the end on the mirror of that.
-	for skip := 1; skip < len(pre); skip++ {
-		align := make([]int, len(pre))
-		ok := true
-		for j := range pre {
-			fi := j
-			if j >= skip {
-				fi++
-			}
-			if sh.trail == 0 {
-				fi = len(pl.file) - len(pre) - 1 + fi
-			}
-			if pk[j] != fk[fi] {
-				ok = false
-				break
-			}
-			align[j] = fi
-		}
-		if ok {
-			c := newCandidate(align, PassFuzzy, levelTrailing, unit)
-			c.distinct = true
-			found = append(found, c)
-		}
-	}
-	if len(found) != 1 {
-		return nil
-	}
-	return found
-}
-
 // exact returns the starts where every key of pre equals the file's key at
 // level lv, searching from the rarest line of pre.
-func (pl *placer) exact(pk []string, lv level) []int {
-	if lv == levelExact && pl.index[lv] == nil && pl.scans < scanBudget {
-		pl.scans += len(pl.file)
-		return pl.scan(pk)
+func (fx *fileIndex) exact(pk []string, lv level) []int {
+	if lv == levelExact && fx.index[lv] == nil && fx.scans < scanBudget {
+		fx.scans += len(fx.file)
+		return fx.scan(pk)
 	}
-	idx := pl.indexAt(lv)
+	idx := fx.indexAt(lv)
 	rarest := -1
 	for j, k := range pk {
 		occ, ok := idx[k]
@@ -506,7 +421,7 @@ func (pl *placer) exact(pk []string, lv level) []int {
 			rarest = j
 		}
 	}
-	fk := pl.keysAt(lv)
+	fk := fx.keysAt(lv)
 	var starts []int
 	for _, i := range idx[pk[rarest]] {
 		s := i - rarest
@@ -531,7 +446,7 @@ func (pl *placer) exact(pk []string, lv level) []int {
 // the first level, and comparing the file's lines with one line of the
 // hunk costs less than indexing the file. The anchor is the hunk's longest
 // line, likely its rarest.
-func (pl *placer) scan(pk []string) []int {
+func (fx *fileIndex) scan(pk []string) []int {
 	anchor := 0
 	for j, k := range pk {
 		if len(k) > len(pk[anchor]) {
@@ -540,14 +455,14 @@ func (pl *placer) scan(pk []string) []int {
 	}
 	a := pk[anchor]
 	var starts []int
-	for i := anchor; i+len(pk)-anchor <= len(pl.file); i++ {
-		if pl.file[i] != a {
+	for i := anchor; i+len(pk)-anchor <= len(fx.file); i++ {
+		if fx.file[i] != a {
 			continue
 		}
 		s := i - anchor
 		ok := true
 		for j, k := range pk {
-			if pl.file[s+j] != k {
+			if fx.file[s+j] != k {
 				ok = false
 				break
 			}
@@ -563,8 +478,8 @@ func (pl *placer) scan(pk []string) []int {
 // its lines would then sit on an equal line (at the loosest level). A
 // deleted line found once in the file counts twice: it must match, and
 // it names one place (a short hunk whose one other line is stale).
-func (pl *placer) votes(pre []preLine) map[int]int {
-	idx := pl.indexAt(levelLookalike)
+func (fx *fileIndex) votes(pre []preLine) map[int]int {
+	idx := fx.indexAt(levelLookalike)
 	v := map[int]int{}
 	for j, k := range preKeys(pre, levelLookalike) {
 		occ := idx[k]
@@ -582,62 +497,11 @@ func (pl *placer) votes(pre []preLine) map[int]int {
 	return v
 }
 
-// sameEffect merges candidates that change the file in the same way (say,
-// one that treats a context line as slightly changed and one that drops
-// it from the hunk's edge): they are one place, not an ambiguity. Of each
-// group it keeps the candidate that uses the most lines of the hunk.
-func (pl *placer) sameEffect(lines []Line, cs []candidate) []candidate {
-	if len(cs) < 2 {
-		return cs
-	}
-	var out []candidate
-	var sigs []string
-	var sound []bool // out[i] resolves without a refusal
-	for _, c := range cs {
-		sig := fmt.Sprint(c.align)
-		// A reading refused only by the checks of its shape (see
-		// checkShape) still says what it would change; one that is only
-		// likely (an uncertain reading, an order the syntax check may
-		// choose) does not: its other readings change the file otherwise.
-		r, err := pl.resolveLines(lines, c.align, &c)
-		if err == nil || r.Lines != nil && err.doubted == nil && err.order == nil {
-			sig = fmt.Sprint(r.edits())
-		}
-		if i := slices.Index(sigs, sig); i >= 0 {
-			// One trustworthy reading of the same change is enough, and
-			// one that keeps git's shape is enough to trust the change:
-			// a context line taken as changed, where the file has it
-			// whole after a lost line, needs a second line lost for the
-			// hunk's shape, the lost-line reading none.
-			suspect := c.suspect && out[i].suspect
-			if (err == nil && !sound[i]) || (err == nil) == sound[i] && used(c.align) > used(out[i].align) {
-				out[i], sound[i] = c, err == nil
-			}
-			out[i].suspect = suspect
-			continue
-		}
-		sigs = append(sigs, sig)
-		out = append(out, c)
-		sound = append(sound, err == nil)
-	}
-	return out
-}
-
-func used(align []int) int {
-	n := 0
-	for _, a := range align {
-		if a >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // fuzzy places pre allowing a few context lines to be missing from the
 // patch, changed slightly, or (at the hunk's outer ends) absent from the
 // file. Deleted lines must always match. It returns the alignments of
 // least cost.
-func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
+func (pl *placer) fuzzy(lines []Line, pre []preLine, hints []int) ([]candidate, error) {
 	// Two lines are enough where one is deleted: it must match, and pins
 	// the place (a context line, one line the patch lost, the version
 	// line it changes, in a file of three lines).
@@ -705,7 +569,7 @@ func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
 		examined[s] = true
 		a := max(0, s-fuzzySlack)
 		b := min(len(fk), s+len(pre)+fuzzySlack)
-		for _, al := range pl.alignWindow(pre, pk, pl.file, fk, a, b) {
+		for _, al := range pl.alignWindow(lines, pre, pk, pl.file, fk, a, b) {
 			sig := fmt.Sprint(al.align)
 			if seen[sig] {
 				continue
@@ -747,59 +611,6 @@ func (pl *placer) fuzzy(pre []preLine, hints []int) ([]candidate, error) {
 
 const inf = 1 << 30
 
-// distinctMaxOcc is how often a line may occur in the file and still
-// anchor a fuzzy placement.
-const distinctMaxOcc = 2
-
-// distinctive reports whether a fuzzy alignment is pinned to its place:
-// some run of its lines equal to consecutive file lines (at the loosest
-// level, not all blank, none next to a changed line) occurs nowhere else
-// in the file, or a line it
-// takes as changed is similar to a line rare in the file while its own
-// text is nowhere in the file. Lines like "}" or "return nil" prove
-// nothing: in repetitive code a tolerant pass would find them anywhere.
-func (pl *placer) distinctive(pre []preLine, pk []string, align []int) bool {
-	// Equality as the fuzzy pass counts it: up to trailing whitespace.
-	tk := preKeys(pre, levelTrailing)
-	tidx := pl.indexAt(levelTrailing)
-	tfk := pl.keysAt(levelTrailing)
-	idx := pl.indexAt(levelLookalike)
-	fk := pl.keysAt(levelLookalike)
-	informative := -1 // computed once, when first needed
-	for j := 0; j < len(align); {
-		fi := align[j]
-		if fi < 0 {
-			j++
-			continue
-		}
-		if tk[j] != tfk[fi] || pre[j].nearAdd {
-			if tk[j] != tfk[fi] && !pre[j].nearAdd && pk[j] != "" && fk[fi] != "" && len(idx[fk[fi]]) <= distinctMaxOcc && len(idx[pk[j]]) == 0 {
-				return true
-			}
-			j++
-			continue
-		}
-		// The run of equal lines from j. Lines next to changed lines do
-		// not count: one of them may be an added line written as context.
-		e := j + 1
-		for e < len(align) && align[e] == align[e-1]+1 && tk[e] == tfk[align[e]] && !pre[e].nearAdd {
-			e++
-		}
-		run := tk[j:e]
-		if slices.ContainsFunc(run, func(k string) bool { return strings.TrimSpace(k) != "" }) &&
-			len(pl.exact(run, levelTrailing)) == 1 {
-			if informative < 0 {
-				informative = pl.informative(tk, tidx, tfk, align)
-			}
-			if informative >= 2 {
-				return true
-			}
-		}
-		j = e
-	}
-	return false
-}
-
 // Costs of the fuzzy alignment: each structural change (a context line
 // changed, missing or dropped) costs unit; a line equal only when
 // whitespace and look-alikes are ignored costs 1, so that of two otherwise
@@ -812,7 +623,7 @@ const (
 // alignWindow aligns all of pre (less up to maxEdgeDrop leading edge
 // lines) with file lines [a, b) and returns the alignments of least cost
 // within fuzzyMaxCost.
-func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
+func (pl *placer) alignWindow(lines []Line, pre []preLine, pk []string, file, fk []string, a, b int) []candidate {
 	lead := 0
 	for lead < len(pre) && lead < maxEdgeDrop && pre[lead].edge {
 		lead++
@@ -830,7 +641,7 @@ func (pl *placer) alignWindow(pre []preLine, pk []string, file, fk []string, a, 
 		if dl > budget {
 			break
 		}
-		for _, al := range pl.alignCore(pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
+		for _, al := range pl.alignCore(lines, pre[dl:], pk[dl:], file, fk, a, b, budget-dl) {
 			if dl > 0 && !pl.droppable(pre[:dl], al.align[0]) {
 				continue
 			}
@@ -890,7 +701,7 @@ type alignment struct {
 // so the work is linear in the size of the hunk (the window is the hunk
 // and a few lines of slack), and the walk back through the optimal paths
 // stops after a bounded number of steps.
-func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
+func (pl *placer) alignCore(lines []Line, body []preLine, bk, file, fk []string, a, b, budget int) []alignment {
 	m, w := len(body), b-a
 	if m == 0 || w < m {
 		return nil
@@ -966,7 +777,7 @@ func (pl *placer) alignCore(body []preLine, bk, file, fk []string, a, b, budget 
 		pl.work++
 		path[j] = a + j + d
 		if j == 0 {
-			if al, ok := pl.checkAlignment(body, bk, fk, slices.Clone(path)); ok {
+			if al, ok := pl.checkAlignment(lines, body, bk, fk, slices.Clone(path)); ok {
 				out = append(out, alignment{align: al.align, cost: opt, suspect: al.suspect})
 			}
 			return
@@ -994,7 +805,7 @@ const walkSteps = 4 * maxPaths
 // checkAlignment keeps an optimal alignment that rests on enough equal
 // lines and marks it suspect where it leaves out or changes a line it
 // should not.
-func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (alignment, bool) {
+func (pl *placer) checkAlignment(lines []Line, body []preLine, bk, fk []string, al []int) (alignment, bool) {
 	m := len(body)
 	exact := 0
 	for jj := range al {
@@ -1008,7 +819,7 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 	suspect := false
 	idx := pl.indexAt(levelLookalike)
 	for jj := range m {
-		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(body, bk, al, jj) {
+		if jj > 0 && al[jj] > al[jj-1]+1 && !pl.skippable(lines, body, bk, al, jj) {
 			suspect = true
 		}
 		if bk[jj] == fk[al[jj]] {
@@ -1039,88 +850,11 @@ func (pl *placer) checkAlignment(body []preLine, bk, fk []string, al []int) (ali
 		// the patch's may be one longer than the file's by an added line
 		// written as context (if the hunk without it fits too).
 		if ((jj > 0 && similar(body[jj-1].text, body[jj].text)) || (jj+1 < m && similar(body[jj+1].text, body[jj].text))) &&
-			pl.addedReading(body, bk, fk, al, jj) {
+			pl.addedReading(lines, body, bk, fk, al, jj) {
 			suspect = true
 		}
 	}
 	return alignment{align: al, suspect: suspect}, true
-}
-
-// addedReading reports whether hunk line jj, which alignment al takes as
-// a changed copy of its file line, could as well be an added line written
-// as context: the hunk without it fits the file here (the lines after it
-// one line earlier, or those before it one line later), or fits exactly
-// somewhere.
-func (pl *placer) addedReading(body []preLine, bk, fk []string, al []int, jj int) bool {
-	shifted := func(from, to, by int) bool {
-		for k := from; k < to; k++ {
-			if i := al[k] + by; i < 0 || i >= len(fk) || fk[i] != bk[k] {
-				return false
-			}
-		}
-		return true
-	}
-	last := len(al) - 1
-	// The hunk's other lines after jj one line earlier, or those before it
-	// one line later: [start, end) is where they lie.
-	if shifted(jj+1, len(al), -1) {
-		start, end := al[0], al[last]
-		if jj == 0 {
-			start = al[1] - 1
-		}
-		if jj == last {
-			end = al[jj-1] + 1
-		}
-		if pl.gitShaped(body[jj].at, start, end) {
-			return true
-		}
-	}
-	if shifted(0, jj, 1) {
-		start, end := al[0]+1, al[last]+1
-		if jj == 0 {
-			start = al[1]
-		}
-		if jj == last {
-			end = al[jj-1] + 2
-		}
-		if pl.gitShaped(body[jj].at, start, end) {
-			return true
-		}
-	}
-	rest := append(slices.Clone(bk[:jj]), bk[jj+1:]...)
-	for _, at := range pl.exact(rest, levelLookalike) {
-		if pl.gitShaped(body[jj].at, at, at+len(rest)) {
-			return true
-		}
-	}
-	return false
-}
-
-// gitShaped reports whether the current hunk, with its line at taken as
-// an added line and its other old lines on file lines [start, end), has
-// the shape git gives hunks: as many context lines on each side as git
-// wrote elsewhere in the diff, unless the file begins or ends there. A
-// hunk of a diff git did not make has any shape.
-func (pl *placer) gitShaped(at, start, end int) bool {
-	n := pl.gitLines()
-	if n == 0 || pl.lines == nil {
-		return true
-	}
-	sh := hunkShape(pl.lines)
-	lead := min(sh.firstChange, at)
-	trail := len(pl.lines) - 1 - max(sh.lastChange, at)
-	return (lead >= n || start <= 0) && (trail >= n || end >= len(pl.file))
-}
-
-// gitLines is the number of context lines git wrote on each side of the
-// hunks, for the readings that rest on it: 0 unless git made the diff
-// and some hunk shows that many (see gitCtx). Refusals (see checkShape)
-// use the number as it is.
-func (pl *placer) gitLines() int {
-	if !pl.contextShown {
-		return 0
-	}
-	return pl.context
 }
 
 // skippable reports whether file lines left out between hunk lines j-1
@@ -1142,9 +876,9 @@ func (pl *placer) gitLines() int {
 // taken (a changelog's lost heading between the blank lines around it,
 // or a doc comment's lost paragraph between two "//" lines); in a run of
 // like code lines, which of them were lost is anyone's guess.
-func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
+func (pl *placer) skippable(lines []Line, body []preLine, bk []string, al []int, j int) bool {
 	fk := pl.keysAt(levelLookalike)
-	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (!blankish(bk[j]) || pl.disguised(body, bk, fk, al, j-1, j)) {
+	if j > 0 && j < len(bk) && bk[j-1] == bk[j] && (!blankish(bk[j]) || pl.disguised(lines, body, bk, fk, al, j-1, j)) {
 		return false
 	}
 	for i := al[j-1] + 1; i < al[j]; i++ {
@@ -1159,7 +893,7 @@ func (pl *placer) skippable(body []preLine, bk []string, al []int, j int) bool {
 			if in == indentOf(pl.file[al[n]]) && in != indentOf(pl.file[i]) {
 				continue
 			}
-			if !pl.disguised(body, bk, fk, al, j-1, j, n) {
+			if !pl.disguised(lines, body, bk, fk, al, j-1, j, n) {
 				continue
 			}
 			return false
@@ -1181,9 +915,9 @@ func blankish(s string) bool {
 
 // disguised reports whether any of the context lines ks of the hunk could
 // be an added line written as context (see addedReading).
-func (pl *placer) disguised(body []preLine, bk, fk []string, al []int, ks ...int) bool {
+func (pl *placer) disguised(lines []Line, body []preLine, bk, fk []string, al []int, ks ...int) bool {
 	for _, k := range ks {
-		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(body, bk, fk, al, k) {
+		if k >= 0 && k < len(body) && body[k].kind == Context && pl.addedReading(lines, body, bk, fk, al, k) {
 			return true
 		}
 	}
@@ -1195,8 +929,8 @@ func (pl *placer) disguised(body []preLine, bk, fk []string, al []int, ks ...int
 // the patch wrote the run one line shorter (two blank lines between
 // Python functions as one), and which of its lines is left out changes
 // nothing.
-func (pl *placer) inBlankRun(i, a, b int) bool {
-	blank := func(k int) bool { return strings.TrimSpace(pl.file[k]) == "" }
+func (fx *fileIndex) inBlankRun(i, a, b int) bool {
+	blank := func(k int) bool { return strings.TrimSpace(fx.file[k]) == "" }
 	if !blank(i) {
 		return false
 	}
@@ -1215,7 +949,7 @@ func (pl *placer) inBlankRun(i, a, b int) bool {
 // file line and rare in the file (see distinctMaxOcc): a hunk of braces
 // and blank lines pinned by one rare line may be pinned by an added line
 // that the patch wrote as context.
-func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, align []int) int {
+func (fx *fileIndex) informative(tk []string, tidx map[string][]int, tfk []string, align []int) int {
 	n := 0
 	for j, fi := range align {
 		if fi >= 0 && strings.TrimSpace(tk[j]) != "" && tk[j] == tfk[fi] && len(tidx[tk[j]]) <= distinctMaxOcc {
@@ -1225,305 +959,17 @@ func (pl *placer) informative(tk []string, tidx map[string][]int, tfk []string, 
 	return n
 }
 
-// fused places a hunk that is really two hunks run together, with the
-// file lines between them left out: it splits the pre-image between two
-// adjacent context lines so that each part fits exactly (at any level
-// short of fuzzy) and the second part follows the first. The split must
-// be the only one that works.
-//
-// The places of every prefix and suffix of the pre-image are found in one
-// pass each (see partFits), so a long hunk costs linear work, not a search
-// per split.
-func (pl *placer) fused(h *Hunk, pre []preLine) []candidate {
-	m := len(pre)
-	if m < 2*fusedMinPart {
-		return nil
-	}
-	// changesBefore[i] counts the changed hunk lines before hunk line i.
-	changesBefore := make([]int, len(h.Lines)+1)
-	for i, l := range h.Lines {
-		changesBefore[i+1] = changesBefore[i]
-		if l.Kind != Context {
-			changesBefore[i+1]++
-		}
-	}
-	// rareBefore[j] counts the lines of pre[:j] rare in the file.
-	idx := pl.indexAt(levelLookalike)
-	rareBefore := make([]int, m+1)
-	for j, k := range preKeys(pre, levelLookalike) {
-		rareBefore[j+1] = rareBefore[j]
-		if n := len(idx[k]); k != "" && n > 0 && n <= distinctMaxOcc {
-			rareBefore[j+1]++
-		}
-	}
-	// The splits worth trying: between two adjacent context lines, with a
-	// change on each side and, in each part, three lines and a line rare in
-	// the file (small parts of common lines fit anywhere in repetitive
-	// code).
-	var splits []int
-	for k := fusedMinPart; k <= m-fusedMinPart; k++ {
-		if pre[k-1].kind != Context || pre[k].kind != Context || pre[k].at != pre[k-1].at+1 {
-			continue
-		}
-		at := pre[k].at
-		if changesBefore[at] == 0 || changesBefore[len(h.Lines)]-changesBefore[at] == 0 {
-			continue
-		}
-		if rareBefore[k] == 0 || rareBefore[m]-rareBefore[k] == 0 {
-			continue
-		}
-		splits = append(splits, k)
-	}
-	if len(splits) == 0 {
-		return nil
-	}
-	heads, ok := pl.partFits(pre, splits, false)
-	if !ok {
-		return nil
-	}
-	tails, ok := pl.partFits(pre, splits, true)
-	if !ok {
-		return nil
-	}
-	var found []candidate
-	for n, k := range splits {
-		as, bs := heads[n].starts, tails[n].starts
-		if len(as) == 0 || len(bs) == 0 {
-			continue // no reading splits here
-		}
-		if len(as)*len(bs) > fusedMaxPlaces {
-			return nil
-		}
-		// A part that fits several places is not pinned by the other
-		// part's place: each pair of places is a reading, for the hunk
-		// order or the header's line number to choose among (see choose),
-		// as for any hunk that fits several places.
-		for _, sa := range as {
-			for _, sb := range bs {
-				// Between the parts lie at least two lines (git keeps hunks
-				// closer than that apart as one) that are not equal to the
-				// line either part ends on: a single lost context line, or
-				// one of a run of equal lines (blank lines between Python
-				// functions), is no gap between hunks.
-				if pl.otherLines(sa+k-1, sb) < 2 {
-					continue
-				}
-				align := make([]int, m)
-				for j := range align {
-					if j < k {
-						align[j] = sa + j
-					} else {
-						align[j] = sb + j - k
-					}
-				}
-				c := newCandidate(align, PassFused, max(heads[n].level, tails[n].level), 0)
-				c.split = k
-				c.notes = append(c.notes, fmt.Sprintf("two hunks run together: lines %d-%d of the file between them are left alone", sa+k+1, sb))
-				found = append(found, c)
-			}
-		}
-	}
-	// Splits that change the file in the same way are one reading (a
-	// context line at the split, like "}", that each part can end or
-	// start with); more than one way to change it at one place: refuse.
-	found = pl.sameEffect(h.Lines, found)
-	for i, c := range found {
-		if slices.ContainsFunc(found[i+1:], func(o candidate) bool { return o.start == c.start }) {
-			return nil
-		}
-		if pl.fitsWithoutOne(pre, c) {
-			// Another reading: an added line written as context, which
-			// the file happens to have further on, where the split put
-			// the second part. Two readings: refuse.
-			return nil
-		}
-	}
-	return found
-}
-
-// fitsWithoutOne reports whether pre, less one of its context lines, fits
-// the file as one hunk (up to whitespace and look-alikes), where c reads
-// it as two: the patch may have written an added line as context. As each
-// part fits one place only, that hunk would keep one of them where it is:
-// the first part, followed by the second less a line; or the second part,
-// preceded by the first less a line. Linear in the hunk.
-func (pl *placer) fitsWithoutOne(pre []preLine, c candidate) bool {
-	pk := preKeys(pre, levelLookalike)
-	fk := pl.keysAt(levelLookalike)
-	k, sa, sb := c.split, c.align[0], c.align[c.split]
-	// lessOne reports whether part, less one context line, equals the
-	// file's lines from at.
-	lessOne := func(part []preLine, keys []string, at int) bool {
-		if at < 0 || at+len(keys)-1 > len(fk) {
-			return false
-		}
-		skipped := false
-		for j, i := 0, at; j < len(keys); j++ {
-			if i < len(fk) && keys[j] == fk[i] {
-				i++
-				continue
-			}
-			if skipped || part[j].kind != Context {
-				return false
-			}
-			skipped = true
-		}
-		return skipped || len(keys) > 0 && part[len(part)-1].kind == Context
-	}
-	return lessOne(pre[k:], pk[k:], sa+k) || lessOne(pre[:k], pk[:k], sb-k+1)
-}
-
-// otherLines counts the file lines strictly between lines a and b, less
-// the run of lines equal to line a right after it and the run of lines
-// equal to line b right before it: a run of equal lines (blank lines
-// between Python functions) may be one line longer in the file than in
-// the patch, and its extra line is no gap between hunks.
-func (pl *placer) otherLines(a, b int) int {
-	lo, hi := a+1, b-1
-	for lo <= hi && pl.file[lo] == pl.file[a] {
-		lo++
-	}
-	for hi >= lo && pl.file[hi] == pl.file[b] {
-		hi--
-	}
-	return max(0, hi-lo+1)
-}
-
-// fusedMinPart is the fewest pre-image lines each part of a fused hunk
-// must have.
-const fusedMinPart = 3
-
-// fusedMaxPlaces is the most pairs of places the two parts of a fused
-// hunk may fit, at one split.
-const fusedMaxPlaces = 4
-
-// fusedWork bounds the steps partFits may take per line of the file and
-// the hunk: past it, the hunk's lines are too common to split by.
-const fusedWork = 64
-
-// partFit is where one part of a split pre-image fits exactly, at the
-// strictest level that has any place.
-type partFit struct {
-	starts []int
-	level  level
-}
-
-// partFits returns, for each split k (increasing), where pre[:k] fits
-// exactly, or pre[k:] when tail is set. It grows the part one line at a
-// time from the hunk's end, keeping at each level the places that still
-// fit, so the work is the total number of places alive along the way.
-// ok is false when that work passes its bound.
-func (pl *placer) partFits(pre []preLine, splits []int, tail bool) (fits []partFit, ok bool) {
-	m, nf := len(pre), len(pl.file)
-	budget := fusedWork * (m + nf)
-	fits = make([]partFit, len(splits))
-	// alive[lv] holds, for parts of length n, the file index of the part's
-	// outer end: its first line for a head, one past its last for a tail.
-	var alive [numLevels][]int
-	var pks [numLevels][]string
-	for lv := range numLevels {
-		pks[lv] = preKeys(pre, lv)
-		first := 0
-		if tail {
-			first = m - 1
-		}
-		for _, i := range pl.indexAt(lv)[pks[lv][first]] {
-			if tail {
-				i++
-			}
-			alive[lv] = append(alive[lv], i)
-		}
-		budget -= len(alive[lv])
-	}
-	// want maps a part length to the splits that need it.
-	lengthOf := func(n int) int {
-		if tail {
-			return m - splits[n]
-		}
-		return splits[n]
-	}
-	next := 0 // the next split to fill, in order of part length
-	if tail {
-		next = len(splits) - 1
-	}
-	for n := 1; n <= m; n++ {
-		if n > 1 {
-			for lv := range numLevels {
-				fk := pl.keysAt(lv)
-				kept := alive[lv][:0]
-				for _, e := range alive[lv] {
-					budget--
-					pl.work++
-					if tail {
-						// The part grows by pre[m-n] at file line e-n.
-						if i := e - n; i >= 0 && fk[i] == pks[lv][m-n] {
-							kept = append(kept, e)
-						}
-					} else if i := e + n - 1; i < nf && fk[i] == pks[lv][n-1] {
-						kept = append(kept, e)
-					}
-				}
-				alive[lv] = kept
-			}
-			if budget < 0 {
-				return nil, false
-			}
-			if !slices.ContainsFunc(alive[:], func(a []int) bool { return len(a) > 0 }) {
-				break // no longer part fits anywhere
-			}
-		}
-		for next >= 0 && next < len(splits) && lengthOf(next) == n {
-			for lv := range numLevels {
-				if len(alive[lv]) == 0 {
-					continue
-				}
-				starts := slices.Clone(alive[lv])
-				if tail {
-					for i := range starts {
-						starts[i] -= n
-					}
-				}
-				fits[next] = partFit{starts: starts, level: lv}
-				break
-			}
-			if tail {
-				next--
-			} else {
-				next++
-			}
-		}
-		if next < 0 || next >= len(splits) {
-			break
-		}
-	}
-	return fits, true
-}
-
-// alreadyApplied reports whether h's post-image is in the file while its
-// pre-image is not: the patch was probably applied before.
-func (pl *placer) alreadyApplied(h *Hunk) bool {
-	post := h.Post()
-	if len(post) == 0 {
-		return false
-	}
-	pk := make([]string, len(post))
-	for i, l := range post {
-		pk[i] = key(levelWhitespace, l)
-	}
-	return len(pl.exact(pk, levelWhitespace)) > 0
-}
-
 // around returns the file lines of the first few candidates of an
 // ambiguous hunk, so that the reader sees each place it fits.
-func (pl *placer) around(cs []candidate) []NumberedLine {
+func (fx *fileIndex) around(cs []candidate) []NumberedLine {
 	var out []NumberedLine
 	last := -1
 	for n, c := range cs {
 		if n == 3 {
 			break
 		}
-		for i := max(c.start-1, last+1); i < min(c.end()+1, len(pl.file)); i++ {
-			out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+		for i := max(c.start-1, last+1); i < min(c.end()+1, len(fx.file)); i++ {
+			out = append(out, NumberedLine{N: i + 1, Text: fx.file[i]})
 			last = i
 		}
 	}
@@ -1533,13 +979,13 @@ func (pl *placer) around(cs []candidate) []NumberedLine {
 // nearest returns the file lines closest to what h expected, for error
 // messages: the region that shares the most lines with its pre-image, or
 // the lines around its header's line number.
-func (pl *placer) nearest(h *Hunk) []NumberedLine {
-	if len(pl.file) == 0 {
+func (fx *fileIndex) nearest(h *Hunk) []NumberedLine {
+	if len(fx.file) == 0 {
 		return nil
 	}
 	pre := preLines(h.Lines)
 	start, best := -1, 0
-	for s, n := range pl.votes(pre) {
+	for s, n := range fx.votes(pre) {
 		if n > best || (n == best && s < start) {
 			start, best = s, n
 		}
@@ -1548,14 +994,14 @@ func (pl *placer) nearest(h *Hunk) []NumberedLine {
 		start = max(0, h.OldStart-1)
 	}
 	from := max(0, start-2)
-	to := min(len(pl.file), start+len(pre)+2, from+16)
+	to := min(len(fx.file), start+len(pre)+2, from+16)
 	if from >= to {
-		from = max(0, len(pl.file)-8)
-		to = len(pl.file)
+		from = max(0, len(fx.file)-8)
+		to = len(fx.file)
 	}
 	out := make([]NumberedLine, 0, to-from)
 	for i := from; i < to; i++ {
-		out = append(out, NumberedLine{N: i + 1, Text: pl.file[i]})
+		out = append(out, NumberedLine{N: i + 1, Text: fx.file[i]})
 	}
 	return out
 }

@@ -17,6 +17,9 @@ type FilePlan struct {
 	Old    string
 	Hunks  []Resolved
 	Errors []*PlacementError
+	// Skipped are the hunks left out because they need not be applied
+	// (PlacementError.Skip): reported, but neither written nor refused.
+	Skipped []*PlacementError
 }
 
 // Path returns the path the plan writes, or deletes.
@@ -44,6 +47,8 @@ func PlanFile(oldPath, newPath, old string, fd *FileDiff) *FilePlan {
 		e.Path = p.Path()
 	}
 	p.noteNumbered()
+	p.splitSkipped()
+	nothingToApply([]*FilePlan{p})
 	return p
 }
 
@@ -68,9 +73,25 @@ func PlanFiles(in []PlanInput) []*FilePlan {
 			e.Path = p.Path()
 		}
 		p.noteNumbered()
+		p.splitSkipped()
 		plans[i] = p
 	}
+	nothingToApply(plans)
 	return plans
+}
+
+// splitSkipped moves the hunks left out (PlacementError.Skip) from
+// p.Errors to p.Skipped.
+func (p *FilePlan) splitSkipped() {
+	var errs []*PlacementError
+	for _, e := range p.Errors {
+		if e.Skip {
+			p.Skipped = append(p.Skipped, e)
+		} else {
+			errs = append(errs, e)
+		}
+	}
+	p.Errors = errs
 }
 
 // noteNumbered gives the placed hunks whose lines lost their line

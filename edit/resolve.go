@@ -23,6 +23,10 @@ type resolveErr struct {
 	// doubted is the hunk as it would be placed, when the refusal is a
 	// doubt about a place found (see checkLostTrail): an uncertain reading.
 	doubted *Resolved
+	// rule is the rule that refused or doubted the hunk; rules is the
+	// trace of the reading up to it, rule last.
+	rule  RuleID
+	rules []RuleID
 	// order is set when the refusal is the unknown order of added lines
 	// and file lines the patch left out beside them: the readings the
 	// syntax check may choose among (see chooseOrder).
@@ -45,7 +49,8 @@ func (pl *placer) resolve(i int, h *Hunk, c *candidate) ([]Resolved, *resolveErr
 		r.Hunk = i
 		pl.finish(&r, h)
 		if !pl.changes(r) {
-			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes"}
+			rule := ruleChangesSomething.ID
+			return nil, &resolveErr{err: ErrNoOp, detail: "its added lines are the lines it deletes", rule: rule, rules: traced(r.Rules, rule)}
 		}
 		return []Resolved{r}, nil
 	}
@@ -95,8 +100,29 @@ func (pl *placer) finish(r *Resolved, h *Hunk) {
 }
 
 // resolveLines builds the resolved lines of hunk lines whose pre-image
-// lines are aligned to the file by align.
+// lines are aligned to the file by align: the reading of candidate c,
+// judged by the checks of one hunk (see readLines). A refusal carries
+// the reading's trace, the refusing rule last.
 func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
+	r, err := pl.readLines(lines, align, c)
+	if err != nil {
+		err.rules = r.Rules
+		if len(r.Rules) == 0 || r.Rules[len(r.Rules)-1] != err.rule {
+			err.rules = traced(r.Rules, err.rule)
+		}
+		if err.doubted != nil {
+			err.doubted.Rules = err.rules
+		}
+	}
+	return r, err
+}
+
+// readLines reads candidate c: the indentation of the added lines
+// (readIndent), the order of lines the patch left out beside them
+// (orderGap), the edges of the file (completeEdge); then the checks of
+// one hunk, in this order: checkShape (unless lostAtEdge), checkLostTrail,
+// checkNearEdge, and the doubt of a likely reading.
+func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, *resolveErr) {
 	r := Resolved{Pass: c.pass, Notes: append([]string(nil), c.notes...)}
 	pre := pl.preOf(lines)
 
@@ -121,128 +147,16 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			}
 		}
 	}
-	re := reindent{}
-	if c.level >= levelWhitespace && ev.differs {
-		if r.Pass == PassWhitespace {
-			r.Pass = PassIndent
-		}
-		var ok bool
-		switch re, ok = ev.reindent(pl.style); {
-		case ok:
-		case pl.indentsFit(lines, reindent{}) && pl.offStyle(ev):
-			// The witnesses disagree, but those that differ are indented
-			// as the file never indents, and the added lines as it does:
-			// the context lines are what is off.
-			re = reindent{}
-			r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents some context lines as the file never does")
-		case pl.unanimousFit(lines, ev):
-			// Too few witnesses to trust on their own, but they agree,
-			// and the added lines are indented as the file never indents
-			// as written, and as it does once mapped (two context lines
-			// indented with spaces in a file of tabs).
-			re = learnReindent(ev.ctx)
-		case ev.deletedAtZero() && pl.indentsFit(lines, reindent{}):
-			// The deleted lines show no change, and the context lines too
-			// little to move the added lines, which the file could hold as
-			// written: they stay so.
-			re = reindent{}
-		case !slices.ContainsFunc(lines, func(l Line) bool { return l.Kind == Add && strings.TrimSpace(l.Text) != "" }):
-			// Blank added lines have no indentation to decide.
-			re = reindent{}
-		case pl.indentsFit(lines, reindent{}) && pl.addsAtNeighbours(lines, align):
-			// The witnesses disagree, but each run of added lines starts
-			// at the indentation of the file's lines on both sides of
-			// it, as written: a mapping would move it off that level.
-			re = reindent{}
-			r.Notes = append(r.Notes, "added lines kept at their indentation, that of the file's lines around them; the patch's context lines disagree on how it indents")
-		default:
-			return r, &resolveErr{err: ErrAmbiguous, detail: "the patch's indentation differs from the file's in a way that does not say how to indent its added lines"}
-		}
+	ind := readIndent(indentQuery{pl: pl, lines: lines, pre: pre, align: align, c: c, ev: ev})
+	r.Rules = append(r.Rules, ind.rules...)
+	r.Notes = append(r.Notes, ind.notes...)
+	if ind.refuse != "" {
+		return r, &resolveErr{err: ErrAmbiguous, detail: ind.refuse, rule: ind.rules[len(ind.rules)-1]}
 	}
-	if re.identity() && !ev.indented && pl.style.kind != 0 {
-		// Nothing in this hunk shows the patch's indentation; the rest of
-		// the file's hunks do.
-		re = reindent{style: pl.style}
+	if ind.differs && r.Pass == PassWhitespace || ind.guessed && r.Pass < PassIndent {
+		r.Pass = PassIndent
 	}
-	if !re.identity() && pl.indentsFit(lines, reindent{}) && !pl.indentsFit(lines, re) && !(ev.unanimous() && pl.indentsCovered(lines, re, align)) {
-		// The added lines as written are indented as the file indents its
-		// lines, and the mapping would move them to an indentation the file
-		// never uses: the context lines are what is off.
-		re = reindent{}
-		r.Notes = append(r.Notes, "added lines kept at their indentation, which the file uses; the patch indents its context lines otherwise")
-	}
-	indentDoubt := ""
-	if re.identity() && !c.keepIndent && pl.style.kind == 0 && pl.fallback.kind != 0 && indentedAdds(lines) {
-		// The hunk shows no indentation, its added lines are indented as
-		// the file never indents, and the patch's other hunks convert
-		// such indentation to the file's, while others match it letter
-		// for letter (text indented with spaces in a file of tabs): the
-		// likely reading converts, but that is a guess.
-		if c.level == levelExact {
-			ev = pl.evidence(pre, align)
-		}
-		if fb := (reindent{style: pl.fallback}); !ev.indented && !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, fb) {
-			re = fb
-			if r.Pass < PassIndent {
-				r.Pass = PassIndent
-			}
-			indentDoubt = "the added lines are indented as the file never indents its lines; the patch's other hunks convert such indentation to the file's, but others match it as written, so which these lines want is a guess"
-		}
-	}
-	if indentDoubt == "" && re.identity() && !c.keepIndent && ev.spaced && indentedAdds(lines) {
-		// The hunk's only indented lines are ones a file of tabs indents
-		// with spaces (a comment's, a raw string's), and read the same
-		// whether or not the patch wrote tabs as spaces, while its other
-		// hunks did. Its added lines are indented as the file never
-		// indents, and as it does once converted: code lines written
-		// with spaces, or more lines of the comment? A guess either way.
-		st := pl.converting()
-		if conv := (reindent{style: st}); st.kind != 0 && !pl.indentsFit(lines, reindent{}) && pl.indentsFit(lines, conv) {
-			indentDoubt = "the hunk's only indented lines are indented with spaces as the file has them, which does not show whether the patch wrote the file's tabs as spaces, as its other hunks do; whether to convert the added lines' spaces to tabs is a guess"
-			if l, ok := pl.movedInRawString(lines, align, conv); ok {
-				// The likelier reading keeps a raw string's lines as the
-				// file's own lines around them are, as written.
-				indentDoubt = fmt.Sprintf("added line %q is inside a raw string, whose indentation is the string's own text, and whether the patch wrote it with the file's tabs as spaces, as its other hunks do, is a guess", strings.TrimSpace(l))
-			} else {
-				re = conv
-				if r.Pass < PassIndent {
-					r.Pass = PassIndent
-				}
-			}
-		}
-	}
-	if indentDoubt == "" && re.identity() && !c.keepIndent {
-		// A change group that deletes a line and adds it back letter for
-		// letter changes nothing, and git never writes one: where the
-		// patch's other hunks change the file's indentation (tabs written
-		// as spaces), the two lines likely differed in what that erased.
-		st := pl.converting()
-		if conv := (reindent{style: st}); st.kind != 0 {
-			if l, ok := unchangedPair(lines, conv); ok {
-				indentDoubt = fmt.Sprintf("the hunk deletes line %q and adds it back unchanged, which git never writes: the patch's other hunks write the file's indentation otherwise (%s), so the two lines likely differed in indentation the patch lost; converting the added lines is a guess", strings.TrimSpace(l), st.describe())
-				re = conv
-				if r.Pass < PassIndent {
-					r.Pass = PassIndent
-				}
-			}
-		}
-	}
-	if c.keepIndent {
-		re = reindent{}
-	}
-	if indentDoubt == "" && !re.identity() && pl.blockComments {
-		if l, ok := movedInComment(lines, re); ok {
-			// A comment's inner lines are indented as their writer
-			// pleased (a table drawn in spaces after a tab): the mapping
-			// that fits the code may not be how they were written.
-			indentDoubt = fmt.Sprintf("added line %q is inside a block comment, where indentation is the comment's own text, and re-indenting it as the code is a guess", strings.TrimSpace(l))
-		}
-	}
-	if indentDoubt == "" && !re.identity() {
-		if l, ok := pl.movedInRawString(lines, align, re); ok {
-			indentDoubt = fmt.Sprintf("added line %q is inside a raw string, whose indentation is the string's own text, and re-indenting it as the code is a guess", strings.TrimSpace(l))
-		}
-	}
+	re, indentDoubt := ind.re, ind.doubt
 	if !re.identity() && indentedAdds(lines) {
 		r.Notes = append(r.Notes, "added lines re-indented to the file's indentation")
 	}
@@ -251,9 +165,76 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 	}
 	fix := func(s string) string { return foldSome(re.line(s), folded) }
 
+	doubt := indentDoubt // why the reading is only likely
+	var doubtRule RuleID // the rule that doubts it
+	if doubt != "" {
+		doubtRule = ind.rules[len(ind.rules)-1]
+	}
+	order, inPlace, err := pl.layLines(&r, lines, pre, align, c, fix)
+	if err != nil {
+		return r, err
+	}
+	if order.doubt != "" {
+		doubt, doubtRule = order.doubt, order.rule
+	}
+	// The shape's readings rest on the lines as the patch has them: a
+	// line that fits only loosely may be another line of the file, with
+	// the line it is read beside the one the patch lost (an indented
+	// line matched where the file has a tab, the same line with spaces
+	// right after it).
+	asWritten := c.level <= levelTrailing && c.pass < PassFuzzy
+	if !asWritten {
+		asWritten = true
+		for j, p := range pre {
+			if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
+				asWritten = false
+				break
+			}
+		}
+	}
+	if asWritten {
+		pl.completeEdge(&r)
+	}
+	if err := pl.checkShape(r); err != nil {
+		if !pl.lostAtEdge(pre, align, r) {
+			return r, err
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
+		r.Rules = append(r.Rules, ruleLostAtEdge.ID)
+		r.Pass = max(r.Pass, PassFuzzy)
+	}
+	if err := pl.checkLostTrail(r); err != nil {
+		doubted := r
+		err.doubted = &doubted
+		return r, err
+	}
+	if err := pl.checkNearEdge(r); err != nil {
+		return r, err
+	}
+	if doubt != "" {
+		doubted := r
+		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted, order: inPlace, rule: doubtRule}
+	}
+	return r, nil
+}
+
+// orderDoubt is why a reading's order of lost lines is only likely, and
+// the rule that says so.
+type orderDoubt struct {
+	doubt string
+	rule  RuleID
+}
+
+// layLines walks the hunk's lines along their alignment and lays out the
+// reading's lines in r: the file's own text for context and deleted
+// lines, the added lines through fix, and the file lines the patch left
+// out, ordered beside added lines by orderGap. It returns the doubt of a
+// likely order, the gap an edit in place reads (for the syntax check to
+// try), or the refusal of an unknown order.
+func (pl *placer) layLines(r *Resolved, lines []Line, pre []preLine, align []int, c *candidate, fix func(string) string) (orderDoubt, *gapOrder, *resolveErr) {
 	out := make([]Line, 0, len(lines))
-	var pending []Line    // added lines waiting for the next line of the file
-	doubt := indentDoubt  // why the reading is only likely (see blanksFit)
+	var pending []Line // added lines waiting for the next line of the file
+	var doubt orderDoubt
 	var inPlace *gapOrder // the gap an edit in place reads, for the syntax check to try
 	j, last := 0, -1
 	start := -1
@@ -293,88 +274,26 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 			// between change groups), after them (the trailing side's, or
 			// between groups), or between two of them (a context line
 			// between two groups of added lines).
-			k := len(skipped)
-			C := pl.gitLines()
-			if C == 0 {
-				C = 3 // git's default, for a hunk that shows git's shape
-			}
-			changesBefore := shape.firstChange < idx-len(pending)
-			changesAfter := shape.lastChange >= idx
-			atStart, atEnd := firstAligned == 0, lastAligned == len(pl.file)-1
-			leadFull := shape.lead >= C || atStart
-			trailFull := shape.trail >= C || atEnd
-			before := leadFull && trailFull
-			if !changesBefore {
-				before = (shape.lead+k == C || (shape.lead+k < C && atStart)) && trailFull
-			}
-			after := leadFull && trailFull
-			if !changesAfter {
-				after = (shape.trail+k == C || (shape.trail+k < C && atEnd)) && leadFull
-			}
-			splits := 0
-			if len(pending) >= 2 && leadFull && trailFull {
-				splits = len(pending) - 1
-			}
-			readings := splits
-			for _, ok := range []bool{before, after} {
-				if ok {
-					readings++
+			if len(pending) == 0 {
+				out = append(out, skipped...)
+			} else {
+				g := pl.gapShape(shape, idx, len(pending), len(skipped), firstAligned, lastAligned)
+				g.pl, g.c, g.lines, g.idx = pl, c, lines, idx
+				g.out, g.skipped, g.pending = out, skipped, pending
+				g.next, g.gap = Line{Kind: p.kind, Text: pl.file[fi]}, last+1
+				oc := orderGap(&g)
+				if oc.refuse != nil {
+					return doubt, nil, &resolveErr{err: ErrAmbiguous, detail: oc.refuse(&g), rule: oc.ID,
+						order: &gapOrder{gap: last + 1, n: len(pending) + 1}}
 				}
-			}
-			switch {
-			case len(pending) == 0:
-				out = append(out, skipped...)
-			case readings == 1 && before:
-				out = append(out, skipped...)
-				out = append(out, pending...)
-			case readings == 1 && after:
-				out = append(out, pending...)
-				out = append(out, skipped...)
-			case readings == 1:
-				// A context line between the hunk's only two added lines,
-				// two change groups (imports added before and after one).
-				out = append(out, pending[0])
-				out = append(out, skipped...)
-				out = append(out, pending[1])
-			case p.kind == Delete && pl.context > 0 && gitOrder(lines, idx):
-				// git writes a change group's deleted lines before its
-				// added ones: added lines right before a deleted line
-				// cannot be in its group, so they end before the lines left
-				// out.
-				out = append(out, pending...)
-				out = append(out, skipped...)
-			case pl.blanksFit(out, skipped, pending, Line{Kind: p.kind, Text: pl.file[fi]}):
-				// A likely reading, not a certain one: offered for review,
-				// never applied on --yes.
-				out = append(out, skipped...)
-				out = append(out, pending...)
-				doubt = fmt.Sprintf("the patch leaves out blank file line %d next to where it adds lines; read as going before them, since after them it would make a longer run of blank lines than the file has anywhere, but that is a guess", last+2)
-			case pl.blanksFit(out, pending, skipped, Line{Kind: p.kind, Text: pl.file[fi]}):
-				out = append(out, pending...)
-				out = append(out, skipped...)
-				doubt = fmt.Sprintf("the patch leaves out blank file line %d next to where it adds lines; read as going after them, since before them it would make a longer run of blank lines than the file has anywhere, but that is a guess", last+2)
-			case c.order != nil && c.order.gap == last+1:
-				// One order, tried by the syntax check (see chooseOrder).
-				at := min(c.order.at, len(pending))
-				out = slices.Concat(out, pending[:at], skipped, pending[at:])
-			case editsInPlace(lines, idx, len(pending), skipped):
-				// The added lines edit the deleted lines before them, one
-				// for one: likely an edit in place, which the left-out
-				// lines follow. Read otherwise, the lines would have moved
-				// past them as they changed, as 3 of 5,133 such groups in
-				// real git diffs of CPython and npm packages did (an
-				// import, a call and a raise moved a line down). Likely,
-				// not certain: offered for review, never applied on --yes,
-				// unless the syntax check chooses one order (see
-				// chooseOrders).
-				out = append(out, pending...)
-				out = append(out, skipped...)
-				inPlace = &gapOrder{gap: last + 1, n: len(pending) + 1}
-				doubt = fmt.Sprintf("the patch leaves out file line %d next to where it adds lines; read as going after them, since each added line edits the deleted line before it in place, but that is a guess", last+2)
-			default:
-				return r, &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
-					"the patch leaves out file line %d, next to where it adds lines, so the order of the added lines and that line is unknown", last+2),
-					order: &gapOrder{gap: last + 1, n: len(pending) + 1}}
+				r.Rules = append(r.Rules, oc.ID)
+				out = append(out, oc.arrange(&g)...)
+				if oc.doubt != nil {
+					doubt = orderDoubt{oc.doubt(&g), oc.ID}
+				}
+				if oc.open {
+					inPlace = &gapOrder{gap: last + 1, n: len(pending) + 1}
+				}
 			}
 			pending = pending[:0]
 		} else {
@@ -395,44 +314,37 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 		}
 	}
 	r.Start, r.Lines = start, out
-	// The shape's readings rest on the lines as the patch has them: a
-	// line that fits only loosely may be another line of the file, with
-	// the line it is read beside the one the patch lost (an indented
-	// line matched where the file has a tab, the same line with spaces
-	// right after it).
-	asWritten := c.level <= levelTrailing && c.pass < PassFuzzy
-	if !asWritten {
-		asWritten = true
-		for j, p := range pre {
-			if fi := align[j]; fi >= 0 && key(levelTrailing, p.text) != key(levelTrailing, pl.file[fi]) {
-				asWritten = false
-				break
-			}
-		}
+	return doubt, inPlace, nil
+}
+
+// gapShape returns the orders of a gap that git's shape allows, for k
+// left-out file lines before hunk line idx, next to n added lines, in a
+// hunk of that shape aligned from file line firstAligned to lastAligned.
+// git writes the same number of context lines on each side (C), fewer
+// only where the file begins or ends.
+func (pl *placer) gapShape(shape shape, idx, n, k, firstAligned, lastAligned int) gapQuery {
+	C := pl.gitLines()
+	if C == 0 {
+		C = 3 // git's default, for a hunk that shows git's shape
 	}
-	if asWritten {
-		pl.completeEdge(&r)
+	changesBefore := shape.firstChange < idx-n
+	changesAfter := shape.lastChange >= idx
+	atStart, atEnd := firstAligned == 0, lastAligned == len(pl.file)-1
+	leadFull := shape.lead >= C || atStart
+	trailFull := shape.trail >= C || atEnd
+	var g gapQuery
+	g.before = leadFull && trailFull
+	if !changesBefore {
+		g.before = (shape.lead+k == C || (shape.lead+k < C && atStart)) && trailFull
 	}
-	if err := pl.checkShape(r); err != nil {
-		if !pl.lostAtEdge(pre, align, r) {
-			return r, err
-		}
-		r.Notes = append(r.Notes, fmt.Sprintf("the hunk has one context line fewer than git writes (%d) on one side, and the file has no other place where a line lost there would fit: the lost line is the outermost", pl.context))
-		r.Pass = max(r.Pass, PassFuzzy)
+	g.after = leadFull && trailFull
+	if !changesAfter {
+		g.after = (shape.trail+k == C || (shape.trail+k < C && atEnd)) && leadFull
 	}
-	if err := pl.checkLostTrail(r); err != nil {
-		doubted := r
-		err.doubted = &doubted
-		return r, err
+	if n >= 2 && leadFull && trailFull {
+		g.splits = n - 1
 	}
-	if err := pl.checkNearEdge(r); err != nil {
-		return r, err
-	}
-	if doubt != "" {
-		doubted := r
-		return r, &resolveErr{err: ErrAmbiguous, detail: doubt, doubted: &doubted, order: inPlace}
-	}
-	return r, nil
+	return g
 }
 
 // addsAtNeighbours reports, for a hunk placed at align, whether every run
@@ -440,15 +352,15 @@ func (pl *placer) resolveLines(lines []Line, align []int, c *candidate) (Resolve
 // file lines with text before and after it (context or deleted), which
 // is the same, and no line of the run is indented less: the added lines
 // sit at the level around them as the patch wrote them.
-func (pl *placer) addsAtNeighbours(lines []Line, align []int) bool {
+func (fx *fileIndex) addsAtNeighbours(lines []Line, align []int) bool {
 	fileText := make([]string, len(lines)) // the file's text of each non-added line with text
 	j := 0
 	for i, l := range lines {
 		if l.Kind == Add {
 			continue
 		}
-		if fi := align[j]; fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
-			fileText[i] = pl.file[fi]
+		if fi := align[j]; fi >= 0 && strings.TrimSpace(fx.file[fi]) != "" {
+			fileText[i] = fx.file[fi]
 		}
 		j++
 	}
@@ -544,7 +456,7 @@ func gitOrder(lines []Line, at int) bool {
 // a blank line the patch lost, would stack two blank lines where the file
 // never has two: git slides a blank line to either end of what it adds,
 // and this patch wrote it at the end, after the lost line.
-func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
+func (fx *fileIndex) blanksFit(out, first, second []Line, next Line) bool {
 	blank := func(l Line) bool { return strings.TrimSpace(l.Text) == "" }
 	skipped := first
 	if len(first) > 0 && first[0].Kind == Add {
@@ -557,7 +469,7 @@ func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
 	if len(out) == 0 || out[len(out)-1].Kind != Context || blank(out[len(out)-1]) || next.Kind != Context || blank(next) {
 		return false
 	}
-	most := pl.longestBlankRun()
+	most := fx.longestBlankRun()
 	run := func(ls ...[]Line) int {
 		longest, n := 0, 0
 		for _, part := range ls {
@@ -576,114 +488,29 @@ func (pl *placer) blanksFit(out, first, second []Line, next Line) bool {
 }
 
 // longestBlankRun is the most blank lines the file has in a row.
-func (pl *placer) longestBlankRun() int {
-	if pl.blankRun < 0 {
-		pl.blankRun = 0
+func (fx *fileIndex) longestBlankRun() int {
+	if fx.blankRun < 0 {
+		fx.blankRun = 0
 		n := 0
-		for _, l := range pl.file {
+		for _, l := range fx.file {
 			if strings.TrimSpace(l) == "" {
 				n++
-				pl.blankRun = max(pl.blankRun, n)
+				fx.blankRun = max(fx.blankRun, n)
 			} else {
 				n = 0
 			}
 		}
 	}
-	return pl.blankRun
+	return fx.blankRun
 }
 
 // contextLines returns file lines [from, to) as context lines of a hunk.
-func (pl *placer) contextLines(from, to int) []Line {
+func (fx *fileIndex) contextLines(from, to int) []Line {
 	ls := make([]Line, 0, to-from)
 	for k := from; k < to; k++ {
-		ls = append(ls, Line{Kind: Context, Text: pl.file[k]})
+		ls = append(ls, Line{Kind: Context, Text: fx.file[k]})
 	}
 	return ls
-}
-
-// completeEdge reads a git hunk that only inserts lines, with no context
-// on one side and too little on the other, as an insertion at the end (or
-// the start) of the file, when the file lines between its context and
-// that end are exactly the lines its short side lacks. git writes context
-// after added lines whenever the file goes on: a hunk with none ends the
-// file, and the lines after its context are context lines the patch lost.
-// The other reading, the added lines right after the context and the file
-// going on, would have lost those lines as trailing context and still have
-// too short a side (the hunk does not start the file): more was lost.
-func (pl *placer) completeEdge(r *Resolved) {
-	sh := hunkShape(r.Lines)
-	n := pl.gitLines()
-	if n == 0 || sh.lastChange < 0 {
-		return
-	}
-	for _, l := range r.Lines[sh.firstChange : sh.lastChange+1] {
-		if l.Kind != Add {
-			return // not one group of added lines
-		}
-	}
-	end := r.Start + r.OldCount()
-	note := func(from, to int, edge string) {
-		r.Notes = append(r.Notes, fmt.Sprintf("file line(s) %d-%d missing from the patch kept as context: git writes context wherever the file goes on, so the added lines %s the file", from+1, to, edge))
-		// Lines the patch lost make it a tolerant reading, whatever pass
-		// found the lines it has.
-		r.Pass = max(r.Pass, PassFuzzy)
-	}
-	switch k := len(pl.file) - end; {
-	case sh.trail == 0 && sh.lead > 0 && k > 0 && sh.lead+k == n && r.Start > 0:
-		out := slices.Concat(r.Lines[:sh.firstChange], pl.contextLines(end, len(pl.file)), r.Lines[sh.firstChange:])
-		note(end, len(pl.file), "end")
-		r.Lines = out
-	case sh.lead == 0 && sh.trail > 0 && r.Start > 0 && sh.trail+r.Start == n && k > 0:
-		out := slices.Concat(r.Lines[:sh.lastChange+1], pl.contextLines(0, r.Start), r.Lines[sh.lastChange+1:])
-		note(0, r.Start, "start")
-		r.Lines, r.Start = out, 0
-	}
-}
-
-// checkLostTrail refuses a hunk that ends with added lines, no context
-// after them, where the file goes on with an indented block and the added
-// lines leave that block (a new function after a statement of another,
-// say). Its trailing context was most likely lost:
-// inserted there, the added lines would take the rest of the block with
-// them (the rest of a test's assertions, moved into the new function).
-func (pl *placer) checkLostTrail(r Resolved) *resolveErr {
-	sh := hunkShape(r.Lines)
-	if sh.lastChange < 0 || sh.trail > 0 || sh.lead == 0 {
-		return nil
-	}
-	// The last change group, which must only add lines.
-	first := sh.lastChange
-	for first > 0 && r.Lines[first-1].Kind != Context {
-		first--
-	}
-	added := r.Lines[first:]
-	if slices.ContainsFunc(added, func(l Line) bool { return l.Kind == Delete }) {
-		return nil
-	}
-	at := r.Start + r.OldCount() // the file line the added lines go before
-	next := -1                   // the first non-blank line after them
-	for i := at; i < len(pl.file); i++ {
-		if strings.TrimSpace(pl.file[i]) != "" {
-			next = i
-			break
-		}
-	}
-	if next < 0 {
-		return nil
-	}
-	var add string // the first non-blank added line
-	for _, l := range added {
-		if strings.TrimSpace(l.Text) != "" {
-			add = l.Text
-			break
-		}
-	}
-	in := indentWidth(pl.file[next])
-	if in == 0 || add == "" || indentWidth(add) >= in {
-		return nil
-	}
-	return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
-		"the hunk ends with added lines that leave the indented block which the file continues at line %d, with no context after them: its trailing context was probably lost, and those lines may belong after the block", next+1)}
 }
 
 // converting returns the change of indentation style the file's other
@@ -754,16 +581,16 @@ func movedInComment(lines []Line, re reindent) (string, bool) {
 // movedInRawString returns the first added line of a Go hunk placed at
 // align that is inside a raw string literal, other than its opening
 // line, whose indentation re changes.
-func (pl *placer) movedInRawString(lines []Line, align []int, re reindent) (string, bool) {
-	if !pl.goFile {
+func (fx *fileIndex) movedInRawString(lines []Line, align []int, re reindent) (string, bool) {
+	if !fx.goFile {
 		return "", false
 	}
-	if pl.rawAt == nil {
-		pl.rawAt = goRawLines(pl.file, false)
+	if fx.rawAt == nil {
+		fx.rawAt = goRawLines(fx.file, false)
 	}
 	inside := false
 	if i := slices.IndexFunc(align, func(a int) bool { return a >= 0 }); i >= 0 {
-		inside = pl.rawAt[align[i]]
+		inside = fx.rawAt[align[i]]
 	}
 	raw := goRawLines(newSide(lines), inside)
 	k := 0 // the new-side index of lines[i]
@@ -790,134 +617,6 @@ func indentWidth(s string) int {
 		}
 	}
 	return w
-}
-
-// checkShape refuses a resolved hunk of a git-made diff whose context is
-// shorter on one side than git would have written, where the change group
-// on that side only adds lines: a context line was lost there, and whether
-// the added lines go before or after it is unknown.
-func (pl *placer) checkShape(r Resolved) *resolveErr {
-	if pl.shapeDeficit(r) > 0 {
-		return &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
-			"the hunk has fewer context lines next to its added lines than the rest of this git diff (%d), so a context line is probably missing and where the added lines go is uncertain", pl.context)}
-	}
-	return nil
-}
-
-// lostAtEdge reports, for a hunk placed as r one context line short of
-// git's shape on one side, on lines the file has letter for letter in a
-// row, that the line it lost can only be the outermost of that side:
-// nowhere in the file do its lines fit with one more line among the
-// context of that side, or between it and the added lines, that would
-// put the added lines elsewhere or indent them otherwise. A changelog's
-// new entry before an old one's heading and one blank line, where git
-// wrote two blank lines, is the case.
-func (pl *placer) lostAtEdge(pre []preLine, align []int, r Resolved) bool {
-	if pl.shapeDeficit(r) != 1 || len(align) == 0 {
-		return false
-	}
-	for j, a := range align {
-		if a < 0 || a != align[0]+j || pre[j].text != pl.file[a] {
-			return false // lines lost or changed inside already
-		}
-	}
-	sh := hunkShape(r.Lines)
-	for _, l := range r.Lines[sh.firstChange : sh.lastChange+1] {
-		if l.Kind != Add {
-			return false // one group of added lines only
-		}
-	}
-	pk := preKeys(pre, levelLookalike)
-	if len(pl.exact(pk, levelLookalike)) != 1 {
-		return false
-	}
-	fk := pl.keysAt(levelLookalike)
-	lead := sh.lead // the pre-image index the added lines go before
-	at := align[0] + lead
-	// Where a line lost before pre[k] puts the added lines, at a place
-	// where pre[:k], one more line and pre[k:] are the file's.
-	// The short side must keep a line: else its outermost line is next
-	// to the added lines, and their order unknown.
-	var ks []int
-	if after := len(pl.file) - (r.Start + r.OldCount()); sh.trail < min(pl.context, after) {
-		if sh.trail == 0 {
-			return false
-		}
-		for k := lead; k < len(pk); k++ {
-			ks = append(ks, k)
-		}
-	} else {
-		if lead == 0 {
-			return false
-		}
-		for k := 1; k <= lead; k++ {
-			ks = append(ks, k)
-		}
-	}
-	for _, k := range ks {
-		var starts []int
-		if k > 0 {
-			starts = pl.exact(pk[:k], levelLookalike)
-		} else {
-			// The lost line first: any line before the hunk's lines.
-			for _, e := range pl.exact(pk, levelLookalike) {
-				if e > 0 {
-					starts = append(starts, e-1)
-				}
-			}
-		}
-		for _, s := range starts {
-			if s+len(pk)+1 > len(fk) || !slices.Equal(fk[s+k+1:s+len(pk)+1], pk[k:]) {
-				continue
-			}
-			// The added lines go before pre[lead], the lost line before
-			// pre[k]: both orders where the two meet.
-			alt := s + lead
-			if k <= lead {
-				alt++
-			}
-			if alt != at || k == lead {
-				return false
-			}
-			// The same place for the added lines, but a reading that
-			// re-indents them otherwise, unless its lines are the
-			// patch's letter for letter too.
-			for j := range pre {
-				if i := s + j + min(1, max(0, j-k+1)); pre[j].text != pl.file[i] {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
-// shapeDeficit counts the context lines a hunk placed as r lacks beside
-// a group of added lines only, by git's count, where the file goes on:
-// the fewest lines the patch must have lost for r to be git's hunk.
-func (pl *placer) shapeDeficit(r Resolved) int {
-	sh := hunkShape(r.Lines)
-	if pl.context == 0 || sh.lastChange < 0 {
-		return 0
-	}
-	insertion := func(from, step int) bool { // the change group from index from
-		for i := from; i >= 0 && i < len(r.Lines) && r.Lines[i].Kind != Context; i += step {
-			if r.Lines[i].Kind == Delete {
-				return false
-			}
-		}
-		return true
-	}
-	before := r.Start + sh.lead // file lines before the first change
-	after := len(pl.file) - (r.Start + r.OldCount())
-	n := 0
-	if want := min(pl.context, before); sh.lead < want && insertion(sh.firstChange, 1) {
-		n += want - sh.lead
-	}
-	if want := min(pl.context, after); sh.trail < want && insertion(sh.lastChange, -1) {
-		n += want - sh.trail
-	}
-	return n
 }
 
 // shape describes where a hunk's changes are: the indexes of its first and
@@ -958,16 +657,16 @@ type evidence struct {
 	adds []string
 }
 
-func (pl *placer) evidence(pre []preLine, align []int) evidence {
+func (fx *fileIndex) evidence(pre []preLine, align []int) evidence {
 	var ev evidence
 	witnessed := false // some pair that witnesses a mapping is indented
 	for j, p := range pre {
 		fi := align[j]
-		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(pl.file[fi]) == "" {
+		if fi < 0 || strings.TrimSpace(p.text) == "" || strings.TrimSpace(fx.file[fi]) == "" {
 			continue
 		}
-		pair := [2]string{indentOf(p.text), indentOf(pl.file[fi])}
-		if pl.step() == -1 && pair[0] == pair[1] && strings.Trim(pair[1], " ") == "" && pair[1] != "" {
+		pair := [2]string{indentOf(p.text), indentOf(fx.file[fi])}
+		if fx.step() == -1 && pair[0] == pair[1] && strings.Trim(pair[1], " ") == "" && pair[1] != "" {
 			// A line a file of tabs indents with spaces (a raw string's,
 			// a comment's) is as the patch has it whether or not the
 			// patch wrote the file's tabs as spaces: it shows the hunk
@@ -1111,14 +810,14 @@ func (pl *placer) unanimousFit(lines []Line, ev evidence) bool {
 // computed: -1 for tabs. A Go file that indents any line with a tab is a
 // file of tabs, as gofmt writes them, however many lines of raw strings
 // it indents with spaces.
-func (pl *placer) step() int {
-	if pl.indentStep == 0 {
-		pl.indentStep = fileIndentStep(pl.file)
-		if pl.goFile && slices.ContainsFunc(pl.file, func(l string) bool { return strings.HasPrefix(l, "\t") }) {
-			pl.indentStep = -1
+func (fx *fileIndex) step() int {
+	if fx.indentStep == 0 {
+		fx.indentStep = fileIndentStep(fx.file)
+		if fx.goFile && slices.ContainsFunc(fx.file, func(l string) bool { return strings.HasPrefix(l, "\t") }) {
+			fx.indentStep = -1
 		}
 	}
-	return pl.indentStep
+	return fx.indentStep
 }
 
 // indentsFit reports whether every non-blank added line of lines, once
@@ -1126,7 +825,7 @@ func (pl *placer) step() int {
 // file indented with tabs, with a multiple of its indentation step in a
 // file indented with spaces; a line of a block comment that starts with
 // its "*" may have one space more.
-func (pl *placer) indentsFit(lines []Line, re reindent) bool {
+func (fx *fileIndex) indentsFit(lines []Line, re reindent) bool {
 	for _, l := range lines {
 		if l.Kind != Add || strings.TrimSpace(l.Text) == "" {
 			continue
@@ -1135,14 +834,14 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 		if strings.HasPrefix(strings.TrimSpace(l.Text), "*") {
 			ind = strings.TrimSuffix(ind, " ") // a block comment's star, one space in
 		}
-		switch pl.step() {
+		switch fx.step() {
 		case -1: // tabs
 			if strings.Trim(ind, "\t") != "" {
 				return false
 			}
 		case 1: // no style to keep to
 		default:
-			if strings.Trim(ind, " ") != "" || len(ind)%pl.step() != 0 {
+			if strings.Trim(ind, " ") != "" || len(ind)%fx.step() != 0 {
 				return false
 			}
 		}
@@ -1153,12 +852,12 @@ func (pl *placer) indentsFit(lines []Line, re reindent) bool {
 // offStyle reports whether every witness whose indentation differs
 // between the patch and the file is indented, in the patch, in a way the
 // file's style does not allow (six spaces in a file indented by four, say).
-func (pl *placer) offStyle(ev evidence) bool {
+func (fx *fileIndex) offStyle(ev evidence) bool {
 	for _, p := range append(slices.Clone(ev.del), ev.ctx...) {
 		if p[0] == p[1] {
 			continue
 		}
-		switch pl.step() {
+		switch fx.step() {
 		case -1: // tabs
 			if strings.Trim(p[0], "\t") == "" {
 				return false
@@ -1166,7 +865,7 @@ func (pl *placer) offStyle(ev evidence) bool {
 		case 1: // no style to tell by
 			return false
 		default:
-			if strings.Trim(p[0], " ") == "" && len(p[0])%pl.step() == 0 {
+			if strings.Trim(p[0], " ") == "" && len(p[0])%fx.step() == 0 {
 				return false
 			}
 		}
@@ -1190,11 +889,11 @@ func (ev evidence) unanimous() bool {
 // indentation that a file line the hunk covers (align) has: then the
 // mapping agrees with the file there, whatever its overall style (a doc
 // comment indented by spaces in a file of tabs, say).
-func (pl *placer) indentsCovered(lines []Line, re reindent, align []int) bool {
+func (fx *fileIndex) indentsCovered(lines []Line, re reindent, align []int) bool {
 	used := map[string]bool{}
 	for _, fi := range align {
-		if fi >= 0 && strings.TrimSpace(pl.file[fi]) != "" {
-			used[indentOf(pl.file[fi])] = true
+		if fi >= 0 && strings.TrimSpace(fx.file[fi]) != "" {
+			used[indentOf(fx.file[fi])] = true
 		}
 	}
 	for _, l := range lines {
@@ -1251,105 +950,6 @@ func indentedAdds(lines []Line) bool {
 		}
 	}
 	return false
-}
-
-// changes reports whether a resolved hunk changes the file: its lines, or
-// the file's final newline.
-func (pl *placer) changes(r Resolved) bool {
-	return changes(r.Lines) ||
-		(r.FinalNewline == NewlineAdd && !pl.finalNewline) ||
-		(r.FinalNewline == NewlineRemove && pl.finalNewline)
-}
-
-// changes reports whether lines change anything: their old side differs
-// from their new side.
-func changes(lines []Line) bool {
-	// Walk both sides at once: i on the old side, j on the new.
-	next := func(k int, skip Kind) int {
-		for k < len(lines) && lines[k].Kind == skip {
-			k++
-		}
-		return k
-	}
-	i, j := next(0, Add), next(0, Delete)
-	for i < len(lines) && j < len(lines) {
-		if lines[i].Text != lines[j].Text {
-			return true
-		}
-		i, j = next(i+1, Add), next(j+1, Delete)
-	}
-	return i < len(lines) || j < len(lines)
-}
-
-// checkNearEdge refuses a hunk placed one file line away from the start
-// (or the end) of the file, on a side with fewer context lines than git
-// writes, where reading that line as a context line the patch lost puts
-// the hunk at the file's edge and changes the result. git writes short
-// context only at an edge of the file, so such a hunk most likely lost a
-// line inside it: three added lines of a licence header and then "",
-// "import (" fit letter for letter after a Go file's "package" line, but
-// the header belongs before it. The reading at the edge, when there is
-// one only that keeps the added lines together, is offered for review.
-func (pl *placer) checkNearEdge(r Resolved) *resolveErr {
-	sh := hunkShape(r.Lines)
-	if sh.lastChange < 0 {
-		return nil
-	}
-	c := pl.gitLines()
-	if c == 0 {
-		c = 3 // git's default: what a diff without its shape would show
-	}
-	n, end := len(pl.file), r.Start+r.OldCount()
-	var x, outside int // the file line the patch may have lost, and where r leaves it
-	switch {
-	case r.Start == 1 && sh.lead < c:
-		x, outside = 0, 0
-	case end == n-1 && sh.trail < c:
-		x, outside = n-1, len(r.Lines)
-	default:
-		return nil
-	}
-	from, to := min(r.Start, x), max(end, x+1) // the file lines of a reading at the edge
-	lost := Line{Kind: Context, Text: pl.file[x]}
-	base := newSide(slices.Insert(slices.Clone(r.Lines), outside, lost))
-	seen := map[string]bool{strings.Join(base, "\n"): true}
-	var doubted *Resolved
-	offers := 0
-	for q := 1; q < len(r.Lines); q++ {
-		if r.Lines[q-1].Kind != Context && r.Lines[q].Kind != Context {
-			continue // git writes a change group's lines together
-		}
-		ls := slices.Concat(r.Lines[:q], []Line{lost}, r.Lines[q:])
-		if !slices.Equal(oldSide(ls), pl.file[from:to]) {
-			continue
-		}
-		res := strings.Join(newSide(ls), "\n")
-		if seen[res] {
-			continue
-		}
-		seen[res] = true
-		if offers++; offers == 1 {
-			d := r
-			d.Start, d.Lines = from, ls
-			d.Notes = append(slices.Clone(r.Notes), fmt.Sprintf("file line %d read as a context line the patch lost", x+1))
-			d.Pass = max(d.Pass, PassFuzzy)
-			doubted = &d
-		}
-	}
-	if len(seen) == 1 {
-		return nil // every reading at the edge changes the file as r does
-	}
-	where, side, have := "after the first line of the file", "before", sh.lead
-	if x != 0 {
-		where, side, have = "before the last line of the file", "after", sh.trail
-	}
-	err := &resolveErr{err: ErrAmbiguous, detail: fmt.Sprintf(
-		"the hunk fits %s with %d context line(s) %s its changes, where git writes %d except at an edge of the file: it probably lost a context line, and file line %d may belong inside it, which would change where its lines go",
-		where, have, side, c, x+1)}
-	if offers == 1 {
-		err.doubted = doubted
-	}
-	return err
 }
 
 // oldSide and newSide are the texts of a hunk's lines before and after it

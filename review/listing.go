@@ -47,6 +47,9 @@ type HunkReport struct {
 	Placement string   `json:"placement"`
 	Offset    int      `json:"offset"`
 	Notes     []string `json:"notes,omitempty"`
+	// Rules is the placement's trace: the ids of the rules that decided
+	// it (see edit.Rules).
+	Rules []edit.RuleID `json:"rules,omitempty"`
 	// ID, Decision and Note are the review's: the item's id ("3", or
 	// "3.2" for a piece of a split hunk), approved, edited or rejected.
 	ID       string `json:"id,omitempty"`
@@ -67,6 +70,9 @@ type HunkFailure struct {
 	Misread       []edit.Interpretation `json:"misread,omitempty"`
 	Interpretable bool                  `json:"interpretable,omitempty"`
 	Reading       string                `json:"reading,omitempty"`
+	// Rules is the refusal's trace: the ids of the rules that decided
+	// it, the refusing rule last (see edit.Rules).
+	Rules []edit.RuleID `json:"rules,omitempty"`
 }
 
 // Mode is where a review's decisions come from.
@@ -120,7 +126,7 @@ func FileReportOf(p *edit.FilePlan) FileReport {
 			Hunk: h.Hunk + 1, Part: h.Part,
 			Start: h.Start + 1, End: h.Start + max(oc, 1),
 			OldLines: oc, NewLines: h.NewCount(),
-			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes,
+			Placement: h.Label(), Offset: h.Offset, Notes: h.Notes, Rules: h.Rules,
 		})
 	}
 	return fr
@@ -144,7 +150,7 @@ func FileReports(rev *Review) []FileReport {
 				h.Hunk, h.Part = it.Hunk.Hunk+1, it.Hunk.Part
 				h.Start, h.End = it.Hunk.Start+1, it.Hunk.Start+max(oc, 1)
 				h.OldLines, h.NewLines = oc, it.Hunk.NewCount()
-				h.Placement, h.Offset, h.Notes = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes
+				h.Placement, h.Offset, h.Notes, h.Rules = it.Hunk.Label(), it.Hunk.Offset, it.Hunk.Notes, it.Hunk.Rules
 			}
 			fr.Hunks = append(fr.Hunks, h)
 		}
@@ -157,6 +163,29 @@ func FileReports(rev *Review) []FileReport {
 // patch's edit format) and the hunks that could not be placed. Names and lines from
 // the patch or the files are shown escaped (see internal/safetext).
 func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure) {
+	printPlacements(w, form, files, failures, false)
+}
+
+// PrintExplained is PrintPlacements with each hunk's trace: the rules
+// that placed or refused it, each with its statement (pair apply
+// --check --explain).
+func PrintExplained(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure) {
+	printPlacements(w, form, files, failures, true)
+}
+
+// PrintRules writes the rules of a trace, one a line after prefix, each
+// with what it says.
+func PrintRules(w io.Writer, prefix string, ids []edit.RuleID) {
+	for _, id := range ids {
+		if r, ok := edit.RuleByID(id); ok {
+			fmt.Fprintf(w, "%srule %s (%s): %s\n", prefix, id, r.Stage, r.Statement)
+		} else {
+			fmt.Fprintf(w, "%srule %s\n", prefix, id)
+		}
+	}
+}
+
+func printPlacements(w io.Writer, form edit.Form, files []FileReport, failures []HunkFailure, explain bool) {
 	if form != "" && form != edit.FormUnified {
 		fmt.Fprintf(w, "form %s\n", form)
 	}
@@ -209,6 +238,9 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 			for _, n := range h.Notes {
 				fmt.Fprintf(w, "\t%s\n", safetext.Line(n))
 			}
+			if explain {
+				PrintRules(w, "\t", h.Rules)
+			}
 		}
 	}
 	for _, e := range failures {
@@ -218,6 +250,9 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 			fmt.Fprintf(w, ": %s", safetext.Text(e.Detail))
 		}
 		fmt.Fprintln(w)
+		if explain {
+			PrintRules(w, "\t", e.Rules)
+		}
 		printMisread(w, e)
 		if len(e.Nearest) > 0 {
 			fmt.Fprintf(w, "\tnearest lines of %s:\n", path)
@@ -229,6 +264,21 @@ func PrintPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 				fmt.Fprintf(w, "\t%6d | %s\n", l.N, safetext.Line(strings.ReplaceAll(l.Text, "\t", "    ")))
 				prev = l.N
 			}
+		}
+	}
+}
+
+// PrintSkipped lists the hunks left out because they need not be
+// applied, with their rules when explain is set.
+func PrintSkipped(w io.Writer, skipped []HunkFailure, explain bool) {
+	for _, e := range skipped {
+		fmt.Fprintf(w, "%s: hunk %d: skipped: %s", safetext.Name(e.Path), e.Hunk, safetext.Text(e.Reason))
+		if e.Detail != "" {
+			fmt.Fprintf(w, ": %s", safetext.Text(e.Detail))
+		}
+		fmt.Fprintln(w)
+		if explain {
+			PrintRules(w, "\t", e.Rules)
 		}
 	}
 }

@@ -127,6 +127,12 @@ func FromPlans(plans []*edit.FilePlan) Proposal {
 			f.Failed = append(f.Failed, Failure{Hunk: e.Hunk, Reason: reason, Detail: e.Detail, Nearest: e.Nearest,
 				Already: errors.Is(e.Err, edit.ErrAlreadyApplied)})
 		}
+		// A skipped hunk (it changes nothing, is applied already, or
+		// repeats another) leaves the file as it would be: nothing to do.
+		for _, e := range fp.Skipped {
+			f.Failed = append(f.Failed, Failure{Hunk: e.Hunk, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest, Already: true})
+		}
+		slices.SortStableFunc(f.Failed, func(a, b Failure) int { return a.Hunk - b.Hunk })
 		p.Files = append(p.Files, f)
 	}
 	return p

@@ -35,7 +35,9 @@ type Options struct {
 	// Decisions are the answers given ahead, one letter per hunk.
 	Decisions string
 	JSON      bool
-	IO        console.IO
+	// Explain lists with each hunk the rules that placed or refused it.
+	Explain bool
+	IO      console.IO
 
 	// OpenTree opens the working tree that holds a directory.
 	OpenTree func(dir string) (*repo.Tree, error)
@@ -79,12 +81,15 @@ type Report struct {
 	// or whole-file; Ignored lists its fenced blocks that were not edits.
 	Form    edit.Form      `json:"form,omitempty"`
 	Ignored []edit.Ignored `json:"ignored,omitempty"`
-	// Skipped lists the files --include and --exclude left out.
-	Skipped []string             `json:"skipped,omitempty"`
+	// LeftOut lists the files --include and --exclude left out.
+	LeftOut []string             `json:"left_out,omitempty"`
 	Check   bool                 `json:"check"`
 	Applied bool                 `json:"applied"`
 	Files   []review.FileReport  `json:"files"`
 	Errors  []review.HunkFailure `json:"errors"`
+	// Skipped are the hunks left out because they need not be applied:
+	// they change nothing, are applied already, or repeat another.
+	Skipped []review.HunkFailure `json:"skipped,omitempty"`
 	Error   string               `json:"error,omitempty"`
 	Summary map[string]int       `json:"summary"`
 	// Commit is the pair commit made, if any; Uncommitted lists files
@@ -269,7 +274,7 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.report.Skipped, err = a.o.Paths.name(edits, prefix, func(p string) bool {
+	a.report.LeftOut, err = a.o.Paths.name(edits, prefix, func(p string) bool {
 		c, err := a.tree.Clean(p)
 		if err != nil {
 			return false
@@ -280,10 +285,10 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(a.report.Skipped) > 0 && !a.o.JSON {
-		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(a.report.Skipped, ", ")))
+	if len(a.report.LeftOut) > 0 && !a.o.JSON {
+		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(a.report.LeftOut, ", ")))
 	}
-	if len(edits.Files)+len(edits.Whole) == 0 && len(a.report.Skipped) > 0 {
+	if len(edits.Files)+len(edits.Whole) == 0 && len(a.report.LeftOut) > 0 {
 		return nil, nil
 	}
 	patch, err := edits.Patch(func(p string) (string, error) {
@@ -326,14 +331,22 @@ func (a *applier) place(plans []*edit.FilePlan) (placed, failed int) {
 			failed++
 			a.report.Errors = append(a.report.Errors, review.HunkFailure{
 				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Nearest: e.Nearest,
-				Misread: e.Misread, Interpretable: e.Interpreted != nil,
+				Misread: e.Misread, Interpretable: e.Interpreted != nil, Rules: e.Rules,
 			})
 			if e.Interpreted != nil {
 				a.report.Errors[len(a.report.Errors)-1].Reading = e.Interpreted.Label()
 			}
 		}
+		for _, e := range p.Skipped {
+			a.report.Skipped = append(a.report.Skipped, review.HunkFailure{
+				Path: e.Path, Hunk: e.Hunk + 1, Reason: e.Err.Error(), Detail: e.Detail, Rules: e.Rules,
+			})
+		}
 	}
 	a.report.Summary = map[string]int{"files": len(plans), "placed": placed, "failed": failed}
+	if len(a.report.Skipped) > 0 {
+		a.report.Summary["skipped"] = len(a.report.Skipped)
+	}
 	return placed, failed
 }
 
@@ -349,7 +362,7 @@ func (a *applier) placedOnly(placed, failed int) error {
 	} else {
 		// One write, not one per line: a large patch has thousands.
 		out := bufio.NewWriter(a.o.IO.Out)
-		printReport(out, a.report)
+		printReport(out, a.report, a.o.Explain)
 		out.Flush()
 	}
 	if failed == 0 {
@@ -441,7 +454,7 @@ func (a *applier) nothingApproved(abandoned bool) {
 		return
 	}
 	if a.how != review.DecideTerminal {
-		printReport(a.o.IO.Out, a.report)
+		printReport(a.o.IO.Out, a.report, a.o.Explain)
 	}
 	if abandoned {
 		fmt.Fprintln(a.o.IO.Out, "review abandoned at the summary; nothing was written")
@@ -518,9 +531,9 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 	} else {
 		switch a.how {
 		case review.DecideYes: // every hunk approved: no need to say so on each
-			printReport(out, withoutDecisions(r))
+			printReport(out, withoutDecisions(r), a.o.Explain)
 		case review.DecideLetters, review.DecideLines:
-			printReport(out, r)
+			printReport(out, r, a.o.Explain)
 		}
 		n := 0 // hunks, not file changes without lines
 		for _, it := range rev.Items {
@@ -675,8 +688,16 @@ func readString(name string) (string, error) {
 	return b.String(), nil
 }
 
-// printReport lists the placements of r.
-func printReport(w io.Writer, r Report) { review.PrintPlacements(w, r.Form, r.Files, r.Errors) }
+// printReport lists the placements of r, with each hunk's rules when
+// explain is set.
+func printReport(w io.Writer, r Report, explain bool) {
+	if explain {
+		review.PrintExplained(w, r.Form, r.Files, r.Errors)
+	} else {
+		review.PrintPlacements(w, r.Form, r.Files, r.Errors)
+	}
+	review.PrintSkipped(w, r.Skipped, explain)
+}
 
 // withoutDecisions copies a report without the review's decisions.
 func withoutDecisions(r Report) Report {

@@ -105,6 +105,9 @@ single keys decide:
 A summary per file comes before anything is written; Ctrl-C writes
 nothing. Hunks that cannot be placed are listed and not offered.
 
+--check --explain lists with each hunk the rules that placed or refused
+it, each with what it says; --json gives their ids ("rules").
+
 Without a terminal, decisions come from --decisions (one letter per hunk:
 y, n, a, d, A or q), or from standard input when the patch is a file (one
 per line; "n REASON" rejects with a note); --yes approves every hunk.
@@ -140,6 +143,7 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "interpret", Usage: "with --yes, --decisions or --check: accept interpreted hunks (that change lines the patch did not mark) and uncertain ones (placed where their reading is doubtful)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide without a terminal: one `LETTERS` per hunk, in order (y approve, n reject, a/d approve/reject the rest of the file, q reject the rest), e.g. yny"},
 			&cli.BoolFlag{Name: "json", Usage: "print the placements and the outcome as one JSON object"},
+			&cli.BoolFlag{Name: "explain", Usage: "with each hunk, list the rules that placed or refused it, and what each says"},
 			&cli.IntFlag{Name: "p", Usage: "remove `N` leading directories from the patch's file names (git apply -p)", DefaultText: "a/ and b/, as git reads them"},
 			&cli.StringFlag{Name: "directory", Usage: "put every path of the patch under `ROOT` (git apply --directory)"},
 			&cli.GenericFlag{Name: "include", Value: filterFlag{&filters, true}, Usage: "apply only the files that match `GLOB` (repeatable; with --exclude, the first that matches decides)"},
@@ -180,6 +184,7 @@ answers on standard input) or a file could not be written;
 				Interpret: c.Bool("interpret"),
 				Decisions: c.String("decisions"),
 				JSON:      c.Bool("json"),
+				Explain:   c.Bool("explain"),
 				IO:        f.IO,
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
 

@@ -13,7 +13,7 @@
 //	pair bench [--live -k N] [-j N] [--json] [TASK|DIR|FILE...]
 //	pair mcp list
 //	pair trust [--revoke]
-//	pair apply [--check] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify]
+//	pair apply [--check [--explain]] [--yes | --decisions LETTERS] [--json] [--no-commit] [-m TEXT] [--no-verify]
 //		[-p N] [--directory=ROOT] [--include=GLOB] [--exclude=GLOB] [-R] [PATCH|-]
 //	pair am [--yes] [--json] [--no-verify] [MAILBOX|-] | --continue | --skip | --abort
 //	pair undo [--dry-run] [--json]

@@ -5,6 +5,14 @@ import (
 	"slices"
 )
 
+// ruleChooseOrders is the rule of that id; see its Statement.
+var ruleChooseOrders = Rule{
+	ID:        "chooseOrders",
+	Stage:     StageFile,
+	Verdicts:  []Verdict{Certain},
+	Statement: "Where the order of a lost file line and added lines is unknown, the one order that leaves the file passing its syntax check, when every other fails it, is taken.",
+}
+
 // gapOrder is one reading of a gap in a hunk's alignment where the patch
 // left out file lines next to added lines: gap is the first left-out file
 // line, and the left-out lines go after the first at of the n-1 added
@@ -61,9 +69,9 @@ func (fp *filePlaces) chooseOrder(kept []Resolved, o openOrder, sc syntaxCheck, 
 	var pick []Resolved
 	at, passing := 0, map[string]bool{}
 	for k := range n {
-		c := *fp.chosen[o.hunk]
+		c := *fp.hunks[o.hunk].chosen
 		c.order = &gapOrder{gap: o.err.order.gap, at: k}
-		rs, err := fp.pl.resolve(o.hunk, fp.fd.Hunks[o.hunk], &c)
+		rs, err := fp.resolve(o.hunk, &c)
 		if err != nil || clashes(kept, rs) {
 			return nil, 0, false // another doubt: no reading is sure
 		}
