@@ -38,6 +38,11 @@ type Terminal struct {
 	// Editor runs the person's editor on a file, with the terminal back
 	// in its normal mode; nil means hunks cannot be edited.
 	Editor func(ctx context.Context, path string) error
+	// Pager shows a hunk longer than the screen (Rows lines) in the
+	// person's pager, with the terminal in its normal mode; nil means
+	// every hunk is printed as it is.
+	Pager func(text string) error
+	Rows  int
 	// Verb says what happens to approved hunks at the end, for the
 	// summary's question ("write and commit"); "" means "write".
 	Verb string
@@ -321,8 +326,26 @@ func (t *Terminal) show(r *Review) {
 	if f.Action() != "create" { // a new file has nowhere else to go
 		t.printf("%s\n", t.placement(it))
 	}
+	body := t.hunkLines(r, it)
+	// Longer than the screen: through the pager, as git shows a long diff,
+	// so that its start is not scrolled away; the prompt names the file
+	// and lines again.
+	paged := t.Pager != nil && t.Rows > 0 && len(body)+8 > t.Rows && t.Pager(strings.Join(body, "\n")+"\n") == nil
+	if !paged {
+		for _, l := range body {
+			t.printf("%s\n", l)
+		}
+	}
+	if it.Decision != audit.Undecided {
+		t.printf("%s\n", t.paint(cYellow, "currently "+t.decisionText(it)))
+	}
+}
+
+// hunkLines is the hunk as shown: its header, its lines (escaped, marked
+// and coloured) and what becomes of the file's last newline.
+func (t *Terminal) hunkLines(r *Review, it *Item) []string {
 	pal := t.diffColors()
-	t.printf("%s\n", t.paint(pal.Frag, safetext.Line(r.Header(it))))
+	out := []string{t.paint(pal.Frag, safetext.Line(r.Header(it)))}
 	for _, l := range it.Hunk.Lines {
 		// Escape sequences, bidi controls, invisible and lookalike
 		// letters in a line could hide it or another line, or pass for
@@ -342,14 +365,12 @@ func (t *Terminal) show(r *Review) {
 		if marker != "" {
 			text += t.paint(cYellow, marker)
 		}
-		t.printf("%s\n", text)
+		out = append(out, text)
 	}
 	if it.Hunk.FinalNewline == edit.NewlineRemove {
-		t.printf("%s\n", t.paint(cFaint, `\ the file will end without a newline`))
+		out = append(out, t.paint(cFaint, `\ the file will end without a newline`))
 	}
-	if it.Decision != audit.Undecided {
-		t.printf("%s\n", t.paint(cYellow, "currently "+t.decisionText(it)))
-	}
+	return out
 }
 
 // notCovered says why an undecided item of a granted file is asked.
@@ -792,6 +813,22 @@ func InTerminal(ctx context.Context, in *os.File, t *Terminal, r *Review) error 
 	}
 	defer term.Restore(fd, state)
 	t.In, t.CRLF = in, true
+	if page := t.Pager; page != nil {
+		if _, rows, err := term.GetSize(fd); err == nil && t.Rows == 0 {
+			t.Rows = rows
+		}
+		t.Pager = func(text string) error {
+			if err := term.Restore(fd, state); err != nil {
+				return err
+			}
+			defer func() {
+				if s, err := term.MakeRaw(fd); err == nil {
+					state = s
+				}
+			}()
+			return page(text)
+		}
+	}
 	if t.Color && t.Palette == (console.Palette{}) {
 		t.Palette = console.GitPalette() // the person's color.diff.*
 	}

@@ -432,7 +432,7 @@ func (a *applier) reviewInTerminal(ctx context.Context, rev *review.Review, plac
 	if commit {
 		verb = "write and commit"
 	}
-	switch err := review.InTerminal(ctx, a.kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(a.kb, screen)}, rev); {
+	switch err := review.InTerminal(ctx, a.kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(a.kb, screen), Pager: console.TextPager(ctx, screen)}, rev); {
 	case errors.Is(err, review.ErrInterrupted):
 		return false, &output.ExitError{Code: output.Interrupted, Msg: "apply: review interrupted; nothing was written"}
 	case errors.Is(err, review.ErrAbandoned):

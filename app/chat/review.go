@@ -89,7 +89,7 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 			break
 		}
 		fmt.Fprintln(c.screen.Out)
-		switch err := review.InTerminal(ctx, c.kb, &review.Terminal{Out: c.screen.Out, Color: c.screen.Color, Verb: c.verb, Editor: console.Editor(c.kb, c.screen)}, rev); {
+		switch err := review.InTerminal(ctx, c.kb, &review.Terminal{Out: c.screen.Out, Color: c.screen.Color, Verb: c.verb, Editor: console.Editor(c.kb, c.screen), Pager: console.TextPager(ctx, c.screen)}, rev); {
 		case errors.Is(err, review.ErrInterrupted):
 			return nil, errInterrupted
 		case errors.Is(err, review.ErrAbandoned):

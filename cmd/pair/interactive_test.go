@@ -1049,3 +1049,49 @@ func TestPagerForLog(t *testing.T) {
 		t.Errorf("--no-pager: the screen shows:\n%s", printable(screen))
 	}
 }
+
+// TestLongHunkInPager: a hunk longer than the screen (50 rows here) is
+// shown through the pager git would use, then the prompt names its file
+// and lines; a short one is printed as it is.
+func TestLongHunkInPager(t *testing.T) {
+	t.Parallel()
+	r := newInteractiveRepo(t, goodEditor)
+	var before, after strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&before, "line %d\n", i)
+		if i >= 10 && i < 70 {
+			fmt.Fprintf(&after, "LINE %d\n", i)
+		} else {
+			fmt.Fprintf(&after, "line %d\n", i)
+		}
+	}
+	r.writeFile(t, "big.txt", before.String())
+	r.git(t, "add", "big.txt")
+	r.git(t, "commit", "-q", "-m", "big")
+	r.writeFile(t, "big.txt", after.String())
+	r.writeFile(t, "long.diff", r.git(t, "diff", "big.txt"))
+	r.git(t, "checkout", "big.txt")
+
+	s := r.start(t, []string{`GIT_PAGER=sed 's/^/paged: /'`}, "apply", "long.diff")
+	s.expect("paged: ") // in colour: the pager gets what the terminal would
+	s.expect("@@ -7,66 +7,66 @@")
+	s.expect("+LINE 69")
+	s.expect("[1/1] Approve this hunk (big.txt lines 7-72) [")
+	s.expect("]?")
+	s.send("y")
+	s.expect("]?")
+	s.send("y")
+	s.wait(0)
+	r.wantFile(t, "big.txt", after.String())
+
+	s = r.start(t, []string{`GIT_PAGER=sed 's/^/paged: /'`}, "apply", "fix.diff")
+	s.answer("[1/6]", "y")
+	s.answer("[2/6]", "q")
+	s.expect("Write and commit 1 hunk in 1 file [")
+	s.expect("]?")
+	s.send("y")
+	screen := s.wait(0)
+	if strings.Contains(screen, "paged:") {
+		t.Errorf("a short hunk went through the pager:\n%s", printable(screen))
+	}
+}

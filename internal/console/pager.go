@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -33,12 +34,7 @@ func StartPager(ctx context.Context, s IO) (IO, *Pager) {
 	}
 	cmd := exec.Command("sh", "-c", name)
 	cmd.Stdout, cmd.Stderr = s.Out, s.Err
-	cmd.Env = os.Environ()
-	for _, kv := range []string{"LESS=FRX", "LV=-c"} {
-		if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	cmd.Env = pagerEnv()
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return s, nil
@@ -82,4 +78,38 @@ func pagerCommand(ctx context.Context) string {
 		return p
 	}
 	return "less"
+}
+
+// ErrNoPager is PageText's answer when the person's pager is cat or none.
+var ErrNoPager = errors.New("no pager")
+
+// PageText shows text in the person's pager (as StartPager chooses it)
+// on the terminal s.Out, and waits for the person to quit it.
+func PageText(ctx context.Context, s IO, text string) error {
+	name := pagerCommand(ctx)
+	if s.NoPager || name == "" || name == "cat" {
+		return ErrNoPager
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", name)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), s.Out, s.Err
+	cmd.Env = pagerEnv()
+	return cmd.Run()
+}
+
+// pagerEnv is pair's environment with LESS=FRX and LV=-c unless they are
+// set, as git runs its pager.
+func pagerEnv() []string {
+	env := os.Environ()
+	for _, kv := range []string{"LESS=FRX", "LV=-c"} {
+		if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// TextPager is PageText for the streams s, as the terminal review takes
+// it.
+func TextPager(ctx context.Context, s IO) func(text string) error {
+	return func(text string) error { return PageText(ctx, s, text) }
 }
