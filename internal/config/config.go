@@ -351,12 +351,11 @@ func noneIfZero(d time.Duration) time.Duration {
 // spends money or time, or chooses where requests go, so a setting added
 // to File needs trust unless it is named here.
 //
-// instructions: false only leaves the repository's own text
-// (AGENTS.md and the like) out of what the model is told, which the
-// repository could do by deleting it; attribution only chooses a trailer
-// line of the commit message, which the person reviews in git log like
-// any other.
-var harmless = map[string]bool{"tools": true, "instructions": true, "attribution": true}
+// instructions and attribution need trust too: they say how the
+// person's session and commits go (what the model is told, how the
+// person's commits credit it), which is the person's choice, made in
+// their own file or in a repository file they trusted.
+var harmless = map[string]bool{"tools": true}
 
 // Guarded lists, by their name in the file, the settings of fc that a
 // repository's file may set only once the person trusts it.
