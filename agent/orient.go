@@ -37,7 +37,7 @@ func (a *Agent) orientation(request string) string {
 	if m := a.orientMap(request); m != "" {
 		parts = append(parts, m)
 	}
-	if in := a.instructions(); in != "" {
+	if in := a.instructions(false); in != "" {
 		parts = append(parts, in)
 	}
 	if len(parts) == 0 {
@@ -104,16 +104,22 @@ func (a *Agent) orientMap(request string) string {
 // repository's, not the person's, and the model is told so: it grants
 // nothing (the commands it names still need the person's approval). The
 // files sent are kept in State.Instructions.
-func (a *Agent) instructions() string {
-	a.st.Instructions = nil
+//
+// The first request of a conversation sends them all (later is false);
+// a later one only the sub-project's files of the files put in context
+// since, not sent before.
+func (a *Agent) instructions(later bool) string {
+	if !later {
+		a.st.Instructions = nil
+	}
 	if a.Settings.NoInstructions {
 		return ""
 	}
 	var b strings.Builder
 	left := maxAllInstructions
 	for _, f := range a.instructionPaths() {
-		if slices.Contains(a.st.Files, f.path) {
-			continue // in context: sent with the files
+		if slices.Contains(a.st.Files, f.path) || later && (f.dir == "" || slices.Contains(a.st.Instructions, f.path)) {
+			continue // in context: sent with the files; or sent before
 		}
 		if left <= 0 {
 			fmt.Fprintf(&b, "(%s, project instructions too, is not sent: the instructions above fill their budget; %s reads it)\n", f.path, a.readHint(f.path))

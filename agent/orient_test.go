@@ -348,3 +348,32 @@ func TestInstructionsGrantNothing(t *testing.T) {
 		t.Errorf("the command ran")
 	}
 }
+
+// TestInstructionsLater: a file put in context after the first request
+// brings its sub-project's AGENTS.md with the next request, once; the
+// top's is not sent again.
+func TestInstructionsLater(t *testing.T) {
+	tree := newRepo(t, map[string]string{"app.go": appGo, "AGENTS.md": agentsMD, "svc/AGENTS.md": "SVC RULE\n", "svc/x.go": "package svc\n"})
+	srv := agenttest.NewServer(t, agenttest.Reply{Text: "One."}, agenttest.Reply{Text: "Two."}, agenttest.Reply{Text: "Three."})
+	st := agent.NewState("s", "m", agent.ModeAsk, nil)
+	a := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{}}
+	for i, req := range []string{"first", "second", "third"} {
+		if i == 1 {
+			st.Files = append(st.Files, "svc/x.go")
+		}
+		if err := a.Run(context.Background(), st, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	last := func(i int) string { return reqs[i].Messages[len(reqs[i].Messages)-1].Content }
+	if strings.Contains(last(0), "SVC RULE") || !strings.Contains(last(1), "Project instructions, from svc/AGENTS.md (for the files under svc/)") {
+		t.Errorf("svc/AGENTS.md not sent with the request after svc/x.go came into context:\n%s", last(1))
+	}
+	if strings.Contains(last(1), "Wrap errors with context") || strings.Contains(last(2), "SVC RULE") {
+		t.Errorf("instructions sent again:\n%s\n---\n%s", last(1), last(2))
+	}
+	if want := []string{"AGENTS.md", "svc/AGENTS.md"}; !slices.Equal(st.Instructions, want) {
+		t.Errorf("State.Instructions: got %q, want %q", st.Instructions, want)
+	}
+}

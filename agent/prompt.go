@@ -131,6 +131,10 @@ func (a *Agent) userMessage(request string, first bool) string {
 		if o := a.orientation(request); o != "" {
 			b.WriteString(o + "\n")
 		}
+	} else if in := a.instructions(true); in != "" {
+		// Files put in context since (/add) may bring their
+		// sub-project's instructions.
+		b.WriteString(in + "\n")
 	}
 	said := false
 	for _, p := range a.st.Files {
