@@ -172,6 +172,13 @@ type Settings struct {
 	// the model is sent, the session keeps and the events show (see
 	// redact.go).
 	APIKey, KeyEnv string
+	// Attribution is the style of the trailer that names the model in
+	// its commits (audit.AttributionTrailer; "" is the default,
+	// assisted-by).
+	Attribution string
+	// NoInstructions sends no project instructions (AGENTS.md and the
+	// like; see instructions).
+	NoInstructions bool
 }
 
 // Agent runs requests: the model, the repository and the reviewer.
@@ -603,7 +610,7 @@ func (a *Agent) loop(ctx context.Context) error {
 		}
 		// A reply without tool calls: the edits in it are a proposal.
 		if a.mode != ModeAsk && a.replyHasEdits(reply.Content) {
-			r, err := a.propose(ctx, "reply", "", reply.Content, firstLine(reply.Content), reply.Content, nil, nil)
+			r, err := a.propose(ctx, "reply", "", reply.Content, commitLine(reply.Content), reply.Content, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -1159,9 +1166,9 @@ func (a *Agent) record(out *Outcome, message string) audit.Record {
 		}
 	}
 	r := audit.Reviewed(a.st.Session, a.st.Model, hunks)
-	r.Subject = strings.TrimSpace(firstLine(message))
-	if r.Subject == "" {
-		r.Subject = clipText(firstLine(a.st.Turn.Request), 72)
+	r.Subject = commitSubject(message, a.st.Turn.Request)
+	if t := audit.AttributionTrailer(a.Settings.Attribution, a.st.Model); t != "" {
+		r.BodyTrailers = append(r.BodyTrailers, t)
 	}
 	r.Body = fmt.Sprintf("Requested: %s\n\nProposed by %s; %d of %d %s approved in review.", clipText(a.st.Turn.Request, 500), a.st.Model, r.Applied(), len(out.Hunks), output.Plural(len(out.Hunks), "hunk"))
 	// The person's notes, as pair apply records them.

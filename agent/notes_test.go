@@ -25,7 +25,7 @@ func TestRejectionNoteInCommit(t *testing.T) {
 		t.Fatalf("got commits %v, want 1", st.Turn.Commits)
 	}
 	msg := repotest.Git(t, tree.Dir, "log", "-1", "--format=%B")
-	want := "1 of 2 hunks approved in review.\n\nRejected with a note:\n- app.go:8: keep the farewell in English\n\nPair-Session:"
+	want := "1 of 2 hunks approved in review.\n\nRejected with a note:\n- app.go:8: keep the farewell in English\n\nAssisted-by: pair:test-model\nPair-Session:"
 	if !strings.Contains(msg, want) {
 		t.Errorf("commit message lacks %q:\n%s", want, msg)
 	}

@@ -34,10 +34,10 @@ This session is read-only: answer the question; do not propose changes or run co
 	}
 	diff := exampleDiff
 	if textOnly {
-		b.WriteString("\nTo change a file, put a unified diff against the file as it is now in your reply, in a fenced block marked diff.")
+		b.WriteString("\nTo change a file, put a unified diff against the file as it is now in your reply, in a fenced block marked diff, after a line \"Commit: SUBJECT\", the commit subject: imperative (\"Guard Upper against the empty string\"), under 72 characters.")
 		diff = "```diff\n" + diff + "```\n"
 	} else {
-		b.WriteString("\nTo change a file, call propose_diff with a unified diff against the file as it is now.")
+		b.WriteString("\nTo change a file, call propose_diff with a unified diff against the file as it is now and, as message, the commit subject: imperative, under 72 characters.")
 	}
 	b.WriteString(" Example: hello.py, as " + reader + " shows it:\n" + exampleRead + "Asked to end the greeting with \"!\", you send:\n" + diff)
 	b.WriteString(`Each hunk has up to three unchanged context lines around its change, each starting with a space and copied exactly from the file (same indentation, tabs kept); "-" starts a line removed, "+" a line added. The @@ numbers are hints: pair finds the place by the lines, so approximate line numbers and counts are fine. One diff may change several files. `)
@@ -131,6 +131,10 @@ func (a *Agent) userMessage(request string, first bool) string {
 		if o := a.orientation(request); o != "" {
 			b.WriteString(o + "\n")
 		}
+	} else if in := a.instructions(true); in != "" {
+		// Files put in context since (/add) may bring their
+		// sub-project's instructions.
+		b.WriteString(in + "\n")
 	}
 	said := false
 	for _, p := range a.st.Files {

@@ -39,6 +39,10 @@ type State struct {
 	// NoTools records that the model's server refused tools: the session
 	// goes on in text-only mode (see textonly.go).
 	NoTools bool `json:"no_tools,omitempty"`
+	// Instructions are the files sent to the model as the project's
+	// instructions (AGENTS.md and the like) at the start of the
+	// conversation.
+	Instructions []string `json:"instructions,omitempty"`
 	// Turn is the request being worked on (or the last one).
 	Turn Turn `json:"turn"`
 }

@@ -178,7 +178,7 @@ var tools = sync.OnceValue(func() []*tool {
 				"The person reviews every hunk; the result says per hunk whether it was applied, edited, rejected (with their note) or not placed (with the nearest real lines).",
 			schema: obj([]string{"diff"}, map[string]*schema{
 				"diff":    nonEmpty("a unified diff"),
-				"message": str("a one-line commit message for the change"),
+				"message": str("the commit subject, imperative"),
 			}),
 			risk: RiskEdit,
 		},
@@ -189,7 +189,7 @@ var tools = sync.OnceValue(func() []*tool {
 			schema: obj([]string{"path", "content"}, map[string]*schema{
 				"path":    nonEmpty("path relative to the repository root"),
 				"content": str("the complete new content"),
-				"message": str("a one-line commit message for the change"),
+				"message": str("the commit subject, imperative"),
 			}),
 			risk: RiskEdit,
 		},

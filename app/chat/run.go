@@ -90,6 +90,9 @@ type Metadata struct {
 	Steps      int         `json:"steps"`
 	Commits    []string    `json:"commits"`
 	Paths      []string    `json:"paths"`
+	// Instructions are the files sent to the model as the project's
+	// instructions (AGENTS.md and the like).
+	Instructions []string `json:"instructions"`
 }
 
 // Run runs pair edit, ask or review (o.Resume) as o says.
@@ -229,6 +232,7 @@ func Run(ctx context.Context, o Options) error {
 		Settings: agent.Settings{
 			MaxSteps: cfg.MaxSteps, MaxRetries: cfg.MaxRetries, TestCmd: cfg.TestCmd, AllowCommands: cfg.AllowCommands,
 			ContextChars: cfg.ContextChars, NoTools: cfg.NoTools,
+			NoInstructions: cfg.NoInstructions, Attribution: cfg.Attribution,
 			Commit: commit, NoVerify: o.NoVerify, APIKey: cfg.APIKey, KeyEnv: cfg.KeyEnv,
 			Interpret: o.Interpret || !o.Yes && o.Decisions == "",
 		},
@@ -444,8 +448,11 @@ func reportOf(st *agent.State) Report {
 		Metadata: Metadata{
 			Model: st.Model, Session: st.Session, Started: t.Started, Ended: t.Ended,
 			DurationMS: t.Ended.Sub(t.Started).Milliseconds(), Tokens: st.Usage, Steps: t.Steps,
-			Commits: t.Commits, Paths: t.Paths,
+			Commits: t.Commits, Paths: t.Paths, Instructions: st.Instructions,
 		},
+	}
+	if r.Metadata.Instructions == nil {
+		r.Metadata.Instructions = []string{}
 	}
 	if r.Metadata.Commits == nil {
 		r.Metadata.Commits = []string{}
@@ -806,6 +813,7 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		st.Messages = append(st.Messages, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("I ran `%s` (exit code %d). Output:\n%s", cmdline, res.ExitCode, tailText(res.Output, 8000))})
 	case "/tokens":
 		fmt.Fprintf(out, "tokens this session: %d in, %d out, %d in all\n", st.Usage.PromptTokens, st.Usage.CompletionTokens, st.Usage.TotalTokens)
+		fmt.Fprintln(out, instructionsLine(st.Instructions, a.Settings.NoInstructions))
 	case "/clear":
 		st.Messages, st.Sent = nil, map[string]string{}
 		fmt.Fprintln(out, "conversation cleared; the files stay in context")
@@ -835,7 +843,7 @@ const chatHelp = `/add FILE...     put files in context
 /undo            take back the last pair commit
 /run COMMAND     run a command; its output goes with your next request
 /test            run the test command
-/tokens          tokens used in this session
+/tokens          tokens used in this session, and the project instructions sent
 /clear           forget the conversation
 /quit            leave (also Ctrl-D)
 Anything else is a request for the model.
@@ -864,4 +872,20 @@ func guardedWaits(saved []byte) bool {
 		}
 	}
 	return false
+}
+
+// instructionsLine says which files were sent as the project's
+// instructions, for /tokens.
+func instructionsLine(paths []string, off bool) string {
+	if off {
+		return "project instructions: off (.pair.yml instructions: false, or --no-instructions)"
+	}
+	if len(paths) == 0 {
+		return "project instructions: none sent"
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = safetext.Name(p)
+	}
+	return "project instructions: " + strings.Join(names, ", ")
 }

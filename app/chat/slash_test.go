@@ -197,3 +197,29 @@ func TestSlashRunWithoutSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashTokensInstructions: /tokens names the files sent as the
+// project's instructions, none, or that they are turned off.
+func TestSlashTokensInstructions(t *testing.T) {
+	tree := chatRepo(t)
+	for _, c := range []struct {
+		sent []string
+		off  bool
+		want string
+	}{
+		{[]string{"AGENTS.md", "svc/AGENTS.md"}, false, "project instructions: AGENTS.md, svc/AGENTS.md\n"},
+		{nil, false, "project instructions: none sent\n"},
+		{nil, true, "project instructions: off (.pair.yml instructions: false, or --no-instructions)\n"},
+	} {
+		var out strings.Builder
+		st := agent.NewState("s", "m", "edit", nil)
+		st.Instructions = c.sent
+		a := &agent.Agent{Tree: tree, Settings: agent.Settings{NoInstructions: c.off}}
+		if _, err := slash(context.Background(), Options{IO: console.IO{Out: &out, Err: &out}}, a, st, "/tokens"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "tokens this session: ") || !strings.HasSuffix(out.String(), c.want) {
+			t.Errorf("/tokens with %q (off %v): got %q, want it to end with %q", c.sent, c.off, out.String(), c.want)
+		}
+	}
+}

@@ -20,6 +20,7 @@ func configFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "idle-timeout", DefaultText: "5m, or --timeout if shorter", Usage: "give up when a reply that has begun sends nothing more for `DURATION` (0: wait forever)"},
 		&cli.StringFlag{Name: "max-reply", DefaultText: "4MiB", Usage: "give up on a reply larger than `SIZE` (such as 8MB, 512KiB, or bytes)"},
 		&cli.StringFlag{Name: "test-cmd", Usage: "run `COMMAND` after edits are applied; its failure goes back to the model (default: test_cmd in .pair.yml)"},
+		&cli.BoolFlag{Name: "no-instructions", Usage: "send the model no project instructions (AGENTS.md, CLAUDE.md, CONVENTIONS.md)"},
 		// For pair bench: only the repository's .pair.yml counts.
 		&cli.BoolFlag{Name: "no-user-config", Hidden: true},
 	}
@@ -35,7 +36,7 @@ func loadConfig(c *cli.Context, dir, stateDir string) (config.Config, error) {
 			MaxSteps: c.Int("max-steps"), MaxRetries: c.Int("max-retries"),
 			Timeout: c.Duration("timeout"), TimeoutSet: c.IsSet("timeout"),
 			IdleTimeout: c.Duration("idle-timeout"), IdleTimeoutSet: c.IsSet("idle-timeout"), MaxReply: c.String("max-reply"),
-			NoUserConfig: c.Bool("no-user-config"),
+			NoUserConfig: c.Bool("no-user-config"), NoInstructions: c.Bool("no-instructions"),
 		},
 		Dir: dir, Home: home, Trust: config.TrustStore{Dir: stateDir}, Env: os.Getenv,
 	})

@@ -80,10 +80,22 @@ default 5m), idle_timeout (how long a reply that has begun may send
 nothing more; default 5m, or timeout when that is shorter), max_reply
 (the largest reply, such as 8MB; default 4MiB), tools (false: send the model no tools, as for a model whose
 server refuses them; pair finds that out by itself and remembers it for the
-session), and mcp_servers: MCP servers whose tools the model may call
+session), mcp_servers: MCP servers whose tools the model may call
 (see pair mcp --help; a call that may change anything waits for your
-approval, as a command does). Of the repository's file, all but tools
-counts only once you trust it (pair trust).
+approval, as a command does), instructions (false: send the model no
+project instructions, as --no-instructions) and attribution (the trailer
+naming the model in its commits: assisted-by, the default, writes
+"Assisted-by: pair:MODEL"; co-authored-by writes "Co-authored-by: pair
+(MODEL) <pair@localhost>"; none neither; the Pair-* trailers are always
+written). Of the repository's file, all but tools counts only once you
+trust it (pair trust).
+
+The model is told the project's instructions: AGENTS.md at the top of
+the repository (else CLAUDE.md), CONVENTIONS.md, and the nearest
+AGENTS.md (else CLAUDE.md) above each file in context. They are the
+repository's text: they grant nothing, and every change and command is
+still yours to approve. /tokens and --json (metadata.instructions) name
+the files sent.
 
 Exit status: 0 done; 1 failed (also: the commit failed, or the reply was
 cut at the model's length limit); 2 usage error; 3 paused for review;

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/safetext"
 )
@@ -42,6 +43,12 @@ type File struct {
 	// MCPServers are the Model Context Protocol servers whose tools are
 	// offered to the model (see agent/mcp).
 	MCPServers []MCPServer `yaml:"mcp_servers"`
+	// Instructions: false sends the model no project instructions
+	// (AGENTS.md, CONVENTIONS.md, CLAUDE.md).
+	Instructions *bool `yaml:"instructions"`
+	// Attribution is the trailer naming the model in the commits it took
+	// part in: assisted-by (the default), co-authored-by or none.
+	Attribution string `yaml:"attribution"`
 }
 
 // Config is the configuration in force: flags, then environment,
@@ -62,6 +69,11 @@ type Config struct {
 	MaxReply    int64
 	// NoTools is tools: false.
 	NoTools bool
+	// NoInstructions is instructions: false, or --no-instructions.
+	NoInstructions bool
+	// Attribution is attribution: one of audit's Attribution styles
+	// (audit.AttributionAssisted when not set).
+	Attribution string
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []MCPServer
 	// Untrusted names the settings of the repository's .pair.yml that
@@ -93,6 +105,8 @@ type Flags struct {
 	MaxReply       string
 	// NoUserConfig leaves the home directory's file out (pair bench).
 	NoUserConfig bool
+	// NoInstructions sends the model no project instructions.
+	NoInstructions bool
 }
 
 // Source is one .pair.yml as read.
@@ -185,11 +199,24 @@ func Merge(in Inputs) (Config, error) {
 		if files[i].Tools != nil {
 			mc.NoTools = !*files[i].Tools
 		}
+		if files[i].Instructions != nil {
+			mc.NoInstructions = !*files[i].Instructions
+		}
+		if files[i].Attribution != "" {
+			mc.Attribution = files[i].Attribution
+		}
 		if files[i].Timeout != "" {
 			mc.Timeout = noneIfZero(parseTimeout(files[i].Timeout))
 		}
 		mergeStream(&mc, files[i])
 	}
+	if err := checkAttribution(mc.Attribution); err != nil {
+		return mc, fmt.Errorf("%s: attribution: %w", attributionFile(files, mc.Sources), err)
+	}
+	if mc.Attribution == "" {
+		mc.Attribution = audit.AttributionAssisted
+	}
+	mc.NoInstructions = mc.NoInstructions || fl.NoInstructions
 	if err := streamFlags(&mc, fl); err != nil {
 		return mc, err
 	}
@@ -323,6 +350,11 @@ func noneIfZero(d time.Duration) time.Duration {
 // server refuses tools needs it. Everything else either runs code,
 // spends money or time, or chooses where requests go, so a setting added
 // to File needs trust unless it is named here.
+//
+// instructions and attribution need trust too: they say how the
+// person's session and commits go (what the model is told, how the
+// person's commits credit it), which is the person's choice, made in
+// their own file or in a repository file they trusted.
 var harmless = map[string]bool{"tools": true}
 
 // Guarded lists, by their name in the file, the settings of fc that a

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -121,5 +122,47 @@ func TestTrustStore(t *testing.T) {
 	}
 	if s.Trusted(p) || s.Revoke() != nil {
 		t.Fatal("trusted after Revoke, or a second Revoke failed")
+	}
+}
+
+// TestMergeInstructionsAttribution: instructions: false and attribution
+// from the person's file, or from a trusted repository file (the
+// repository's wins); an untrusted repository file counts for neither;
+// --no-instructions turns them off whatever the files say; a value of
+// attribution that is none of the three is an error naming the file.
+func TestMergeInstructionsAttribution(t *testing.T) {
+	no, yes := false, true
+	repoFile := File{Instructions: &no, Attribution: "none"}
+	for _, c := range []struct {
+		name     string
+		flags    Flags
+		files    []Source
+		wantOff  bool
+		wantAttr string
+	}{
+		{"defaults", Flags{}, nil, false, "assisted-by"},
+		{"home", Flags{}, []Source{{Path: "h", File: File{Instructions: &no, Attribution: "co-authored-by"}}}, true, "co-authored-by"},
+		{"trusted repository over home", Flags{}, []Source{{Path: "r", File: repoFile, Repo: true, Trusted: true}, {Path: "h", File: File{Instructions: &yes, Attribution: "co-authored-by"}}}, true, "none"},
+		{"untrusted repository", Flags{}, []Source{{Path: "r", File: repoFile, Repo: true}}, false, "assisted-by"},
+		{"flag", Flags{NoInstructions: true}, []Source{{Path: "h", File: File{Instructions: &yes}}}, true, "assisted-by"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.flags.MaxRetries = -1
+			got, err := Merge(Inputs{Flags: c.flags, Files: c.files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.NoInstructions != c.wantOff || got.Attribution != c.wantAttr {
+				t.Errorf("got instructions off %v, attribution %q; want %v, %q", got.NoInstructions, got.Attribution, c.wantOff, c.wantAttr)
+			}
+		})
+	}
+	got, _ := Merge(Inputs{Flags: Flags{MaxRetries: -1}, Files: []Source{{Path: "r", File: repoFile, Repo: true}}})
+	if want := []string{"instructions", "attribution"}; !slices.Equal(got.Untrusted, want) {
+		t.Errorf("untrusted: got %v, want %v", got.Untrusted, want)
+	}
+	_, err := Merge(Inputs{Flags: Flags{MaxRetries: -1}, Files: []Source{{Path: "/home/p/.pair.yml", File: File{Attribution: "signed-off-by"}}}})
+	if err == nil || !strings.Contains(err.Error(), "/home/p/.pair.yml: attribution: \"signed-off-by\" is not one of assisted-by, co-authored-by, none") {
+		t.Errorf("a wrong attribution: got %v", err)
 	}
 }
