@@ -1087,6 +1087,11 @@
       else if (action === "save-edit") saveEdit(id);
       else if (action === "cancel-edit") cancelEdit(id);
     });
+    // A click on a hunk makes it the one the keys act on.
+    $("review-items").addEventListener("click", (ev) => {
+      const h = ev.target.closest("[data-hunk-id]");
+      if (h) select(h.dataset.hunkId, false);
+    });
     $("review").addEventListener("input", (ev) => {
       const id = ev.target.dataset && ev.target.dataset.noteFor;
       if (id) drafts.set(id, ev.target.value);
