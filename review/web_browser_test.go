@@ -45,6 +45,27 @@ func waitJS(expr string) chromedp.Action[chromedp.Void] {
 	return webtest.Until(expr)
 }
 
+// openReview opens the page and waits for the fixture's six hunks.
+func openReview(t *testing.T, ctx context.Context, w *review.Web) {
+	t.Helper()
+	browse(t, ctx, "see the review",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+	)
+}
+
+// wantDecided checks the decisions and notes of a submitted review.
+func wantDecided(t *testing.T, r *review.Review, decided, wantNotes string) {
+	t.Helper()
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != decided {
+		t.Errorf("decisions: got %s, want %s", got, decided)
+	}
+	if got := notes(r); got != wantNotes {
+		t.Errorf("notes: got %q, want %q", got, wantNotes)
+	}
+}
+
 // TestWebBrowser drives the page in a real headless Chromium: it sends a
 // message, sees streamed tokens and the action log, approves, rejects
 // with a note and always-approves hunks of a review placed from a real
@@ -214,11 +235,7 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	r := fixture(t)
 	done, _ := startReview(t, context.Background(), w, r)
 
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	splits := get(t, ctx, "find the split buttons", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('[data-action="split"]')].map((b) => b.closest('[data-hunk-id]').dataset.hunkId)`))
 	if len(splits) != 1 || splits[0] != "2" {
@@ -297,12 +314,7 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after the submit", err)
 	}
-	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n" {
-		t.Errorf("decisions: got %s, want 1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n", got)
-	}
-	if got := notes(r); got != "2.2:not yet" {
-		t.Errorf("notes: got %q, want the note of piece 2.2", got)
-	}
+	wantDecided(t, r, "1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n", "2.2:not yet")
 	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
 	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change2a, change3) || len(got) != 1 {
 		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit, change 2a and change 3", len(got), got["calc.go"])
@@ -320,11 +332,7 @@ func TestWebBrowserDecisionDrawnOnce(t *testing.T) {
 	w := newWeb(t)
 	r := fixture(t)
 	done, serial := startReview(t, context.Background(), w, r)
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	// The page calls fetch when it calls it: count its fetches of the
 	// state from now on.
 	get(t, ctx, "count the fetches of the state", chromedp.Evaluate[bool](`(() => {
@@ -570,11 +578,7 @@ func TestWebBrowserKeys(t *testing.T) {
 	w := newWeb(t)
 	r := fixture(t)
 	done, _ := startReview(t, context.Background(), w, r)
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	steps := []struct {
 		keys string
 		want string
@@ -616,12 +620,7 @@ func TestWebBrowserKeys(t *testing.T) {
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after Enter", err)
 	}
-	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=y 2=n 3=n 4=y 5=y 6=y" {
-		t.Errorf("decisions: got %s, want 1=y 2=n 3=n 4=y 5=y 6=y", got)
-	}
-	if got := notes(r); got != "2:yes, not now" {
-		t.Errorf("notes: got %q, want the note typed for hunk 2", got)
-	}
+	wantDecided(t, r, "1=y 2=n 3=n 4=y 5=y 6=y", "2:yes, not now")
 	if len(r.Grants) != 0 {
 		t.Errorf("grants: got %v, want none (a is not A)", r.Grants)
 	}
@@ -636,11 +635,7 @@ func TestWebBrowserApproveFile(t *testing.T) {
 	w := newWeb(t)
 	r := fixture(t)
 	done, _ := startReview(t, context.Background(), w, r)
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	buttons := get(t, ctx, "find the buttons", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('.file-head [data-action="approve-file"]')].map((b) => b.closest('.file-head').dataset.file + " " + b.textContent)`))
 	if want := []string{"calc.go Approve all in this file", "util/strings.go Approve all in this file"}; strings.Join(buttons, "\n") != strings.Join(want, "\n") {
@@ -676,9 +671,7 @@ func TestWebBrowserApproveFile(t *testing.T) {
 	if err := waitErr(t, done); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=y 2=n 3=y 4=n 5=n 6=n" {
-		t.Errorf("decisions: got %s, want 1=y 2=n 3=y 4=n 5=n 6=n", got)
-	}
+	wantDecided(t, r, "1=y 2=n 3=y 4=n 5=n 6=n", "")
 	if len(r.Grants) != 0 {
 		t.Errorf("grants: got %v, want none", r.Grants)
 	}
