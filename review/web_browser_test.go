@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,24 @@ func openReview(t *testing.T, ctx context.Context, w *review.Web) {
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
 	)
+}
+
+// screenshot writes the page to $PAIR_WEB_SCREENSHOT, with suffix before
+// its extension, when it is set: to look at the page.
+func screenshot(t *testing.T, ctx context.Context, suffix string) {
+	t.Helper()
+	shot := os.Getenv("PAIR_WEB_SCREENSHOT")
+	if shot == "" {
+		return
+	}
+	if suffix != "" {
+		ext := filepath.Ext(shot)
+		shot = strings.TrimSuffix(shot, ext) + suffix + ext
+	}
+	png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Errorf("screenshot: %v", err)
+	}
 }
 
 // wantDecided checks the decisions and notes of a submitted review.
@@ -170,12 +189,7 @@ func TestWebBrowser(t *testing.T) {
 	browse(t, ctx, "approve hunk 6", chromedp.Click(chromedp.CSS(`[data-hunk-id="6"] [data-action="approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"][data-decision="approved"]`)),
 	)
-	if shot := os.Getenv("PAIR_WEB_SCREENSHOT"); shot != "" {
-		png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
-		if err := os.WriteFile(shot, png, 0o644); err != nil {
-			t.Errorf("screenshot: %v", err)
-		}
-	}
+	screenshot(t, ctx, "")
 	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after the submit", err)
@@ -551,6 +565,20 @@ func TestWebBrowserMarkdown(t *testing.T) {
 	if len(got.Files) != 1 || got.Files[0] != "calc.go" {
 		t.Errorf("diff links: got %q, want one to calc.go", got.Files)
 	}
+
+	// Marks inside words and code are text; a fence still open while
+	// the reply streams is code already.
+	for _, tok := range []string{"snake_case_name, 2 * 3 * 4 and `a*b*c`\n\n", "```sh\n", "  go test ./...\n"} {
+		w.Publish(review.WebEvent{Kind: review.EventToken, Text: tok})
+	}
+	const streamed = `document.querySelector('.msg[data-role="assistant"][data-streaming="true"] .text')`
+	browse(t, ctx, "see the streamed reply",
+		waitJS(streamed+`?.querySelector('pre.md-code code')?.textContent === "  go test ./...\n"`))
+	text := get(t, ctx, "read the streamed reply", chromedp.Evaluate[string](streamed+`.querySelector('p').innerHTML`))
+	if want := "snake_case_name, 2 * 3 * 4 and <code>a*b*c</code>"; text != want {
+		t.Errorf("streamed reply: got %q, want %q", text, want)
+	}
+	screenshot(t, ctx, "-markdown")
 
 	// The diff's link goes to its file's hunk cards.
 	done, serial := startReview(t, context.Background(), w, r)
