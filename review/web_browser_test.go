@@ -652,6 +652,21 @@ func TestWebBrowserKeys(t *testing.T) {
 	if len(r.Grants) != 0 {
 		t.Errorf("grants: got %v, want none (a is not A)", r.Grants)
 	}
+
+	// A command the model wants to run: y allows it.
+	answered := make(chan bool, 1)
+	go func() {
+		yes, _, err := w.Confirm(context.Background(), "The model wants to run a command", "go test ./...")
+		answered <- yes && err == nil
+	}()
+	browse(t, ctx, "allow the command with y",
+		chromedp.WaitVisible(chromedp.CSS(`#question [data-action="allow"]`)),
+		chromedp.KeyEvent("y"),
+		chromedp.WaitNotVisible(chromedp.CSS(`#question`)),
+	)
+	if !<-answered {
+		t.Errorf("Confirm: got no, want yes from the key y")
+	}
 }
 
 // TestWebBrowserApproveFile: in a real Chromium, "Approve all in this

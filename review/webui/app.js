@@ -1,5 +1,6 @@
 // pair's page. Hand-written, no dependencies. Everything the model or a
-// file says is shown as text (textContent), never as HTML.
+// file says is shown as text (textContent), never as HTML: the model's
+// Markdown is built as elements around text nodes (see markdown).
 "use strict";
 
 (function () {
