@@ -392,9 +392,23 @@
   }
 
   function setText(m, text) {
+    if (m.role === "assistant" && m.streaming) {
+      // Tokens come faster than frames: the reply is drawn again once a
+      // frame, with all that came.
+      m.text = text;
+      if (!m.frame) m.frame = requestAnimationFrame(() => drawText(m));
+      return;
+    }
+    if (m.frame) cancelAnimationFrame(m.frame);
+    m.text = text;
+    drawText(m);
+  }
+
+  function drawText(m) {
+    m.frame = 0;
     const box = $("conversation");
     const stick = nearBottom(box);
-    showText(m, text);
+    showText(m, m.text);
     if (stick) box.scrollTop = box.scrollHeight;
   }
 
