@@ -942,9 +942,11 @@ func (w *Web) serveChat(rw http.ResponseWriter, req *http.Request) {
 // webDecision is one decision posted to /api/decisions.
 type webDecision struct {
 	ID string `json:"id"`
-	// Decision is approve, reject, always or undecided, or split (the
-	// item's pieces replace it, with ids "ID.1", "ID.2"...) or edit (Text
-	// replaces the hunk, as the terminal's e does).
+	// Decision is approve, reject, always or undecided; approve-file or
+	// reject-file (the item and every undecided item of its file, as the
+	// terminal's a and d, with no grant); split (the item's pieces
+	// replace it, with ids "ID.1", "ID.2"...) or edit (Text replaces the
+	// hunk, as the terminal's e does).
 	Decision string `json:"decision"`
 	Note     string `json:"note,omitempty"`
 	Text     string `json:"text,omitempty"` // the edited text, for edit
@@ -1026,11 +1028,20 @@ func applyDecision(r *Review, d webDecision) error {
 		// A, at this hunk: it and the rest of its file, and a grant; then
 		// the file's undecided hunks before it too.
 		err = atItem(r, idx, r.AlwaysApprove)
-		file := r.Items[idx].File
-		for i := range r.Items {
-			if err == nil && r.Items[i].File == file && r.Items[i].Decision == audit.Undecided {
-				err = r.Decide(r.Items[i].ID, audit.Approved, "")
-			}
+		if err == nil {
+			err = decideUndecidedOfFile(r, idx, audit.Approved, "")
+		}
+	case "approve-file":
+		// a, at this hunk; then the file's undecided hunks before it too.
+		err = atItem(r, idx, r.ApproveFile)
+		if err == nil {
+			err = decideUndecidedOfFile(r, idx, audit.Approved, "")
+		}
+	case "reject-file":
+		// d, at this hunk, each with the note; then the hunks before it.
+		err = atItem(r, idx, func() error { return r.RejectFile(d.Note) })
+		if err == nil {
+			err = decideUndecidedOfFile(r, idx, audit.Rejected, d.Note)
 		}
 	case "split":
 		// s, at this hunk: its pieces replace it.
@@ -1039,7 +1050,7 @@ func applyDecision(r *Review, d webDecision) error {
 		// e, at this hunk, with the text the page sent.
 		err = atItem(r, idx, func() error { return r.Edit(d.Text) })
 	default:
-		return fmt.Errorf("%q is not approve, reject, always, undecided, split or edit", d.Decision)
+		return fmt.Errorf("%q is not approve, reject, always, approve-file, reject-file, undecided, split or edit", d.Decision)
 	}
 	if err != nil {
 		return fmt.Errorf("hunk %s: %w", d.ID, err)
@@ -1049,6 +1060,19 @@ func applyDecision(r *Review, d webDecision) error {
 	if it := r.Current(); it != nil && it.Decision != audit.Undecided {
 		if r.NextUndecided() != nil {
 			_ = r.PrevUndecided()
+		}
+	}
+	return nil
+}
+
+// decideUndecidedOfFile decides every undecided item of item idx's file.
+func decideUndecidedOfFile(r *Review, idx int, d audit.Decision, note string) error {
+	file := r.Items[idx].File
+	for i := range r.Items {
+		if r.Items[i].File == file && r.Items[i].Decision == audit.Undecided {
+			if err := r.Decide(r.Items[i].ID, d, note); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

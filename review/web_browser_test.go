@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +44,45 @@ func get[T any](t *testing.T, ctx context.Context, what string, a chromedp.Actio
 // waitJS waits until a JavaScript expression is true in the page.
 func waitJS(expr string) chromedp.Action[chromedp.Void] {
 	return webtest.Until(expr)
+}
+
+// openReview opens the page and waits for the fixture's six hunks.
+func openReview(t *testing.T, ctx context.Context, w *review.Web) {
+	t.Helper()
+	browse(t, ctx, "see the review",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+	)
+}
+
+// screenshot writes the page to $PAIR_WEB_SCREENSHOT, with suffix before
+// its extension, when it is set: to look at the page.
+func screenshot(t *testing.T, ctx context.Context, suffix string) {
+	t.Helper()
+	shot := os.Getenv("PAIR_WEB_SCREENSHOT")
+	if shot == "" {
+		return
+	}
+	if suffix != "" {
+		ext := filepath.Ext(shot)
+		shot = strings.TrimSuffix(shot, ext) + suffix + ext
+	}
+	png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Errorf("screenshot: %v", err)
+	}
+}
+
+// wantDecided checks the decisions and notes of a submitted review.
+func wantDecided(t *testing.T, r *review.Review, decided, wantNotes string) {
+	t.Helper()
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != decided {
+		t.Errorf("decisions: got %s, want %s", got, decided)
+	}
+	if got := notes(r); got != wantNotes {
+		t.Errorf("notes: got %q, want %q", got, wantNotes)
+	}
 }
 
 // TestWebBrowser drives the page in a real headless Chromium: it sends a
@@ -148,12 +189,7 @@ func TestWebBrowser(t *testing.T) {
 	browse(t, ctx, "approve hunk 6", chromedp.Click(chromedp.CSS(`[data-hunk-id="6"] [data-action="approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"][data-decision="approved"]`)),
 	)
-	if shot := os.Getenv("PAIR_WEB_SCREENSHOT"); shot != "" {
-		png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
-		if err := os.WriteFile(shot, png, 0o644); err != nil {
-			t.Errorf("screenshot: %v", err)
-		}
-	}
+	screenshot(t, ctx, "")
 	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after the submit", err)
@@ -213,11 +249,7 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	r := fixture(t)
 	done, _ := startReview(t, context.Background(), w, r)
 
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	splits := get(t, ctx, "find the split buttons", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('[data-action="split"]')].map((b) => b.closest('[data-hunk-id]').dataset.hunkId)`))
 	if len(splits) != 1 || splits[0] != "2" {
@@ -296,12 +328,7 @@ func TestWebBrowserSplitEdit(t *testing.T) {
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after the submit", err)
 	}
-	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n" {
-		t.Errorf("decisions: got %s, want 1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n", got)
-	}
-	if got := notes(r); got != "2.2:not yet" {
-		t.Errorf("notes: got %q, want the note of piece 2.2", got)
-	}
+	wantDecided(t, r, "1=e 2.1=y 2.2=n 3=y 4=n 5=n 6=n", "2.2:not yet")
 	edited := change{`errors.New("divide by zero")`, `errors.New("calc: cannot divide by zero")`}
 	if got := results(t, r); got["calc.go"] != with(t, calcOld, edited, change2a, change3) || len(got) != 1 {
 		t.Errorf("results: got %d files, calc.go %q; want calc.go with the edit, change 2a and change 3", len(got), got["calc.go"])
@@ -319,11 +346,7 @@ func TestWebBrowserDecisionDrawnOnce(t *testing.T) {
 	w := newWeb(t)
 	r := fixture(t)
 	done, serial := startReview(t, context.Background(), w, r)
-	browse(t, ctx, "see the review",
-		chromedp.Navigate(w.URL()),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
-	)
+	openReview(t, ctx, w)
 	// The page calls fetch when it calls it: count its fetches of the
 	// state from now on.
 	get(t, ctx, "count the fetches of the state", chromedp.Evaluate[bool](`(() => {
@@ -455,5 +478,244 @@ func TestWebBrowserInvisibleAndChanges(t *testing.T) {
 	browse(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-action="submit"]`)))
 	if err := waitErr(t, done); err != nil {
 		t.Fatalf("Review: got %v, want nil after the submit", err)
+	}
+}
+
+// hunkState reads the decisions shown in the page, "id=decision" each,
+// the highlighted hunk (the one the keys act on) in brackets.
+const hunkState = `[...document.querySelectorAll('[data-hunk-id]')].map((h) => {
+	const s = h.dataset.hunkId + "=" + h.dataset.decision;
+	return h.dataset.current === "true" ? "[" + s + "]" : s;
+}).join(" ")`
+
+// TestWebBrowserMarkdown: in a real Chromium, the model's reply shows as
+// rendered Markdown: emphasis, inline code, a list, a fenced code block
+// in monospace with its indentation and no wrapping, and a fenced diff
+// with a link to its file's hunk cards. HTML in the reply shows as text
+// and never runs, and a javascript: link is not a link.
+func TestWebBrowserMarkdown(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+	browse(t, ctx, "open the page",
+		chromedp.Navigate(w.URL()),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+	)
+	reply := "I'll fix **Div** in `calc.go`.\n\n" +
+		"<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">\n\n" +
+		"- first *point*\n- second, see [the docs](https://go.dev/doc/) and [this](javascript:window.pwned=3)\n\n" +
+		"```go\nfunc Div(a, b int) (int, error) {\n\tif b == 0 {\n\t\treturn 0, ErrDivide // " + strings.Repeat("a long comment that must not wrap ", 8) + "\n\t}\n}\n```\n\n" +
+		"```diff\n--- a/calc.go\n+++ b/calc.go\n@@ -6,3 +6,3 @@\n-var ErrDivide = errors.New(\"divide by zero\")\n+var ErrDivide = errors.New(\"calc: divide by zero\")\n```\n"
+	w.Publish(review.WebEvent{Kind: review.EventMessage, Role: "assistant", Text: reply})
+	const msg = `document.querySelector('.msg[data-role="assistant"] .text')`
+	browse(t, ctx, "see the reply", waitJS(msg+`?.querySelector('pre.md-diff') != null`))
+
+	type shown struct {
+		Strong, Code, Em string
+		Items            int
+		Pwned            bool
+		Markup           int
+		Text             string
+		Links            []string
+		Block            string
+		Font, WhiteSpace string
+		Overflows        bool
+		DiffLines, Files []string
+	}
+	got := get(t, ctx, "read the reply", chromedp.Evaluate[shown](`(() => {
+		const m = `+msg+`;
+		const block = m.querySelector('pre.md-code:not(.md-diff)');
+		const code = block.querySelector('code');
+		return {
+			Strong: m.querySelector('p strong')?.textContent,
+			Code: m.querySelector('p code')?.textContent,
+			Em: m.querySelector('li em')?.textContent,
+			Items: m.querySelectorAll('ul li').length,
+			Pwned: window.pwned !== undefined,
+			Markup: m.querySelectorAll('script, img, [onerror]').length,
+			Text: m.textContent,
+			Links: [...m.querySelectorAll('a[href]:not([data-goto-file])')].map((a) => a.href + " " + a.rel),
+			Block: code.textContent,
+			Font: getComputedStyle(code).fontFamily,
+			WhiteSpace: getComputedStyle(code).whiteSpace,
+			Overflows: block.scrollWidth > block.clientWidth,
+			DiffLines: [...m.querySelectorAll('pre.md-diff .ln')].map((l) => l.className + ":" + l.textContent),
+			Files: [...m.querySelectorAll('[data-goto-file]')].map((a) => a.dataset.gotoFile),
+		};
+	})()`))
+	if got.Strong != "Div" || got.Code != "calc.go" || got.Em != "point" || got.Items != 2 {
+		t.Errorf("inline: got strong %q, code %q, em %q and %d items; want Div, calc.go, point and 2", got.Strong, got.Code, got.Em, got.Items)
+	}
+	if got.Pwned || got.Markup != 0 || !strings.Contains(got.Text, `<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">`) {
+		t.Errorf("HTML in the reply: ran %v, %d elements made of it; want it shown as text, never run", got.Pwned, got.Markup)
+	}
+	if len(got.Links) != 1 || got.Links[0] != "https://go.dev/doc/ noopener noreferrer" || !strings.Contains(got.Text, "this (javascript:window.pwned=3)") {
+		t.Errorf("links: got %q, want only the https one live, the javascript: one as text", got.Links)
+	}
+	if want := "func Div(a, b int) (int, error) {\n\tif b == 0 {\n\t\treturn 0, ErrDivide"; !strings.HasPrefix(got.Block, want) {
+		t.Errorf("code block: got %q, want it to start %q", got.Block, want)
+	}
+	if !strings.Contains(got.Font, "monospace") || got.WhiteSpace != "pre" || !got.Overflows {
+		t.Errorf("code block: font %q, white-space %q, scrolls %v; want monospace, pre (no wrapping), scrolling sideways", got.Font, got.WhiteSpace, got.Overflows)
+	}
+	if want := []string{"ln hdr:--- a/calc.go", "ln hdr:+++ b/calc.go", "ln hdr:@@ -6,3 +6,3 @@",
+		`ln del:-var ErrDivide = errors.New("divide by zero")`, `ln add:+var ErrDivide = errors.New("calc: divide by zero")`}; strings.Join(got.DiffLines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diff: got %q, want %q", got.DiffLines, want)
+	}
+	if len(got.Files) != 1 || got.Files[0] != "calc.go" {
+		t.Errorf("diff links: got %q, want one to calc.go", got.Files)
+	}
+
+	// Marks inside words and code are text; a fence still open while
+	// the reply streams is code already.
+	for _, tok := range []string{"snake_case_name, 2 * 3 * 4 and `a*b*c`\n\n", "```sh\n", "  go test ./...\n"} {
+		w.Publish(review.WebEvent{Kind: review.EventToken, Text: tok})
+	}
+	const streamed = `document.querySelector('.msg[data-role="assistant"][data-streaming="true"] .text')`
+	browse(t, ctx, "see the streamed reply",
+		waitJS(streamed+`?.querySelector('pre.md-code code')?.textContent === "  go test ./...\n"`))
+	text := get(t, ctx, "read the streamed reply", chromedp.Evaluate[string](streamed+`.querySelector('p').innerHTML`))
+	if want := "snake_case_name, 2 * 3 * 4 and <code>a*b*c</code>"; text != want {
+		t.Errorf("streamed reply: got %q, want %q", text, want)
+	}
+	screenshot(t, ctx, "-markdown")
+
+	// The diff's link goes to its file's hunk cards.
+	done, serial := startReview(t, context.Background(), w, r)
+	browse(t, ctx, "see the review, go to hunk 4 and follow the link to calc.go",
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="6"]`)),
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="4"] .where`)),
+		chromedp.KeyEvent("j"),
+		waitJS(`document.querySelector('[data-hunk-id="5"]').dataset.current === "true"`),
+		chromedp.Click(chromedp.CSS(`[data-goto-file="calc.go"]`)),
+		waitJS(`document.querySelector('[data-hunk-id="1"]').dataset.current === "true"`),
+	)
+	if code, body := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)}); code != 200 {
+		t.Fatalf("POST /api/decisions: got %d %s, want 200", code, body)
+	}
+	if err := waitErr(t, done); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWebBrowserKeys: in a real Chromium, the review keys decide and move
+// as the terminal's do, not while a note is typed; ? shows them, and
+// Enter submits once every hunk is decided.
+func TestWebBrowserKeys(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+	done, _ := startReview(t, context.Background(), w, r)
+	openReview(t, ctx, w)
+	steps := []struct {
+		keys string
+		want string
+	}{
+		{"", "[1=undecided] 2=undecided 3=undecided 4=undecided 5=undecided 6=undecided"},
+		{"y", "1=approved [2=undecided] 3=undecided 4=undecided 5=undecided 6=undecided"},
+		{"j", "1=approved 2=undecided [3=undecided] 4=undecided 5=undecided 6=undecided"},
+		{"n", "1=approved 2=undecided 3=rejected [4=undecided] 5=undecided 6=undecided"},
+		{"k", "1=approved [2=undecided] 3=rejected 4=undecided 5=undecided 6=undecided"},
+		{"K", "[1=approved] 2=undecided 3=rejected 4=undecided 5=undecided 6=undecided"},
+		{kb.ArrowDown, "1=approved [2=undecided] 3=rejected 4=undecided 5=undecided 6=undecided"},
+	}
+	for _, s := range steps {
+		browse(t, ctx, "press "+s.keys, chromedp.KeyEvent(s.keys), waitJS(hunkState+` === `+strconv.Quote(s.want)))
+	}
+	// Keys typed in a note are the note's.
+	browse(t, ctx, "type a note with y and n in it, leave it with Esc, press n",
+		chromedp.SendKeys(chromedp.CSS(`[data-note-for="2"]`), "yes, not now"),
+		chromedp.KeyEvent(kb.Escape),
+		waitJS(`document.activeElement === document.body`),
+		waitJS(hunkState+` === "1=approved [2=undecided] 3=rejected 4=undecided 5=undecided 6=undecided"`),
+		chromedp.KeyEvent("n"),
+		waitJS(hunkState+` === "1=approved 2=rejected 3=rejected [4=undecided] 5=undecided 6=undecided"`),
+	)
+	browse(t, ctx, "show the keys and hide them",
+		chromedp.KeyEvent("?"),
+		chromedp.WaitVisible(chromedp.CSS(`#keys`)),
+		waitJS(`document.querySelector('#keys').textContent.includes("approve this hunk and every undecided hunk of its file")`),
+		chromedp.KeyEvent(kb.Escape),
+		chromedp.WaitNotVisible(chromedp.CSS(`#keys`)),
+	)
+	browse(t, ctx, "a approves the rest of util/strings.go, y hunk 6, Enter submits",
+		chromedp.KeyEvent("a"),
+		waitJS(hunkState+` === "1=approved 2=rejected 3=rejected 4=approved 5=approved [6=undecided]"`),
+		chromedp.KeyEvent("y"),
+		waitJS(`document.querySelector('#submit-hint').textContent === "Every hunk is decided."`),
+		chromedp.KeyEvent(kb.Enter),
+	)
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("Review: got %v, want nil after Enter", err)
+	}
+	wantDecided(t, r, "1=y 2=n 3=n 4=y 5=y 6=y", "2:yes, not now")
+	if len(r.Grants) != 0 {
+		t.Errorf("grants: got %v, want none (a is not A)", r.Grants)
+	}
+
+	// A command the model wants to run: y allows it.
+	answered := make(chan bool, 1)
+	go func() {
+		yes, _, err := w.Confirm(context.Background(), "The model wants to run a command", "go test ./...")
+		answered <- yes && err == nil
+	}()
+	browse(t, ctx, "allow the command with y",
+		chromedp.WaitVisible(chromedp.CSS(`#question [data-action="allow"]`)),
+		chromedp.KeyEvent("y"),
+		chromedp.WaitNotVisible(chromedp.CSS(`#question`)),
+	)
+	if !<-answered {
+		t.Errorf("Confirm: got no, want yes from the key y")
+	}
+}
+
+// TestWebBrowserApproveFile: in a real Chromium, "Approve all in this
+// file" approves the file's undecided hunks and leaves a rejected one;
+// a file of one hunk has no such button. Every placeholder is read whole,
+// in a wide window and a narrow one.
+func TestWebBrowserApproveFile(t *testing.T) {
+	ctx := browser(t)
+	w := newWeb(t)
+	r := fixture(t)
+	done, _ := startReview(t, context.Background(), w, r)
+	openReview(t, ctx, w)
+	buttons := get(t, ctx, "find the buttons", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('.file-head [data-action="approve-file"]')].map((b) => b.closest('.file-head').dataset.file + " " + b.textContent)`))
+	if want := []string{"calc.go Approve all in this file", "util/strings.go Approve all in this file"}; strings.Join(buttons, "\n") != strings.Join(want, "\n") {
+		t.Errorf("buttons: got %q, want %q (none for README.md, of one hunk)", buttons, want)
+	}
+	// A placeholder is cut off when its text is wider than its field.
+	const cut = `[...document.querySelectorAll('[placeholder]')].filter((f) => f.offsetParent !== null).filter((f) => {
+		const c = document.createElement('canvas').getContext('2d');
+		const s = getComputedStyle(f);
+		c.font = s.font;
+		// A text area's placeholder wraps onto its rows.
+		const rows = f.tagName === 'TEXTAREA' ? f.rows : 1;
+		return c.measureText(f.placeholder).width > 0.9 * rows * (f.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight));
+	}).map((f) => f.placeholder)`
+	for _, width := range []int64{1280, 700} {
+		browse(t, ctx, "set the width", chromedp.EmulateViewport(width, 1600))
+		if n := get(t, ctx, "count the placeholders", chromedp.Evaluate[int](`document.querySelectorAll('[placeholder]').length`)); n < 7 {
+			t.Errorf("width %d: got %d placeholders, want the chat's and six notes", width, n)
+		}
+		if got := get(t, ctx, "measure the placeholders", chromedp.Evaluate[[]string](cut)); len(got) != 0 {
+			t.Errorf("width %d: placeholders cut off: %q", width, got)
+		}
+	}
+	browse(t, ctx, "reject hunk 2, approve all of calc.go",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="2"] [data-action="reject"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-hunk-id="2"][data-decision="rejected"]`)),
+		chromedp.Click(chromedp.CSS(`.file-head[data-file="calc.go"] [data-action="approve-file"]`)),
+		waitJS(hunkState+`.replace(/[\[\]]/g, "") === "1=approved 2=rejected 3=approved 4=undecided 5=undecided 6=undecided"`),
+		waitJS(`document.querySelector('.file-head[data-file="calc.go"] [data-action="approve-file"]').disabled`),
+		waitJS(`!document.querySelector('.file-head[data-file="util/strings.go"] [data-action="approve-file"]').disabled`),
+		chromedp.Click(chromedp.CSS(`[data-action="submit"]`)),
+	)
+	if err := waitErr(t, done); err != nil {
+		t.Fatal(err)
+	}
+	wantDecided(t, r, "1=y 2=n 3=y 4=n 5=n 6=n", "")
+	if len(r.Grants) != 0 {
+		t.Errorf("grants: got %v, want none", r.Grants)
 	}
 }

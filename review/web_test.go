@@ -789,6 +789,38 @@ func TestWebAlwaysEarlier(t *testing.T) {
 	}
 }
 
+// TestWebDecideFile checks approve-file and reject-file (the terminal's
+// a and d, from the page's "Approve all in this file"): the hunk and
+// every undecided hunk of its file, before and after it, with no grant;
+// decided hunks and other files stay as they were.
+func TestWebDecideFile(t *testing.T) {
+	w := newWeb(t)
+	r := fixture(t)
+	done, serial := startReview(t, context.Background(), w, r)
+	body := decisions(serial, false, "1=reject", "2=approve-file", "5=reject-file:not now")
+	if code, got := send(t, w, request{method: "POST", path: "/api/decisions", body: body}); code != 200 {
+		t.Fatalf("POST /api/decisions: got %d %s, want 200", code, got)
+	}
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=n 2=y 3=y 4=n 5=n 6=." {
+		t.Errorf("got %s, want 1=n 2=y 3=y 4=n 5=n 6=.", got)
+	}
+	if got := notes(r); got != "4:not now 5:not now" {
+		t.Errorf("notes: got %q, want the note on 4 and 5", got)
+	}
+	if len(r.Grants) != 0 {
+		t.Errorf("grants: got %v, want none", r.Grants)
+	}
+	if code, got := send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true, "6=approve-file")}); code != 200 {
+		t.Fatalf("POST /api/decisions: got %d %s, want 200", code, got)
+	}
+	if err := waitErr(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.NewReplacer("[", "", "]", "").Replace(state(r)); got != "1=n 2=y 3=y 4=n 5=n 6=y" {
+		t.Errorf("after the submit: got %s, want 1=n 2=y 3=y 4=n 5=n 6=y", got)
+	}
+}
+
 func TestWebDecisionsInvalid(t *testing.T) {
 	w := newWeb(t)
 	r := fixture(t)

@@ -1,5 +1,6 @@
 // pair's page. Hand-written, no dependencies. Everything the model or a
-// file says is shown as text (textContent), never as HTML.
+// file says is shown as text (textContent), never as HTML: the model's
+// Markdown is built as elements around text nodes (see markdown).
 "use strict";
 
 (function () {
@@ -15,6 +16,7 @@
   const drafts = new Map(); // note being typed, by hunk id
   const editing = new Map(); // open editors: the text being edited, by hunk id
   const hunkErrors = new Map(); // the server's refusal of an action, by hunk id
+  let current = null; // the id of the hunk the keys act on
   let queue = Promise.resolve(); // decisions are posted one after another
   // The seq of the state whose review and question are shown. Every change
   // to them publishes an event, so a state no newer than this one shows
@@ -94,6 +96,251 @@
     c.textContent = text;
   }
 
+
+  // ---- the model's Markdown
+  //
+  // A small subset, built as DOM nodes whose text is only ever set as
+  // text: nothing the model writes is parsed as HTML, so a <script> or an
+  // <img onerror> in its reply shows as those characters. Blocks:
+  // paragraphs, headings, lists, quotes and fenced code (monospace,
+  // indentation kept, never wrapped); a fenced diff links to its files'
+  // hunk cards. Inline: `code`, *emphasis*, **strong**, and [links](url),
+  // live only for http and https.
+
+  const fenceRe = /^ {0,3}(`{3,}|~{3,})\s*([^\s`]*)/;
+  const listRe = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+  const headingRe = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+
+  function markdown(text) {
+    const lines = text.replace(/\r\n?/g, "\n").split("\n");
+    const out = [];
+    let para = null; // lines of the open paragraph
+    let list = null; // the open list: {el, ordered}
+    const endPara = () => {
+      if (para) {
+        const p = el("p");
+        p.append(...inline(para.join("\n"), 0));
+        out.push(p);
+      }
+      para = null;
+    };
+    const endBlocks = () => {
+      endPara();
+      list = null;
+    };
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const fence = fenceRe.exec(line);
+      if (fence) {
+        endBlocks();
+        const mark = fence[1];
+        const body = [];
+        for (i++; i < lines.length; i++) {
+          const close = lines[i].trim();
+          if (close.startsWith(mark) && close.replace(new RegExp("^\\" + mark[0] + "+"), "") === "") break;
+          body.push(lines[i]);
+        }
+        out.push(...codeBlock(fence[2].toLowerCase(), body));
+        continue;
+      }
+      if (line.trim() === "") {
+        endPara();
+        if (list && !listRe.test(lines[i + 1] || "")) list = null;
+        continue;
+      }
+      const h = headingRe.exec(line);
+      if (h) {
+        endBlocks();
+        const p = el("p", { class: "md-h", "data-level": String(h[1].length) });
+        p.append(...inline(h[2], 0));
+        out.push(p);
+        continue;
+      }
+      const li = listRe.exec(line);
+      if (li) {
+        endPara();
+        const ordered = /\d/.test(li[2]);
+        if (!list || list.ordered !== ordered) {
+          list = { el: el(ordered ? "ol" : "ul"), ordered };
+          if (ordered && li[2] !== "1." && li[2] !== "1)") list.el.setAttribute("start", String(parseInt(li[2], 10)));
+          out.push(list.el);
+        }
+        const item = el("li");
+        const depth = Math.min(4, Math.floor(li[1].replace(/\t/g, "    ").length / 2));
+        if (depth) item.style.marginLeft = depth * 1.2 + "em";
+        item.append(...inline(li[3], 0));
+        list.el.append(item);
+        continue;
+      }
+      if (list && /^\s+\S/.test(line) && !para) {
+        // A continuation of the last item.
+        list.el.lastChild.append(document.createTextNode("\n"), ...inline(line.trim(), 0));
+        continue;
+      }
+      if (/^ {0,3}>/.test(line)) {
+        endBlocks();
+        const q = el("blockquote");
+        q.append(...inline(line.replace(/^ {0,3}> ?/, ""), 0));
+        out.push(q);
+        continue;
+      }
+      list = null;
+      (para = para || []).push(line);
+    }
+    endPara();
+    return out;
+  }
+
+  // isDiff says whether a fenced block holds a unified diff.
+  function isDiff(lang, body) {
+    if (lang === "diff" || lang === "patch") return true;
+    const first = body.find((l) => l.trim() !== "") || "";
+    return /^(diff --git |--- \S|@@ -\d)/.test(first);
+  }
+
+  // diffFiles names the files a diff changes, from its +++ and --- lines.
+  function diffFiles(body) {
+    const files = [];
+    for (let i = 0; i < body.length; i++) {
+      const m = /^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/.exec(body[i]);
+      if (!m) continue;
+      let path = m[1];
+      if (path === "/dev/null") {
+        const old = /^--- (?:a\/)?(.+?)(?:\t.*)?$/.exec(body[i - 1] || "");
+        if (!old) continue;
+        path = old[1];
+      }
+      if (!files.includes(path)) files.push(path);
+    }
+    return files;
+  }
+
+  function codeBlock(lang, body) {
+    const pre = el("pre", { class: "md-code" });
+    const code = el("code");
+    if (lang) code.dataset.lang = lang;
+    pre.append(code);
+    if (!isDiff(lang, body)) {
+      code.textContent = body.join("\n");
+      return [pre];
+    }
+    pre.classList.add("md-diff");
+    for (const l of body) {
+      const kind = /^(\+\+\+|---|diff |@@|index )/.test(l) ? "hdr" : l[0] === "+" ? "add" : l[0] === "-" ? "del" : "ctx";
+      code.append(el("span", { class: "ln " + kind }, l));
+    }
+    // The diff is proposed as hunks: they are decided in their cards.
+    const note = el("p", { class: "md-diff-note" });
+    const files = diffFiles(body);
+    if (!files.length) {
+      note.append("A proposed change: ", el("a", { href: "#review", "data-goto-file": "" }, "see its hunks in the review"), ".");
+    } else {
+      note.append("A proposed change to ");
+      files.forEach((f, i) => {
+        if (i) note.append(i === files.length - 1 ? " and " : ", ");
+        note.append(el("a", { href: "#review", "data-goto-file": f, title: "Go to the hunks of " + f }, f));
+      });
+      note.append(": decide it in the review's hunk cards.");
+    }
+    return [note, pre];
+  }
+
+  const punct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+  // inline renders the spans of one block.
+  function inline(s, depth) {
+    const nodes = [];
+    let buf = "";
+    const flush = () => {
+      if (buf) nodes.push(document.createTextNode(buf));
+      buf = "";
+    };
+    const word = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+    for (let i = 0; i < s.length; ) {
+      const c = s[i];
+      if (c === "\\" && punct.includes(s[i + 1] || "\0")) {
+        buf += s[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === "`") {
+        let n = 0;
+        while (s[i + n] === "`") n++;
+        const run = "`".repeat(n);
+        let j = s.indexOf(run, i + n);
+        while (j >= 0 && s[j + n] === "`") {
+          let k = j;
+          while (s[k] === "`") k++;
+          j = s.indexOf(run, k);
+        }
+        if (j < 0) {
+          buf += run;
+          i += n;
+          continue;
+        }
+        flush();
+        let inner = s.slice(i + n, j).replace(/\n/g, " ");
+        if (/^ .*[^ ].* $/.test(inner)) inner = inner.slice(1, -1);
+        nodes.push(el("code", {}, inner));
+        i = j + n;
+        continue;
+      }
+      if ((c === "*" || c === "_") && depth < 6) {
+        const strong = s[i + 1] === c;
+        const mark = strong ? c + c : c;
+        const from = i + mark.length;
+        const opens = s[from] !== undefined && !/\s/.test(s[from]) && !(c === "_" && word(s[i - 1]));
+        // The closing mark: after some text, not after a space, not
+        // inside a word for _, and for a single mark not part of a double.
+        const closes = (j) => !/\s/.test(s[j - 1]) && !(c === "_" && word(s[j + mark.length])) &&
+          (strong || (s[j + 1] !== c && s[j - 1] !== c));
+        let j = opens ? s.indexOf(mark, from + 1) : -1;
+        while (j >= 0 && !closes(j)) j = s.indexOf(mark, j + 1);
+        if (j >= 0) {
+          flush();
+          const e = el(strong ? "strong" : "em");
+          e.append(...inline(s.slice(from, j), depth + 1));
+          nodes.push(e);
+          i = j + mark.length;
+          continue;
+        }
+      }
+      if (c === "[") {
+        const m = /^\[([^\]\n]+)\]\(\s*<?([^\s()<>]+)>?(?:\s+"[^"\n]*")?\s*\)/.exec(s.slice(i));
+        if (m) {
+          flush();
+          nodes.push(link(m[1], m[2], depth));
+          i += m[0].length;
+          continue;
+        }
+      }
+      buf += c;
+      i++;
+    }
+    flush();
+    return nodes;
+  }
+
+  // link is a link of the model's: live for http and https, opened
+  // apart from the page and told nothing of it; any other address
+  // (javascript:, data:, a path) is shown as text.
+  function link(text, href, depth) {
+    let url = null;
+    try {
+      url = new URL(href);
+    } catch (e) {
+      url = null;
+    }
+    if (url && (url.protocol === "http:" || url.protocol === "https:")) {
+      const a = el("a", { href: url.href, target: "_blank", rel: "noopener noreferrer", title: url.href });
+      a.append(...inline(text, depth + 1));
+      return a;
+    }
+    const span = el("span", { class: "md-link" });
+    span.append(...inline(text, depth + 1), document.createTextNode(" (" + href + ")"));
+    return span;
+  }
+
   // ---- conversation
 
   const roleName = { user: "you", assistant: "model", tool: "tool", system: "pair", error: "error" };
@@ -109,12 +356,25 @@
     const m = { role, text, streaming: !!streaming };
     m.el = el("div", { class: "msg", "data-role": role, "data-streaming": m.streaming ? "true" : "false" });
     m.el.append(el("div", { class: "role" }, roleName[role] || role));
-    m.textEl = el("div", { class: "text" }, text);
+    m.textEl = el("div", { class: "text" });
+    showText(m, text);
     m.el.append(m.textEl);
     box.append(m.el);
     convo.push(m);
     if (stick) box.scrollTop = box.scrollHeight;
     return m;
+  }
+
+  // showText shows a message's text: the model's as Markdown, the rest
+  // as it is.
+  function showText(m, text) {
+    m.text = text;
+    if (m.role !== "assistant") {
+      m.textEl.textContent = text;
+      return;
+    }
+    m.textEl.classList.add("md");
+    m.textEl.replaceChildren(...markdown(text));
   }
 
   function openStream() {
@@ -132,10 +392,23 @@
   }
 
   function setText(m, text) {
+    if (m.role === "assistant" && m.streaming) {
+      // Tokens come faster than frames: the reply is drawn again once a
+      // frame, with all that came.
+      m.text = text;
+      if (!m.frame) m.frame = requestAnimationFrame(() => drawText(m));
+      return;
+    }
+    if (m.frame) cancelAnimationFrame(m.frame);
+    m.text = text;
+    drawText(m);
+  }
+
+  function drawText(m) {
+    m.frame = 0;
     const box = $("conversation");
     const stick = nearBottom(box);
-    m.text = text;
-    m.textEl.textContent = text;
+    showText(m, m.text);
     if (stick) box.scrollTop = box.scrollHeight;
   }
 
@@ -218,7 +491,10 @@
   }
 
   function hunkBlock(it, file) {
-    const art = el("article", { class: "hunk", "data-hunk-id": it.id, "data-decision": it.decision, "data-path": it.path });
+    const art = el("article", {
+      class: "hunk", "data-hunk-id": it.id, "data-decision": it.decision, "data-path": it.path,
+      "data-current": it.id === current ? "true" : "false",
+    });
     const head = el("div", { class: "hunk-head" });
     head.append(el("span", { class: "id" }, "#" + it.id));
     head.append(el("span", { class: "where" }, it.where));
@@ -353,6 +629,16 @@
         // Deletions, renames, mode changes and links are always named.
         if (file.changes && file.changes.length) action = file.changes.join(", ");
         if (file.action !== "modify" || file.changes) h.append(el("span", { class: "action" }, action));
+        const of = v.items.filter((i) => i.file === it.file);
+        if (of.length > 1) {
+          h.append(el("button", {
+            type: "button",
+            "data-action": "approve-file",
+            "data-file-index": String(it.file),
+            disabled: !of.some((i) => i.decision === "undecided"),
+            title: "Approve every undecided hunk of " + file.shown + " (key a, at a hunk of it)",
+          }, "Approve all in this file"));
+        }
         nodes.push(h);
         if (!shownFiles.has(it.file)) {
           shownFiles.add(it.file);
@@ -368,6 +654,11 @@
       for (const f of file.failed) nodes.push(el("p", { class: "failed" }, "hunk " + f.hunk + " of the patch could not be placed: " + f.reason));
     });
     box.replaceChildren(...nodes);
+    if (!ids.has(current)) {
+      // Where the keys act: the first undecided hunk, or the first.
+      const first = v.items.find((i) => i.decision === "undecided") || v.items[0];
+      select(first ? first.id : null, false);
+    }
     if (focused) {
       const n = box.querySelector('[data-note-for="' + CSS.escape(focused) + '"]');
       if (n) n.focus();
@@ -402,7 +693,7 @@
 
   function decide(id, decision) {
     const body = { review: review.serial, decisions: [{ id, decision }], submit: false };
-    if (decision === "reject") {
+    if (decision === "reject" || decision === "reject-file") {
       const input = $("review-items").querySelector('[data-note-for="' + CSS.escape(id) + '"]');
       body.decisions[0].note = input ? input.value : drafts.get(id) || "";
     }
@@ -598,6 +889,152 @@
     };
   }
 
+
+  // ---- keys, as the terminal's review has them
+
+  const keyHelp = [
+    ["y", "approve this hunk"],
+    ["n", "reject this hunk (with the note typed in its field, if any)"],
+    ["r", "write a note for the model, then Enter rejects the hunk with it"],
+    ["a", "approve this hunk and every undecided hunk of its file"],
+    ["d", "reject this hunk and every undecided hunk of its file"],
+    ["s", "split this hunk into smaller hunks"],
+    ["e", "edit this hunk"],
+    ["u", "take the decision back"],
+    ["j / k", "go to the next / previous undecided hunk"],
+    ["J / K, ↓ / ↑", "go to the next / previous hunk"],
+    ["Enter", "submit the decisions, once every hunk is decided"],
+    ["?", "show or hide these keys"],
+    ["Esc", "leave a text field, or close this list"],
+  ];
+
+  function renderKeys() {
+    const dl = el("dl");
+    for (const [k, what] of keyHelp) dl.append(el("dt", {}, k), el("dd", {}, what));
+    $("keys-list").replaceChildren(dl);
+  }
+
+  function toggleKeys(show) {
+    $("keys").hidden = show === undefined ? !$("keys").hidden : !show;
+  }
+
+  function hunkEl(id) {
+    return id === null ? null : $("review-items").querySelector('[data-hunk-id="' + CSS.escape(id) + '"]');
+  }
+
+  // select makes a hunk the one the keys act on.
+  function select(id, scroll) {
+    const old = hunkEl(current);
+    if (old) old.dataset.current = "false";
+    current = id;
+    const e = hunkEl(id);
+    if (!e) return;
+    e.dataset.current = "true";
+    if (scroll) e.scrollIntoView({ block: "nearest" });
+  }
+
+  // move selects the next hunk after the current one (step 1) or before
+  // it (step -1), the next undecided one when undecided is set; it
+  // returns whether there was one.
+  function move(step, undecided) {
+    if (!review) return false;
+    const items = review.items;
+    const at = items.findIndex((i) => i.id === current);
+    for (let i = at + step; i >= 0 && i < items.length; i += step) {
+      if (!undecided || items[i].decision === "undecided") {
+        select(items[i].id, true);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // decideKey decides the current hunk, then goes on to the next
+  // undecided hunk, or back to an earlier one, as the terminal does.
+  async function decideKey(decision) {
+    const id = current;
+    await decide(id, decision);
+    if (!review || !review.items.some((i) => i.id === id)) return;
+    if (!move(1, true)) move(-1, true);
+  }
+
+  function typing(t) {
+    return t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
+  }
+
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.isComposing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (typing(ev.target)) {
+      if (ev.key === "Escape") ev.target.blur();
+      // Enter in a hunk's note rejects the hunk with it.
+      const id = ev.target.dataset.noteFor;
+      if (ev.key === "Enter" && id && id !== "question" && review) {
+        ev.preventDefault();
+        select(id, false);
+        ev.target.blur();
+        decideKey("reject");
+      }
+      return;
+    }
+    if (ev.key === "Enter" && ev.target.closest && ev.target.closest("button, a")) return;
+    if (ev.key === "?") {
+      toggleKeys();
+    } else if (ev.key === "Escape") {
+      if ($("keys").hidden) return;
+      toggleKeys(false);
+    } else if (review && current !== null) {
+      if (!keyAction(ev.key)) return;
+    } else if (question && (ev.key === "y" || ev.key === "n")) {
+      answer(ev.key === "y");
+    } else {
+      return;
+    }
+    ev.preventDefault();
+  }
+
+  // keyAction runs a review key; it returns false for a key that is not
+  // one.
+  function keyAction(key) {
+    const it = review.items.find((i) => i.id === current);
+    switch (key) {
+      case "y": decideKey("approve"); break;
+      case "n": decideKey("reject"); break;
+      case "a": decideKey("approve-file"); break;
+      case "d": decideKey("reject-file"); break;
+      case "u": decide(current, "undecided"); break;
+      case "r": {
+        const n = hunkEl(current)?.querySelector("[data-note-for]");
+        if (n) n.focus();
+        break;
+      }
+      case "s": if (it && it.splittable) hunkAction(current, { decision: "split" }); break;
+      case "e": if (it && it.editable) openEditor(current); break;
+      case "j": move(1, true); break;
+      case "k": move(-1, true); break;
+      case "J": case "ArrowDown": move(1, false); break;
+      case "K": case "ArrowUp": move(-1, false); break;
+      case "Enter": if (review.undecided === 0) submit(); break;
+      default: return false;
+    }
+    return true;
+  }
+
+  // goToFile shows the hunk cards of a file the model's diff names.
+  function goToFile(path) {
+    const sec = $("review");
+    if (!review || sec.hidden) {
+      showNotice("No change is waiting for review.");
+      return;
+    }
+    const it = path ? review.items.find((i) => i.path === path || review.files[i.file].path === path) : review.items[0];
+    if (!it) {
+      showNotice(path + " has no hunk in this review.");
+      sec.scrollIntoView({ block: "start" });
+      return;
+    }
+    select(it.id, true);
+  }
+
   // ---- input
 
   function send() {
@@ -619,6 +1056,18 @@
   }
 
   function wire() {
+    renderKeys();
+    document.addEventListener("keydown", onKey);
+    $("keys-button").addEventListener("click", () => toggleKeys());
+    $("keys").addEventListener("click", (ev) => {
+      if (ev.target.closest("[data-action=\"close-keys\"]")) toggleKeys(false);
+    });
+    $("conversation").addEventListener("click", (ev) => {
+      const a = ev.target.closest("a[data-goto-file]");
+      if (!a) return;
+      ev.preventDefault();
+      goToFile(a.dataset.gotoFile);
+    });
     $("send-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       send();
@@ -637,14 +1086,26 @@
         submit();
         return;
       }
+      if (action === "approve-file" && b.dataset.fileIndex !== undefined) {
+        const file = Number(b.dataset.fileIndex);
+        const it = review.items.find((i) => i.file === file && i.decision === "undecided");
+        if (it) decide(it.id, "approve-file");
+        return;
+      }
       const hunk = b.closest("[data-hunk-id]");
       if (!hunk) return;
       const id = hunk.dataset.hunkId;
+      select(id, false);
       if (["approve", "reject", "always", "undecided"].includes(action)) decide(id, action);
       else if (action === "split") hunkAction(id, { decision: "split" });
       else if (action === "edit") openEditor(id);
       else if (action === "save-edit") saveEdit(id);
       else if (action === "cancel-edit") cancelEdit(id);
+    });
+    // A click on a hunk makes it the one the keys act on.
+    $("review-items").addEventListener("click", (ev) => {
+      const h = ev.target.closest("[data-hunk-id]");
+      if (h) select(h.dataset.hunkId, false);
     });
     $("review").addEventListener("input", (ev) => {
       const id = ev.target.dataset && ev.target.dataset.noteFor;
