@@ -594,6 +594,7 @@ func (p *eventPrinter) event(e agent.Event) {
 func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter) error {
 	read := promptReader(o, st)
 	out := o.IO.Out
+	ask := func(ctx context.Context, question string) (string, error) { return read(ctx, question) }
 	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", safetext.Name(st.Model), safetext.Name(a.Tree.Dir))
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(safetext.Names(st.Files), ", "))
@@ -629,7 +630,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		}
 	}
 	for {
-		line, err := read(ctx)
+		line, err := read(ctx, "pair> ")
 		switch {
 		case ctx.Err() != nil, errors.Is(err, console.ErrPromptInterrupted):
 			fmt.Fprintln(out)
@@ -647,7 +648,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 			// alone, and the chat goes on.
 			var quit bool
 			if err := turn(stoppedWhat(line), true, func(ctx context.Context) (err error) {
-				quit, err = slash(ctx, o, a, st, line)
+				quit, err = slash(ctx, o, a, st, line, ask)
 				return err
 			}); err != nil {
 				return err
@@ -666,18 +667,17 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 // promptReader returns what reads the chat's lines after its prompt: on
 // a terminal, with line editing and history (the history starts with the
 // session's last request); otherwise as they come.
-func promptReader(o Options, st *agent.State) func(context.Context) (string, error) {
-	const prompt = "pair> "
+func promptReader(o Options, st *agent.State) func(ctx context.Context, prompt string) (string, error) {
 	if o.IO.LineEditing {
 		var earlier []string
 		if st.Turn.Request != "" {
 			earlier = append(earlier, st.Turn.Request)
 		}
 		p := console.NewPrompt(o.IO.Keyboard, o.IO.Out, earlier)
-		return func(ctx context.Context) (string, error) { return p.ReadLine(ctx, prompt) }
+		return p.ReadLine
 	}
 	lines := newLineReader(o.IO.In)
-	return func(ctx context.Context) (string, error) {
+	return func(ctx context.Context, prompt string) (string, error) {
 		fmt.Fprint(o.IO.Out, prompt)
 		return lines.read(ctx)
 	}
@@ -723,8 +723,34 @@ func (l *lineReader) read(ctx context.Context) (string, error) {
 	}
 }
 
-// slash runs a chat command; quit reports /quit.
-func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line string) (quit bool, err error) {
+// undoOthers asks before /undo takes back a commit of another session
+// (an earlier chat, pair apply): ok reports whether to go on. When HEAD
+// cannot be undone at all, pair undo says why.
+func undoOthers(ctx context.Context, tree *repo.Tree, session string, out io.Writer, ask func(context.Context, string) (string, error)) (ok bool, err error) {
+	res, err := tree.Undo(true)
+	if err != nil || res.Commit.Session == session {
+		return true, nil
+	}
+	c := res.Commit
+	if ask == nil {
+		return false, errors.New("/undo: HEAD was committed by another session; use pair undo to take it back")
+	}
+	fmt.Fprintf(out, "HEAD %.12s (\"%s\") was committed by session %s, not this one (%s).\n",
+		c.Hash, safetext.Line(c.Subject), safetext.Name(c.Session), safetext.Name(session))
+	answer, err := ask(ctx, "Take it back? [y/N] ")
+	if err != nil && answer == "" {
+		return false, err
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+		return true, nil
+	}
+	fmt.Fprintln(out, "not undone")
+	return false, nil
+}
+
+// slash runs a chat command; quit reports /quit. ask puts a question to
+// the person and reads the answer (nil: no one to ask).
+func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line string, ask func(ctx context.Context, question string) (string, error)) (quit bool, err error) {
 	name, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	out := o.IO.Out
@@ -779,6 +805,9 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		}
 		fmt.Fprint(out, safetext.Text(d))
 	case "/undo":
+		if ok, err := undoOthers(ctx, a.Tree, st.Session, out, ask); !ok || err != nil {
+			return false, err
+		}
 		return false, o.Undo(ctx, a.Tree.Dir)
 	case "/run", "/test":
 		cmdline := rest

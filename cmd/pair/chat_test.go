@@ -323,3 +323,33 @@ func TestChatLineEditing(t *testing.T) {
 		t.Errorf("the second request is not the edited line:\n%s", body)
 	}
 }
+
+// TestChatUndoAsksForOtherSession: /undo asks before taking back a commit
+// of another session (pair apply's here); n keeps it, y takes it back.
+func TestChatUndoAsksForOtherSession(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	r.writeFile(t, "greet.diff", chatGreetDiff)
+	r.start(t, nil, "apply", "--yes", "-m", "a friendlier greeting", "greet.diff").wait(0)
+	applied := strings.TrimSpace(r.git(t, "rev-parse", "HEAD"))
+	if applied == r.head {
+		t.Fatal("pair apply made no commit")
+	}
+	srv := agenttest.NewServer(t)
+	s := r.start(t, chatModelEnv(srv), "edit")
+	s.chatLine("/undo")
+	s.expectMatch(regexp.MustCompile(`HEAD [0-9a-f]{12} \("a friendlier greeting"\) was committed by session apply-\S+, not this one \(\S+\)\.\r?\n.*Take it back\? \[y/N\] `))
+	s.send("n\r")
+	s.expect("not undone")
+	if head := strings.TrimSpace(r.git(t, "rev-parse", "HEAD")); head != applied {
+		t.Fatalf("n took the commit back: HEAD is %s, want %s", head, applied)
+	}
+	s.chatLine("/undo")
+	s.expect("Take it back? [y/N] ")
+	s.send("y\r")
+	s.chatLine("/quit")
+	s.wait(0)
+	if head := strings.TrimSpace(r.git(t, "rev-parse", "HEAD")); head != r.head {
+		t.Errorf("y did not take the commit back: HEAD is %s, want %s", head, r.head)
+	}
+}
