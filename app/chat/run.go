@@ -592,7 +592,7 @@ func (p *eventPrinter) event(e agent.Event) {
 // chat is pair edit on a terminal: requests and slash commands, one line
 // each, until /quit or the end of input.
 func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter) error {
-	read := promptReader(o, st)
+	read := promptReader(o, st, newLineHistory(a.Tree.CommonDir()))
 	out := o.IO.Out
 	ask := func(ctx context.Context, question string) (string, error) { return read(ctx, question) }
 	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", safetext.Name(st.Model), safetext.Name(a.Tree.Dir))
@@ -630,7 +630,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		}
 	}
 	for {
-		line, err := read(ctx, "pair> ")
+		line, err := read(ctx, chatPrompt)
 		switch {
 		case ctx.Err() != nil, errors.Is(err, console.ErrPromptInterrupted):
 			fmt.Fprintln(out)
@@ -664,17 +664,28 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 	}
 }
 
+// chatPrompt is the prompt of the chat's requests and commands; only
+// what is typed after it goes to the history.
+const chatPrompt = "pair> "
+
 // promptReader returns what reads the chat's lines after its prompt: on
-// a terminal, with line editing and history (the history starts with the
-// session's last request); otherwise as they come.
-func promptReader(o Options, st *agent.State) func(ctx context.Context, prompt string) (string, error) {
+// a terminal, with line editing and history (the repository's history h,
+// then the session's last request), each line typed added to h;
+// otherwise as they come.
+func promptReader(o Options, st *agent.State, h lineHistory) func(ctx context.Context, prompt string) (string, error) {
 	if o.IO.LineEditing {
-		var earlier []string
-		if st.Turn.Request != "" {
-			earlier = append(earlier, st.Turn.Request)
+		earlier := h.load()
+		if r := st.Turn.Request; r != "" && (len(earlier) == 0 || earlier[len(earlier)-1] != r) {
+			earlier = append(earlier, r)
 		}
 		p := console.NewPrompt(o.IO.Keyboard, o.IO.Out, earlier)
-		return p.ReadLine
+		return func(ctx context.Context, prompt string) (string, error) {
+			line, err := p.ReadLine(ctx, prompt)
+			if err == nil && prompt == chatPrompt {
+				h.add(line)
+			}
+			return line, err
+		}
 	}
 	lines := newLineReader(o.IO.In)
 	return func(ctx context.Context, prompt string) (string, error) {
