@@ -40,7 +40,11 @@ type Options struct {
 	// person reviewing (terminal, web page, or later) is offered them.
 	Interpret bool
 	JSON      bool
-	Dir       string
+	// Verbose also shows what the model is told (the results of its
+	// tools, the feedback of each review), which is not the person's
+	// reading otherwise.
+	Verbose bool
+	Dir     string
 	NoCommit  bool
 	NoVerify  bool
 	Access    repo.Access
@@ -223,7 +227,7 @@ func Run(ctx context.Context, o Options) error {
 	redact := agent.Settings{APIKey: cfg.APIKey}.Redact // a server's answer may quote the key
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, redact(s)) }
 	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
-	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
+	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st, verbose: o.Verbose}
 	a := &agent.Agent{
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
@@ -490,6 +494,19 @@ type eventPrinter struct {
 	// told reports that the summary of an edit's review was shown: the
 	// tool's result, the model's text, is not.
 	told bool
+	// verbose shows what the model is told as well (--verbose).
+	verbose bool
+}
+
+// forModel shows text meant for the model, with --verbose only: dim and
+// marked, so that it does not read as pair speaking to the person.
+func (p *eventPrinter) forModel(text string) {
+	if !p.verbose {
+		return
+	}
+	for line := range strings.Lines(strings.TrimRight(text, "\n") + "\n") {
+		fmt.Fprint(p.io.Err, p.dim("  model ← "+line))
+	}
 }
 
 func (p *eventPrinter) tokens() io.Writer {
@@ -544,9 +561,9 @@ func (p *eventPrinter) event(e agent.Event) {
 			p.told = false
 			break
 		}
-		if e.Detail != "ok" && (p.notice == "" || strings.TrimPrefix(e.Text, "error: ") != p.notice) {
-			fmt.Fprintln(p.io.Err, p.dim("  "+output.OneLine(e.Text, 160)))
-		}
+		// The result is the model's reading; what matters to the person
+		// came as a notice or an error of its own.
+		p.forModel(e.Text)
 	case agent.EventBlocked:
 		p.endLine()
 		what := e.Tool
@@ -568,6 +585,7 @@ func (p *eventPrinter) event(e agent.Event) {
 		p.endLine()
 		p.told = true
 		fmt.Fprintln(p.io.Err, p.dim(strings.TrimRight(e.Text, "\n")))
+		p.forModel(e.Detail)
 	case agent.EventApplied:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)

@@ -556,7 +556,7 @@ func TestInteractiveHelpAndUnknownKey(t *testing.T) {
 	s := r.start(t, nil, "apply", "fix.diff")
 	s.answer("[1/6]", "?")
 	s.expect("y - approve this hunk")
-	s.expect("s - split this hunk into smaller hunks")
+	s.expect("e - edit this hunk in your editor") // s is not on offer here
 	s.expect("Ctrl-C stops the review and writes nothing.")
 	s.answer("[1/6]", "x")
 	s.expect("unknown key x; press ? for help")
