@@ -43,12 +43,12 @@ type Options struct {
 	// Verbose also shows what the model is told (the results of its
 	// tools, the feedback of each review), which is not the person's
 	// reading otherwise.
-	Verbose bool
-	Dir     string
-	NoCommit  bool
-	NoVerify  bool
-	Access    repo.Access
-	IO        console.IO
+	Verbose  bool
+	Dir      string
+	NoCommit bool
+	NoVerify bool
+	Access   repo.Access
+	IO       console.IO
 	// Session names the session to make or continue; Continue takes the
 	// latest; Resume finishes the pending review (pair review).
 	Session  string

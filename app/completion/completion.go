@@ -161,10 +161,6 @@ autoload -U +X bashcompinit && bashcompinit
 func fish(root Command) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# fish completion for %[1]s: save as ~/.config/fish/completions/%[1]s.fish\n#   %[1]s completion fish > ~/.config/fish/completions/%[1]s.fish\n", root.Name)
-	var names []string
-	for _, c := range root.Commands {
-		names = append(names, c.Name)
-	}
 	first := "__fish_use_subcommand"
 	for _, c := range root.Commands {
 		fmt.Fprintf(&b, "complete -c %s -f -n %s -a %s -d %s\n", root.Name, first, c.Name, fishQuote(c.Usage))
