@@ -488,9 +488,6 @@ type eventPrinter struct {
 	// text shows the model's streamed words escaped (see
 	// internal/safetext); flushed when its line is left.
 	text *safetext.Writer
-	// notice is the last notice shown (an MCP call's failure), which
-	// the tool's result does not repeat.
-	notice string
 	// told reports that the summary of an edit's review was shown: the
 	// tool's result, the model's text, is not.
 	told bool
@@ -594,7 +591,6 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprintln(p.io.Err, "pair: needs a decision: "+e.Text)
 	case agent.EventNotice:
 		p.endLine()
-		p.notice = e.Text
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
 	case agent.EventUsage:
 		if e.Usage == (agent.Usage{}) {
