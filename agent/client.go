@@ -104,11 +104,12 @@ func (e *StatusError) v1() string {
 
 // Retryable reports whether the request may succeed when sent again:
 // 408 Request Timeout, 429 Too Many Requests and the 5xx errors but 501
-// Not Implemented. Other 4xx errors answer the request itself: sending it
-// again gets the same answer.
+// Not Implemented and 505 HTTP Version Not Supported. Those two and the
+// other 4xx errors answer the request itself: sending it again gets the
+// same answer.
 func (e *StatusError) Retryable() bool {
 	return e.Code == http.StatusRequestTimeout || e.Code == http.StatusTooManyRequests ||
-		e.Code >= 500 && e.Code <= 599 && e.Code != http.StatusNotImplemented
+		e.Code >= 500 && e.Code <= 599 && e.Code != http.StatusNotImplemented && e.Code != http.StatusHTTPVersionNotSupported
 }
 
 // Config says how to reach an OpenAI-compatible endpoint.

@@ -310,6 +310,11 @@ func TestCompleteClientErrorsAreNotRetried(t *testing.T) {
 			"model server: 501 Not Implemented: streaming is not supported",
 		},
 		{
+			"505",
+			agenttest.Reply{Status: 505, Text: "HTTP/2 required"},
+			"model server: 505 HTTP Version Not Supported: HTTP/2 required",
+		},
+		{
 			"404 as plain text",
 			agenttest.Reply{Status: 404, ErrorBody: "404 page not found"},
 			"model server: 404 Not Found for " + agenttest.MemoryURL + "/chat/completions: 404 page not found",

@@ -147,6 +147,11 @@ type RecoveryReport struct {
 // for a linked worktree or a submodule), or "" outside a repository.
 func (t *Tree) GitDir() string { return t.gitDir }
 
+// CommonDir returns the git directory that the tree's worktrees share
+// (the git directory itself but in a linked worktree), or "" outside a
+// repository.
+func (t *Tree) CommonDir() string { return t.commonDir }
+
 // journalHome returns the directory that holds the journal directory, and
 // the journal directory's name in it.
 func (t *Tree) journalHome() (string, string) {

@@ -123,9 +123,17 @@ func (r *Review) Accepted(fi int) []edit.Resolved {
 }
 
 // fileApplies reports whether any item of file fi is approved. A file's
-// rename, mode change, creation or deletion goes with its hunks: it is
-// done when at least one of them is approved.
+// mode change, creation or deletion goes with its hunks: it is done when
+// at least one of them is approved. A rename with hunks is its own item:
+// it is done when that item is approved.
 func (r *Review) fileApplies(fi int) bool {
+	if r.Proposal.Files[fi].renamedWithLines() {
+		for _, it := range r.Items {
+			if it.File == fi && it.Whole {
+				return it.Decision.Applies()
+			}
+		}
+	}
 	for _, it := range r.Items {
 		if it.File == fi && it.Decision.Applies() {
 			return true
@@ -133,6 +141,11 @@ func (r *Review) fileApplies(fi int) bool {
 	}
 	return false
 }
+
+// ErrRenameRejected is the refusal of Plans when a file's rename was
+// rejected but some of its hunks approved: the hunks are the renamed
+// file's.
+var ErrRenameRejected = errors.New("its rename was rejected, but some of its hunks approved; approve the rename, or reject its hunks")
 
 // ErrPartialDeletion is the refusal of Plans when only some hunks of a
 // file's deletion were approved: a deletion is written whole or not at
@@ -148,6 +161,9 @@ func (r *Review) Plans() ([]*edit.FilePlan, error) {
 	var out []*edit.FilePlan
 	for fi := range r.Proposal.Files {
 		if !r.fileApplies(fi) {
+			if r.Proposal.Files[fi].renamedWithLines() && len(r.Accepted(fi)) > 0 {
+				return nil, fmt.Errorf("%s: %w", r.Proposal.Files[fi].Path(), ErrRenameRejected)
+			}
 			continue
 		}
 		f := &r.Proposal.Files[fi]

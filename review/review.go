@@ -42,6 +42,12 @@ func (f *File) Path() string {
 	return f.OldPath
 }
 
+// renamedWithLines reports whether the file is renamed (or copied) and
+// changed in lines as well: its rename is an item of its own.
+func (f *File) renamedWithLines() bool {
+	return f.Action() == "rename" && len(f.Hunks) > 0 && !f.whole()
+}
+
 // Action is what the file's change does: modify, create, delete or rename.
 func (f *File) Action() string {
 	switch {
@@ -211,6 +217,12 @@ func New(p Proposal, grants []string) *Review {
 			}
 			r.add(it)
 			continue
+		}
+		if f.renamedWithLines() {
+			// The rename is decided on its own, before its hunks:
+			// rejecting every hunk keeps it or not as the person says,
+			// never silently.
+			r.add(Item{File: fi, Whole: true})
 		}
 		for _, h := range f.Hunks {
 			r.add(Item{File: fi, Hunk: h})

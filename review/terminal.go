@@ -453,8 +453,14 @@ func wholeChange(f *File) string {
 	return "change " + safetext.Name(f.Path())
 }
 
-// keys lists the keys that do something here, for the prompt.
+// keysFor lists the keys that do something here, for the prompt.
 func (t *Terminal) keysFor(r *Review) string {
+	return strings.Join(t.keyList(r), ",")
+}
+
+// keyList is the keys that do something on the current hunk, in the
+// prompt's order; the prompt and the help both list exactly these.
+func (t *Terminal) keyList(r *Review) []string {
 	ks := []string{"y", "n", "r"}
 	it := r.Current()
 	later := false
@@ -492,7 +498,7 @@ func (t *Terminal) keysFor(r *Review) string {
 	if len(r.Items) > 1 {
 		ks = append(ks, "g", "/")
 	}
-	return strings.Join(append(ks, "p", "?"), ",")
+	return append(ks, "p", "?")
 }
 
 func (t *Terminal) prompt(r *Review) {
@@ -506,27 +512,35 @@ func (t *Terminal) prompt(r *Review) {
 	t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("[%d/%d] Approve this %s (%s) [%s]?", n, total, what, r.Where(r.Current()), t.keysFor(r))))
 }
 
+// keyHelp says what each review key does, for ?.
+var keyHelp = map[string]string{
+	"y": "approve this hunk",
+	"n": "reject this hunk",
+	"r": "reject this hunk with a note for the model",
+	"a": "approve this hunk and the rest of this file's undecided hunks",
+	"d": "reject this hunk and the rest of this file's undecided hunks",
+	"A": "approve this file's hunks now, and later edits of its content for the rest of the session",
+	"q": "quit: reject every undecided hunk, then see the summary",
+	"s": "split this hunk into smaller hunks",
+	"e": "edit this hunk in your editor",
+	"j": "leave this hunk undecided, go to the next undecided hunk",
+	"k": "leave this hunk undecided, go to the previous undecided hunk",
+	"J": "go to the next hunk (down arrow)",
+	"K": "go to the previous hunk (up arrow)",
+	"g": "go to a hunk by number",
+	"/": "search for a hunk matching a regular expression",
+	"p": "print the hunk again",
+	"?": "this help",
+}
+
+// help lists only the keys the prompt offers for this hunk, as git add -p
+// does.
 func (t *Terminal) help(r *Review) {
-	lines := []string{
-		"y - approve this hunk",
-		"n - reject this hunk",
-		"r - reject this hunk with a note for the model",
-		"a - approve this hunk and the rest of this file's undecided hunks",
-		"d - reject this hunk and the rest of this file's undecided hunks",
-		"A - approve this file's hunks now, and later edits of its content for the rest of the session",
-		"q - quit: reject every undecided hunk, then see the summary",
-		"s - split this hunk into smaller hunks",
-		"e - edit this hunk in your editor",
-		"j - leave this hunk undecided, go to the next undecided hunk",
-		"k - leave this hunk undecided, go to the previous undecided hunk",
-		"J - go to the next hunk (up and down arrows: previous, next)",
-		"K - go to the previous hunk",
-		"g - go to a hunk by number",
-		"/ - search for a hunk matching a regular expression",
-		"p - print the hunk again",
-		"? - this help",
-		"Ctrl-C stops the review and writes nothing.",
+	var lines []string
+	for _, k := range t.keyList(r) {
+		lines = append(lines, k+" - "+keyHelp[k])
 	}
+	lines = append(lines, "Ctrl-C stops the review and writes nothing.")
 	if it := r.Current(); it != nil && it.Hunk.Pass.Help() != "" {
 		lines = append(lines, "", it.Hunk.Pass.Help())
 	}

@@ -358,3 +358,22 @@ func TestTerminalUncertain(t *testing.T) {
 		t.Errorf("got record %+v (%s), want it marked uncertain", rec, rec)
 	}
 }
+
+// TestTerminalHelpListsOfferedKeys checks that ? lists the keys the prompt
+// offers for the hunk, and no others, as git add -p does.
+func TestTerminalHelpListsOfferedKeys(t *testing.T) {
+	r := fixture(t)
+	screen, _ := term(t, r, "?", nil)
+	prompt := regexp.MustCompile(`\[([^\]]*)\]\? `).FindStringSubmatch(screen)
+	if prompt == nil {
+		t.Fatalf("no prompt on the screen:\n%s", screen)
+	}
+	offered := strings.Split(prompt[1], ",")
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^(\S) - `).FindAllStringSubmatch(screen, -1) {
+		listed = append(listed, m[1])
+	}
+	if got, want := strings.Join(listed, ","), strings.Join(offered, ","); got != want {
+		t.Errorf("? lists keys %s, want the prompt's %s\nscreen:\n%s", got, want, screen)
+	}
+}

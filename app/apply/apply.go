@@ -106,6 +106,10 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// errNoPatch is a bare pair apply on a terminal: no patch file, and
+// standard input is the keyboard.
+var errNoPatch = output.Usagef("apply: no patch given: give the patch as a file, or pipe it to standard input\nusage: pair apply [options] [PATCH|-] (see 'pair apply --help')")
+
 // howToDecide works out, before anything is read, where the decisions
 // will come from, or fails with the flags to use.
 func howToDecide(o Options) (review.Mode, *os.File, error) {
@@ -126,7 +130,18 @@ func howToDecide(o Options) (review.Mode, *os.File, error) {
 	if !fromStdin {
 		return review.DecideLines, nil, nil
 	}
-	return 0, nil, output.Usagef("apply: the patch comes from standard input, so no one can be asked about its hunks: " +
+	if o.IO.Keyboard != nil {
+		// Standard input is the terminal: no patch comes from it.
+		return 0, nil, errNoPatch
+	}
+	// The patch takes standard input: the keys come from the terminal,
+	// when there is one.
+	if o.IO.OpenTerminal != nil {
+		if tty, err := o.IO.OpenTerminal(); err == nil {
+			return review.DecideTerminal, tty, nil
+		}
+	}
+	return 0, nil, output.Usagef("apply: the patch comes from standard input and there is no terminal to ask about its hunks: " +
 		"give --decisions (one letter per hunk, e.g. yny), --yes to approve every hunk, or the patch as a file to review it in the terminal; --check shows the placements without changing anything")
 }
 
@@ -139,6 +154,9 @@ func Run(ctx context.Context, o Options) error {
 	a, err := newApplier(o)
 	if err != nil {
 		return err
+	}
+	if a.kb != nil && a.kb != o.IO.Keyboard {
+		defer a.kb.Close() // the terminal opened for the keys
 	}
 	text, err := readPatch(o)
 	if err != nil {
@@ -657,7 +675,7 @@ func readPatch(o Options) (string, error) {
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.
 	if o.IO.Keyboard != nil {
-		return "", output.Usagef("apply: give a patch file, or pipe the patch to standard input")
+		return "", errNoPatch
 	}
 	b, err := io.ReadAll(o.IO.In)
 	if err != nil {

@@ -29,19 +29,28 @@ func TestEventPrinterEscapes(t *testing.T) {
 
 // TestEventPrinterReviewSummary: after a review the person reads its
 // summary, on a line of its own, never the text the model is told (the
-// event's Detail, and the tool's result).
+// event's Detail, and the tool's results) but with --verbose, marked.
 func TestEventPrinterReviewSummary(t *testing.T) {
-	var out, errOut strings.Builder
-	p := &eventPrinter{io: console.IO{Out: &out, Err: &errOut}, st: &agent.State{}}
 	model := "Review of your edit:\n- app.go:3: rejected by the person\nNothing was written.\n"
-	p.event(agent.Event{Kind: agent.EventToolCall, Tool: "propose_diff", Text: "{}"})
-	p.event(agent.Event{Kind: agent.EventFeedback, Tool: "propose_diff", Text: "Review: 1 hunk rejected. Nothing was written.", Detail: model})
-	p.event(agent.Event{Kind: agent.EventToolResult, Tool: "propose_diff", Text: model, Detail: "error"})
-	p.event(agent.Event{Kind: agent.EventToolCall, Tool: "read_file", Text: "{}"})
-	p.event(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Text: "error: no such file", Detail: "error"})
-	want := "→ propose_diff {}\nReview: 1 hunk rejected. Nothing was written.\n→ read_file {}\n  error: no such file\n"
-	if errOut.String() != want {
-		t.Errorf("got %q, want %q", errOut.String(), want)
+	for _, tc := range []struct {
+		verbose bool
+		want    string
+	}{
+		{false, "→ propose_diff {}\nReview: 1 hunk rejected. Nothing was written.\n→ read_file {}\n"},
+		{true, "→ propose_diff {}\nReview: 1 hunk rejected. Nothing was written.\n" +
+			"  model ← Review of your edit:\n  model ← - app.go:3: rejected by the person\n  model ← Nothing was written.\n" +
+			"→ read_file {}\n  model ← error: no such file\n"},
+	} {
+		var out, errOut strings.Builder
+		p := &eventPrinter{io: console.IO{Out: &out, Err: &errOut}, st: &agent.State{}, verbose: tc.verbose}
+		p.event(agent.Event{Kind: agent.EventToolCall, Tool: "propose_diff", Text: "{}"})
+		p.event(agent.Event{Kind: agent.EventFeedback, Tool: "propose_diff", Text: "Review: 1 hunk rejected. Nothing was written.", Detail: model})
+		p.event(agent.Event{Kind: agent.EventToolResult, Tool: "propose_diff", Text: model, Detail: "error"})
+		p.event(agent.Event{Kind: agent.EventToolCall, Tool: "read_file", Text: "{}"})
+		p.event(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Text: "error: no such file", Detail: "error"})
+		if errOut.String() != tc.want {
+			t.Errorf("verbose %v: got %q, want %q", tc.verbose, errOut.String(), tc.want)
+		}
 	}
 }
 

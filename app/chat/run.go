@@ -40,11 +40,15 @@ type Options struct {
 	// person reviewing (terminal, web page, or later) is offered them.
 	Interpret bool
 	JSON      bool
-	Dir       string
-	NoCommit  bool
-	NoVerify  bool
-	Access    repo.Access
-	IO        console.IO
+	// Verbose also shows what the model is told (the results of its
+	// tools, the feedback of each review), which is not the person's
+	// reading otherwise.
+	Verbose  bool
+	Dir      string
+	NoCommit bool
+	NoVerify bool
+	Access   repo.Access
+	IO       console.IO
 	// Session names the session to make or continue; Continue takes the
 	// latest; Resume finishes the pending review (pair review).
 	Session  string
@@ -226,7 +230,7 @@ func Run(ctx context.Context, o Options) error {
 	redact := agent.Settings{APIKey: cfg.APIKey}.Redact // a server's answer may quote the key
 	client.Notice = func(s string) { fmt.Fprintln(o.IO.Err, redact(s)) }
 	client.Waiting = (&waitNotice{w: o.IO.Err, tty: o.IO.ErrTTY, after: 3 * time.Second}).start
-	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st}
+	show := &eventPrinter{io: o.IO, json: o.JSON, color: o.IO.ErrColor, st: st, verbose: o.Verbose}
 	a := &agent.Agent{
 		Model: client, Tree: tree, Reviewer: rv, Access: o.Access, Emit: show.event,
 		Settings: agent.Settings{
@@ -491,12 +495,22 @@ type eventPrinter struct {
 	// text shows the model's streamed words escaped (see
 	// internal/safetext); flushed when its line is left.
 	text *safetext.Writer
-	// notice is the last notice shown (an MCP call's failure), which
-	// the tool's result does not repeat.
-	notice string
 	// told reports that the summary of an edit's review was shown: the
 	// tool's result, the model's text, is not.
 	told bool
+	// verbose shows what the model is told as well (--verbose).
+	verbose bool
+}
+
+// forModel shows text meant for the model, with --verbose only: dim and
+// marked, so that it does not read as pair speaking to the person.
+func (p *eventPrinter) forModel(text string) {
+	if !p.verbose {
+		return
+	}
+	for line := range strings.Lines(strings.TrimRight(text, "\n") + "\n") {
+		fmt.Fprint(p.io.Err, p.dim("  model ← "+line))
+	}
 }
 
 func (p *eventPrinter) tokens() io.Writer {
@@ -551,9 +565,9 @@ func (p *eventPrinter) event(e agent.Event) {
 			p.told = false
 			break
 		}
-		if e.Detail != "ok" && (p.notice == "" || strings.TrimPrefix(e.Text, "error: ") != p.notice) {
-			fmt.Fprintln(p.io.Err, p.dim("  "+output.OneLine(e.Text, 160)))
-		}
+		// The result is the model's reading; what matters to the person
+		// came as a notice or an error of its own.
+		p.forModel(e.Text)
 	case agent.EventBlocked:
 		p.endLine()
 		what := e.Tool
@@ -575,6 +589,7 @@ func (p *eventPrinter) event(e agent.Event) {
 		p.endLine()
 		p.told = true
 		fmt.Fprintln(p.io.Err, p.dim(strings.TrimRight(e.Text, "\n")))
+		p.forModel(e.Detail)
 	case agent.EventApplied:
 		p.endLine()
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
@@ -583,7 +598,6 @@ func (p *eventPrinter) event(e agent.Event) {
 		fmt.Fprintln(p.io.Err, "pair: needs a decision: "+e.Text)
 	case agent.EventNotice:
 		p.endLine()
-		p.notice = e.Text
 		fmt.Fprintln(p.io.Err, "pair: "+e.Text)
 	case agent.EventUsage:
 		if e.Usage == (agent.Usage{}) {
@@ -599,8 +613,9 @@ func (p *eventPrinter) event(e agent.Event) {
 // chat is pair edit on a terminal: requests and slash commands, one line
 // each, until /quit or the end of input.
 func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter) error {
-	read := promptReader(o, st)
+	read := promptReader(o, st, newLineHistory(a.Tree.CommonDir()))
 	out := o.IO.Out
+	ask := func(ctx context.Context, question string) (string, error) { return read(ctx, question) }
 	fmt.Fprintf(out, "pair edit with %s in %s. Type a request, or /help; Ctrl-C stops a request, Ctrl-D leaves.\n", safetext.Name(st.Model), safetext.Name(a.Tree.Dir))
 	if len(st.Files) > 0 {
 		fmt.Fprintf(out, "files in context: %s\n", strings.Join(safetext.Names(st.Files), ", "))
@@ -636,7 +651,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 		}
 	}
 	for {
-		line, err := read(ctx)
+		line, err := read(ctx, chatPrompt)
 		switch {
 		case ctx.Err() != nil, errors.Is(err, console.ErrPromptInterrupted):
 			fmt.Fprintln(out)
@@ -654,7 +669,7 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 			// alone, and the chat goes on.
 			var quit bool
 			if err := turn(stoppedWhat(line), true, func(ctx context.Context) (err error) {
-				quit, err = slash(ctx, o, a, st, line)
+				quit, err = slash(ctx, o, a, st, line, ask)
 				return err
 			}); err != nil {
 				return err
@@ -670,21 +685,31 @@ func chat(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show 
 	}
 }
 
+// chatPrompt is the prompt of the chat's requests and commands; only
+// what is typed after it goes to the history.
+const chatPrompt = "pair> "
+
 // promptReader returns what reads the chat's lines after its prompt: on
-// a terminal, with line editing and history (the history starts with the
-// session's last request); otherwise as they come.
-func promptReader(o Options, st *agent.State) func(context.Context) (string, error) {
-	const prompt = "pair> "
+// a terminal, with line editing and history (the repository's history h,
+// then the session's last request), each line typed added to h;
+// otherwise as they come.
+func promptReader(o Options, st *agent.State, h lineHistory) func(ctx context.Context, prompt string) (string, error) {
 	if o.IO.LineEditing {
-		var earlier []string
-		if st.Turn.Request != "" {
-			earlier = append(earlier, st.Turn.Request)
+		earlier := h.load()
+		if r := st.Turn.Request; r != "" && (len(earlier) == 0 || earlier[len(earlier)-1] != r) {
+			earlier = append(earlier, r)
 		}
 		p := console.NewPrompt(o.IO.Keyboard, o.IO.Out, earlier)
-		return func(ctx context.Context) (string, error) { return p.ReadLine(ctx, prompt) }
+		return func(ctx context.Context, prompt string) (string, error) {
+			line, err := p.ReadLine(ctx, prompt)
+			if err == nil && prompt == chatPrompt {
+				h.add(line)
+			}
+			return line, err
+		}
 	}
 	lines := newLineReader(o.IO.In)
-	return func(ctx context.Context) (string, error) {
+	return func(ctx context.Context, prompt string) (string, error) {
 		fmt.Fprint(o.IO.Out, prompt)
 		return lines.read(ctx)
 	}
@@ -730,8 +755,34 @@ func (l *lineReader) read(ctx context.Context) (string, error) {
 	}
 }
 
-// slash runs a chat command; quit reports /quit.
-func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line string) (quit bool, err error) {
+// undoOthers asks before /undo takes back a commit of another session
+// (an earlier chat, pair apply): ok reports whether to go on. When HEAD
+// cannot be undone at all, pair undo says why.
+func undoOthers(ctx context.Context, tree *repo.Tree, session string, out io.Writer, ask func(context.Context, string) (string, error)) (ok bool, err error) {
+	res, err := tree.Undo(true)
+	if err != nil || res.Commit.Session == session {
+		return true, nil
+	}
+	c := res.Commit
+	if ask == nil {
+		return false, errors.New("/undo: HEAD was committed by another session; use pair undo to take it back")
+	}
+	fmt.Fprintf(out, "HEAD %.12s (\"%s\") was committed by session %s, not this one (%s).\n",
+		c.Hash, safetext.Line(c.Subject), safetext.Name(c.Session), safetext.Name(session))
+	answer, err := ask(ctx, "Take it back? [y/N] ")
+	if err != nil && answer == "" {
+		return false, err
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+		return true, nil
+	}
+	fmt.Fprintln(out, "not undone")
+	return false, nil
+}
+
+// slash runs a chat command; quit reports /quit. ask puts a question to
+// the person and reads the answer (nil: no one to ask).
+func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line string, ask func(ctx context.Context, question string) (string, error)) (quit bool, err error) {
 	name, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	out := o.IO.Out
@@ -786,6 +837,9 @@ func slash(ctx context.Context, o Options, a *agent.Agent, st *agent.State, line
 		}
 		fmt.Fprint(out, safetext.Text(d))
 	case "/undo":
+		if ok, err := undoOthers(ctx, a.Tree, st.Session, out, ask); !ok || err != nil {
+			return false, err
+		}
 		return false, o.Undo(ctx, a.Tree.Dir)
 	case "/run", "/test":
 		cmdline := rest

@@ -159,7 +159,7 @@ func TestSlashRunCanceled(t *testing.T) {
 	st := agent.NewState("s", "m", "edit", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := slash(ctx, Options{IO: console.IO{Out: &out, Err: &out}}, &agent.Agent{Tree: tree}, st, "/run echo hello")
+	_, err := slash(ctx, Options{IO: console.IO{Out: &out, Err: &out}}, &agent.Agent{Tree: tree}, st, "/run echo hello", nil)
 	if err == nil || ctx.Err() == nil {
 		t.Fatalf("got %v, want the context's error", err)
 	}
@@ -183,7 +183,7 @@ func TestSlashRunWithoutSecrets(t *testing.T) {
 	for _, line := range []string{"/run echo key=[$OPENAI_API_KEY] token=[$DEPLOY_TOKEN]; cat key.txt", "/test"} {
 		var out strings.Builder
 		st := agent.NewState("s", "m", "edit", nil)
-		if _, err := slash(context.Background(), Options{IO: console.IO{Out: &out, Err: &out}}, a, st, line); err != nil {
+		if _, err := slash(context.Background(), Options{IO: console.IO{Out: &out, Err: &out}}, a, st, line, nil); err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
 		kept := st.Messages[len(st.Messages)-1].Content

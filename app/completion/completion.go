@@ -11,12 +11,15 @@ import (
 
 // Flag is one flag of a command: its names without dashes (one letter
 // names are short flags), whether it takes a value, the values it takes
-// when they are few, and its usage.
+// when they are few, and its usage. Dynamic, when set, gives the values
+// when asked: the arguments of the program that print them, one a line
+// (e.g. "sessions --names").
 type Flag struct {
-	Names  []string
-	Value  bool
-	Values []string
-	Usage  string
+	Names   []string
+	Value   bool
+	Values  []string
+	Usage   string
+	Dynamic string
 }
 
 // Command is a command, or the program itself, with its flags and
@@ -105,6 +108,29 @@ _%[1]s() {
 		}
 	}
 	b.WriteString("\tesac\n")
+	// Values the program prints when asked, for a command's flag.
+	dynamic := map[string][]string{}
+	var order []string
+	for _, c := range root.Commands {
+		for _, f := range c.Flags {
+			if f.Dynamic == "" {
+				continue
+			}
+			if dynamic[f.Dynamic] == nil {
+				order = append(order, f.Dynamic)
+			}
+			for _, n := range f.Names {
+				dynamic[f.Dynamic] = append(dynamic[f.Dynamic], fmt.Sprintf("%q", c.Name+" "+dashed(n)))
+			}
+		}
+	}
+	if len(order) > 0 {
+		b.WriteString("\tcase \"$cmd $prev\" in\n")
+		for _, d := range order {
+			fmt.Fprintf(&b, "\t%s) COMPREPLY=($(compgen -W \"$(%s %s 2>/dev/null)\" -- \"$cur\")); return ;;\n", strings.Join(dynamic[d], "|"), root.Name, d)
+		}
+		b.WriteString("\tesac\n")
+	}
 	// Each command's flags and subcommands; without a command, the
 	// program's flags and its commands.
 	b.WriteString("\tlocal flags subs\n\tcase $cmd in\n")
@@ -150,6 +176,8 @@ func fish(root Command) string {
 				}
 			}
 			switch {
+			case f.Dynamic != "":
+				line += " -x -a " + fishQuote("("+root.Name+" "+f.Dynamic+" 2>/dev/null)")
 			case len(f.Values) > 0:
 				line += " -x -a " + fishQuote(strings.Join(f.Values, " "))
 			case f.Value:

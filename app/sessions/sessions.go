@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pair-cli/pair/agent"
@@ -23,7 +24,10 @@ type Options struct {
 	// takes them, List ignores them.
 	Remove []string
 	JSON   bool // List only
-	IO     console.IO
+	// Names lists the names alone, one a line, for shell completion
+	// (List only).
+	Names bool
+	IO    console.IO
 	// OpenTree opens the working tree that holds a directory.
 	OpenTree func(dir string) (*repo.Tree, error)
 }
@@ -39,6 +43,14 @@ func List(ctx context.Context, o Options) error {
 	list, err := chat.Store(tree).List()
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
+	}
+	if o.Names {
+		for _, s := range list {
+			if s.Name == safetext.Name(s.Name) && !strings.ContainsAny(s.Name, " \t'\"\\$`") {
+				fmt.Fprintln(o.IO.Out, s.Name)
+			}
+		}
+		return nil
 	}
 	if o.JSON {
 		if list == nil {

@@ -27,7 +27,7 @@ read unless allowed.
 
 Exit status: 0 answered; 1 failed (also: the answer was cut at the model's
 length limit); 2 usage error; 130 interrupted.`,
-		Flags: append(configFlags(),
+		Flags: append(configFlags(), verboseFlag(),
 			&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "put `FILE` in context (may be repeated)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as one JSON object; tokens go to standard error"},
 			directoryFlag(),

@@ -323,3 +323,68 @@ func TestChatLineEditing(t *testing.T) {
 		t.Errorf("the second request is not the edited line:\n%s", body)
 	}
 }
+
+// TestChatUndoAsksForOtherSession: /undo asks before taking back a commit
+// of another session (pair apply's here); n keeps it, y takes it back.
+func TestChatUndoAsksForOtherSession(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	r.writeFile(t, "greet.diff", chatGreetDiff)
+	r.start(t, nil, "apply", "--yes", "-m", "a friendlier greeting", "greet.diff").wait(0)
+	applied := strings.TrimSpace(r.git(t, "rev-parse", "HEAD"))
+	if applied == r.head {
+		t.Fatal("pair apply made no commit")
+	}
+	srv := agenttest.NewServer(t)
+	s := r.start(t, chatModelEnv(srv), "edit")
+	s.chatLine("/undo")
+	s.expectMatch(regexp.MustCompile(`HEAD [0-9a-f]{12} \("a friendlier greeting"\) was committed by session apply-\S+, not this one \(\S+\)\.\r?\n.*Take it back\? \[y/N\] `))
+	s.send("n\r")
+	s.expect("not undone")
+	if head := strings.TrimSpace(r.git(t, "rev-parse", "HEAD")); head != applied {
+		t.Fatalf("n took the commit back: HEAD is %s, want %s", head, applied)
+	}
+	s.chatLine("/undo")
+	s.expect("Take it back? [y/N] ")
+	s.send("y\r")
+	s.chatLine("/quit")
+	s.wait(0)
+	if head := strings.TrimSpace(r.git(t, "rev-parse", "HEAD")); head != r.head {
+		t.Errorf("y did not take the commit back: HEAD is %s, want %s", head, r.head)
+	}
+}
+
+// TestChatHistoryAcrossRuns: the line history is the repository's, kept
+// in its git directory: the up arrow in a second pair edit brings back
+// the line typed in the first.
+func TestChatHistoryAcrossRuns(t *testing.T) {
+	t.Parallel()
+	r := newChatRepo(t)
+	srv := agenttest.NewServer(t, agenttest.Reply{Text: "answer one"}, agenttest.Reply{Text: "answer two"})
+	s := r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.chatLine("explain the first request")
+	s.expect("answer one")
+	s.chatLine("/quit")
+	s.wait(0)
+
+	s = r.start(t, chatModelEnv(srv), "edit", "app.go")
+	s.expect("pair> ")
+	s.send("\x1b[A\x1b[A" + "\r") // /quit, then the request
+	s.expect("answer two")
+	s.chatLine("/quit")
+	s.wait(0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if body := string(reqs[1].Raw); !strings.Contains(body, "explain the first request") {
+		t.Errorf("the second run's request is not the first run's line:\n%s", body)
+	}
+	hist, err := os.ReadFile(filepath.Join(r.dir, ".git", "pair", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "explain the first request\n/quit\nexplain the first request\n/quit\n"; string(hist) != want {
+		t.Errorf("history file:\ngot  %q\nwant %q", hist, want)
+	}
+}

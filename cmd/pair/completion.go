@@ -14,6 +14,10 @@ import (
 // flagValues are the values of the flags that take few.
 var flagValues = map[string][]string{"color": {"auto", "always", "never"}}
 
+// flagDynamic are the flags whose values pair prints when asked: the
+// arguments that print them.
+var flagDynamic = map[string]string{"session": "sessions --names"}
+
 // newCompletionCmd is pair completion SHELL; runF, when not nil, gets the
 // shell and the commands instead of printing the script (for tests).
 func newCompletionCmd(f *factory, runF func(context.Context, string, completion.Command) error) *cli.Command {
@@ -22,7 +26,7 @@ func newCompletionCmd(f *factory, runF func(context.Context, string, completion.
 		Usage:     "print the shell completion script for bash, zsh or fish",
 		ArgsUsage: "bash|zsh|fish",
 		Description: `Prints a script that makes the shell complete pair's commands, their
-flags, and the values of --color. Load it from your shell's start-up file:
+flags, the values of --color, and the names of the sessions after --session. Load it from your shell's start-up file:
 
   bash  source <(pair completion bash)      in ~/.bashrc
   zsh   source <(pair completion zsh)       in ~/.zshrc
@@ -76,6 +80,7 @@ func flagsOf(flags []cli.Flag, root bool) []completion.Flag {
 			cf.Value, cf.Usage = d.TakesValue(), d.GetUsage()
 		}
 		cf.Values = flagValues[cf.Names[0]]
+		cf.Dynamic = flagDynamic[cf.Names[0]]
 		out = append(out, cf)
 	}
 	return out

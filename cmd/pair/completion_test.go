@@ -23,6 +23,12 @@ func TestCompletionInBash(t *testing.T) {
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A pair that names two sessions when asked as the script asks.
+	bin := t.TempDir()
+	fake := "#!/bin/sh\n[ \"$*\" = 'sessions --names' ] && printf 'edit-20250102-aaa\\nedit-20250103-bbb\\n'\n"
+	if err := os.WriteFile(filepath.Join(bin, "pair"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		line string // the words typed; the last is the one completed
 		want string // COMPREPLY, sorted, space-separated
@@ -39,6 +45,10 @@ func TestCompletionInBash(t *testing.T) {
 		{"pair mcp l", "list"},
 		{"pair apply fi", ""}, // a file name: left to the shell
 		{"pair completion ", ""},
+		{"pair edit --session ", "edit-20250102-aaa edit-20250103-bbb"},
+		{"pair edit -s edit-20250103", "edit-20250103-bbb"},
+		{"pair review -s ", "edit-20250102-aaa edit-20250103-bbb"},
+		{"pair -C /tmp review --session e", "edit-20250102-aaa edit-20250103-bbb"},
 	} {
 		words := strings.Fields(tc.line)
 		if strings.HasSuffix(tc.line, " ") {
@@ -50,7 +60,9 @@ func TestCompletionInBash(t *testing.T) {
 		}
 		prog := "source " + path + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
 			strconv.Itoa(len(words)-1) + "\n_pair\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort | tr '\\n' ' '\n"
-		out, err := exec.Command("bash", "--norc", "--noprofile", "-c", prog).CombinedOutput()
+		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("bash: %v\n%s", err, out)
 		}

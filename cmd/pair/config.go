@@ -26,6 +26,12 @@ func configFlags() []cli.Flag {
 	}
 }
 
+// verboseFlag is --verbose of the commands that show a model's work
+// (edit, ask, review).
+func verboseFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "verbose", Usage: "also show what the model is told: the results of its tools and the feedback of each review"}
+}
+
 // loadConfig loads the configuration of the repository root dir (state
 // in stateDir) with the command's flags (see config.Load).
 func loadConfig(c *cli.Context, dir, stateDir string) (config.Config, error) {

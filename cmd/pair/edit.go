@@ -100,7 +100,7 @@ the files sent.
 Exit status: 0 done; 1 failed (also: the commit failed, or the reply was
 cut at the model's length limit); 2 usage error; 3 paused for review;
 130 interrupted.`,
-		Flags: append(configFlags(),
+		Flags: append(configFlags(), verboseFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "run one request `TEXT` and exit"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk the model proposes (never its commands or MCP calls)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide hunks without a terminal: one `LETTERS` per hunk, in order (y, n, a, d, A, q); never a command or an MCP call"},
@@ -138,6 +138,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 // is not nil, with what only the command supplies: the tree opened with its recovery notice, the configuration with the
 // command's flags, the MCP servers and pair undo.
 func runChat(c *cli.Context, f *factory, o chat.Options, runF func(context.Context, chat.Options) error) error {
+	o.Verbose = c.Bool("verbose")
 	o.OpenTree = func(dir string) (*repo.Tree, error) { return openTree(dir, o.IO.Err) }
 	o.LoadConfig = func(dir, stateDir string) (config.Config, error) { return loadConfig(c, dir, stateDir) }
 	o.StartMCP = func(ctx context.Context, cfg config.Config, root string, w io.Writer) *mcp.Set {

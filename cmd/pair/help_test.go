@@ -80,3 +80,52 @@ func TestReadme(t *testing.T) {
 		t.Errorf("README.md names a machine's path (%s)", m)
 	}
 }
+
+// TestHelpExamplesAndEnvironment checks that pair --help ends with
+// EXAMPLES and ENVIRONMENT, and that ENVIRONMENT names every variable
+// the code reads for the person (os.Getenv, getenv, env and LookupEnv
+// with a literal name), but those of the tests and the race detector.
+func TestHelpExamplesAndEnvironment(t *testing.T) {
+	var out strings.Builder
+	app := newApp(&factory{})
+	app.Writer = &out
+	if err := app.Run([]string{"pair", "--help"}); err != nil {
+		t.Fatal(err)
+	}
+	help := out.String()
+	ex, env := strings.Index(help, "\nEXAMPLES:\n"), strings.Index(help, "\nENVIRONMENT:\n")
+	if ex < 0 || env < ex {
+		t.Fatalf("the help lacks EXAMPLES then ENVIRONMENT:\n%s", help)
+	}
+	if !strings.Contains(help[ex:env], "pair edit") || !strings.Contains(help[ex:env], "| pair apply") {
+		t.Errorf("EXAMPLES lacks pair edit or a piped pair apply:\n%s", help[ex:env])
+	}
+	internal := map[string]bool{"GOCOVERDIR": true, "GORACE": true, "UPDATE_SCRIPTS": true, "PATH": true,
+		"PAIR_MCP_TEST_CHILD": true, "PAIR_MCP_TEST_NOTES": true, "PAIR_WEB_SCREENSHOT": true, "PAIR_REQUIRE_TOOLS": true}
+	read := regexp.MustCompile(`(?:[Gg]etenv|\benv|LookupEnv)\("([A-Z][A-Z0-9_]*)"\)`)
+	seen := map[string]bool{}
+	err := filepath.WalkDir(filepath.Join("..", ".."), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range read.FindAllStringSubmatch(string(b), -1) {
+			seen[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 5 {
+		t.Fatalf("found only %v read from the environment: the scan is broken", seen)
+	}
+	for name := range seen {
+		if !internal[name] && !regexp.MustCompile(`\b`+name+`\b`).MatchString(help[env:]) {
+			t.Errorf("the code reads $%s, which ENVIRONMENT does not name", name)
+		}
+	}
+}

@@ -556,7 +556,7 @@ func TestInteractiveHelpAndUnknownKey(t *testing.T) {
 	s := r.start(t, nil, "apply", "fix.diff")
 	s.answer("[1/6]", "?")
 	s.expect("y - approve this hunk")
-	s.expect("s - split this hunk into smaller hunks")
+	s.expect("e - edit this hunk in your editor") // s is not on offer here
 	s.expect("Ctrl-C stops the review and writes nothing.")
 	s.answer("[1/6]", "x")
 	s.expect("unknown key x; press ? for help")
@@ -779,6 +779,13 @@ type ptySession struct {
 // extra variables.
 func (r *interactiveRepo) start(t *testing.T, extraEnv []string, args ...string) *ptySession {
 	t.Helper()
+	return r.startStdin(t, nil, extraEnv, args...)
+}
+
+// startStdin is start with stdin as standard input (nil: the terminal);
+// the terminal stays pair's controlling terminal (/dev/tty).
+func (r *interactiveRepo) startStdin(t *testing.T, stdin *os.File, extraEnv []string, args ...string) *ptySession {
+	t.Helper()
 	bin, err := exec.LookPath("pair")
 	if err != nil {
 		t.Fatalf("pair is not on PATH (TestMain puts it there): %v", err)
@@ -800,6 +807,10 @@ func (r *interactiveRepo) start(t *testing.T, extraEnv []string, args ...string)
 	cmd.Env = append(slices.Clone(r.env), extraEnv...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if stdin != nil {
+		cmd.Stdin = stdin
+		cmd.SysProcAttr.Ctty = 1 // standard output: the terminal
+	}
 	if err := cmd.Start(); err != nil {
 		ptmx.Close()
 		tty.Close()
@@ -978,16 +989,43 @@ func TestInteractiveHostileHunk(t *testing.T) {
 }
 
 // TestInteractiveNoPatch: pair apply with no patch file and a terminal as
-// standard input is a usage error (exit 2), without waiting for input.
+// standard input is a usage error (exit 2) that says so, with the usage,
+// without waiting for input, with or without decisions.
 func TestInteractiveNoPatch(t *testing.T) {
 	t.Parallel()
-	r := newInteractiveRepo(t, goodEditor)
-	s := r.start(t, nil, "apply", "--yes")
-	screen := s.wait(2)
-	if !strings.Contains(screen, "pair: apply: give a patch file, or pipe the patch to standard input") {
-		t.Errorf("the screen does not ask for a patch:\n%s", printable(screen))
+	for _, args := range [][]string{{"apply"}, {"apply", "--yes"}} {
+		r := newInteractiveRepo(t, goodEditor)
+		s := r.start(t, nil, args...)
+		screen := s.wait(2)
+		for _, want := range []string{"pair: apply: no patch given: give the patch as a file, or pipe it to standard input", "usage: pair apply [options] [PATCH|-]"} {
+			if !strings.Contains(screen, want) {
+				t.Errorf("%v: the screen lacks %q:\n%s", args, want, printable(screen))
+			}
+		}
+		r.wantUnchanged(t)
 	}
-	r.wantUnchanged(t)
+}
+
+// TestInteractivePatchOnStdin: with the patch on standard input, the
+// review keys come from the terminal (/dev/tty), as git add -p's do.
+func TestInteractivePatchOnStdin(t *testing.T) {
+	t.Parallel()
+	r := newInteractiveRepo(t, goodEditor)
+	patch, err := os.Open(filepath.Join(r.dir, "fix.diff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patch.Close()
+	s := r.startStdin(t, patch, nil, "apply")
+	s.expect("[1/6] Approve this hunk (calc.go lines 3-6) [")
+	s.send("y")
+	s.answer("[2/6]", "q")
+	s.expect("Review summary:")
+	s.expect("?")
+	s.send("y")
+	s.wait(0)
+	r.wantFile(t, "calc.go", strings.Replace(calcGo, "\treturn a + b\n", "\tsum := a + b\n\treturn sum\n", 1))
+	r.wantCommitted(t, "calc.go")
 }
 
 // TestInteractiveGitColors: the review follows the person's git colours.

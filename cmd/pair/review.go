@@ -47,7 +47,7 @@ it paused) and nothing else.
 
 Exit status: 0 done; 1 failed or nothing pending; 2 usage error; 3 paused
 again for review; 130 interrupted.`,
-		Flags: append(configFlags(),
+		Flags: append(configFlags(), verboseFlag(),
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "the session `NAME` (default: the latest one waiting for a review)"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve every hunk (never a command or an MCP call)"},
 			&cli.StringFlag{Name: "decisions", Aliases: []string{"d"}, Usage: "decide hunks without a terminal: one `LETTERS` per hunk, in order (y, n, a, d, A, q); never a command or an MCP call"},

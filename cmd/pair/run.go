@@ -118,6 +118,7 @@ func newApp(f *factory) *cli.App {
 		ErrWriter:              io.Err,
 		Version:                version(),
 		UseShortOptionHandling: true,
+		CustomAppHelpTemplate:  appHelpTemplate,
 		ExitErrHandler:         func(*cli.Context, error) {}, // run prints errors
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return output.Usagef("%v", err)

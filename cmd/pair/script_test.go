@@ -16,6 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"pair": func() {
+			detachTerminal()
 			os.Exit(mainRun()) // as main does, Ctrl-C included
 		},
 		// A small MCP server over stdio, for the mcp scripts.

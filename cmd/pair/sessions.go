@@ -33,6 +33,8 @@ waiting (pair review finishes it), the model and the last request.
   pair sessions rm NAME    remove one`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the list as JSON"},
+			// For the completion scripts: the names alone.
+			&cli.BoolFlag{Name: "names", Hidden: true},
 			directoryFlag(),
 		},
 		Subcommands: []*cli.Command{{
@@ -51,7 +53,7 @@ waiting (pair review finishes it), the model and the last request.
 			if c.NArg() > 0 {
 				return output.Usagef("sessions: unknown argument %q (pair sessions rm NAME removes one)", c.Args().First())
 			}
-			return call(c, sessions.Options{Dir: c.String("directory"), JSON: c.Bool("json")}, sessions.List)
+			return call(c, sessions.Options{Dir: c.String("directory"), JSON: c.Bool("json"), Names: c.Bool("names")}, sessions.List)
 		},
 	}
 }

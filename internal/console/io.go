@@ -2,6 +2,8 @@ package console
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -31,6 +33,10 @@ type IO struct {
 	// LineEditing says whether lines typed at a prompt can be edited (see
 	// Prompt): Keyboard is set, Out is a terminal, TERM is not "dumb".
 	LineEditing bool
+	// OpenTerminal opens the process's terminal (/dev/tty) for keys when
+	// standard input is taken (a patch piped in), as git add -p and less
+	// do; it fails when there is none. nil: there is none.
+	OpenTerminal func() (*os.File, error)
 }
 
 // System returns the process's streams with their state: which are
@@ -52,7 +58,25 @@ func System(in *os.File, out, errw *os.File, getenv func(string) string) IO {
 		io.Color, io.ErrColor = outTTY, io.ErrTTY
 	}
 	io.LineEditing = io.Keyboard != nil && outTTY && getenv("TERM") != "dumb"
+	io.OpenTerminal = openTerminal
 	return io
+}
+
+// ErrNoTerminal is a process without a terminal to read keys from.
+var ErrNoTerminal = errors.New("no terminal")
+
+// openTerminal opens /dev/tty, the process's controlling terminal, if it
+// has one.
+func openTerminal() (*os.File, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoTerminal, err)
+	}
+	if !isTerminal(f) {
+		f.Close()
+		return nil, ErrNoTerminal
+	}
+	return f, nil
 }
 
 // OutToErr returns the streams with standard error in place of standard

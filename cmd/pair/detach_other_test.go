@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// detachTerminal does nothing where there is no /dev/tty.
+func detachTerminal() {}
