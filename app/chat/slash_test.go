@@ -215,7 +215,7 @@ func TestSlashTokensInstructions(t *testing.T) {
 		st := agent.NewState("s", "m", "edit", nil)
 		st.Instructions = c.sent
 		a := &agent.Agent{Tree: tree, Settings: agent.Settings{NoInstructions: c.off}}
-		if _, err := slash(context.Background(), Options{IO: console.IO{Out: &out, Err: &out}}, a, st, "/tokens"); err != nil {
+		if _, err := slash(context.Background(), Options{IO: console.IO{Out: &out, Err: &out}}, a, st, "/tokens", nil); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), "tokens this session: ") || !strings.HasSuffix(out.String(), c.want) {
