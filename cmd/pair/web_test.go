@@ -307,9 +307,9 @@ const webWatchTexts = `(() => {
 		for (const r of records) {
 			const msg = r.target.closest && r.target.closest('.msg[data-role="assistant"]');
 			if (!msg) continue;
-			for (const n of r.addedNodes) {
-				if (n.nodeType === Node.TEXT_NODE) window.modelTexts.push(n.data);
-			}
+			// The reply as shown after each change (the page renders its
+			// Markdown into elements as it streams).
+			if (r.addedNodes.length > 0) window.modelTexts.push(msg.querySelector('.text')?.textContent ?? "");
 		}
 	}).observe(document.getElementById("conversation"), {childList: true, subtree: true});
 	return true;
@@ -330,8 +330,12 @@ func TestWebEdit(t *testing.T) {
 	ctx := webBrowser(t)
 	r := newWebRepo(t)
 	const intro = "I will make both greetings friendlier: Greet gets a comma and an exclamation mark, Bye says goodbye."
+	// The reply trickles after its first bytes, so that the page, which
+	// draws once a frame, has frames to show its beginnings in.
+	reply := webProposal(t, intro)
+	reply.After, reply.Trickle = 300, "1ms"
 	srv := agenttest.NewServer(t,
-		webProposal(t, intro),
+		reply,
 		agenttest.Reply{Text: "Done."},
 	)
 	p := startPair(t, r, webModelEnv(srv), "edit", "app.go", "--web", "--port", "0")
