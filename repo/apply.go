@@ -60,16 +60,15 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, err
 	}
 	defer release()
-	// Under the lock, the files are what they will be when written.
-	replaced, err := t.Refresh(plans)
+	// Under the lock, the files are what they will be when written. The
+	// plans apply one after another (see settle): what is written is the
+	// final state of each path.
+	final, replaced, err := t.settle(plans)
 	if err != nil {
 		return res, err
 	}
 	res.Replaced = replaced
-	changes, err := ChangesOf(plans)
-	if err != nil {
-		return res, err
-	}
+	changes := final.changes()
 
 	// Before writing: every check that could refuse the write set, or
 	// the commit that follows it, belongs here, so that a refusal leaves
@@ -95,62 +94,12 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// Made or refused, the commit is over: a crash after this no longer
 	// leaves files that the next run must report.
 	defer t.forgetWritten()
-	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context})
+	c, err := t.Commit(final.commits(), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
 	return res, nil
-}
-
-// ChangesOf computes the write set of fully placed plans.
-func ChangesOf(plans []*edit.FilePlan) ([]Change, error) {
-	var out []Change
-	for _, p := range plans {
-		content, err := p.Result(nil)
-		if err != nil {
-			return nil, err
-		}
-		mode, err := modeOf(p.Diff)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case p.NewPath == "":
-			out = append(out, Change{Path: p.OldPath, Delete: true})
-		default:
-			out = append(out, Change{Path: p.NewPath, Content: []byte(content), Mode: mode})
-			if p.OldPath != "" && p.OldPath != p.NewPath && p.Diff.Renamed {
-				out = append(out, Change{Path: p.OldPath, Delete: true})
-			}
-		}
-	}
-	return out, nil
-}
-
-// CommitsOf describes written plans for Commit.
-func CommitsOf(plans []*edit.FilePlan, changes []Change) []FileCommit {
-	content := map[string]Change{}
-	for _, c := range changes {
-		content[c.Path] = c
-	}
-	var out []FileCommit
-	for _, p := range plans {
-		fc := FileCommit{Path: p.Path(), Before: p.Old, Hunks: p.Hunks}
-		switch {
-		case p.NewPath == "":
-			fc.Delete = true
-		case p.OldPath == "":
-			fc.Create = true
-		case p.OldPath != p.NewPath:
-			fc.OldPath = p.OldPath
-		}
-		if c, ok := content[p.NewPath]; ok && !fc.Delete {
-			fc.After, fc.Mode = string(c.Content), c.Mode
-		}
-		out = append(out, fc)
-	}
-	return out
 }
 
 // modeOf turns a git mode from the patch into permission bits to set, or
