@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -63,6 +65,21 @@ func (s *sequence) known(p string) (at int, ok bool) {
 	}
 	at, ok = s.written[p]
 	return at, ok
+}
+
+// leavesUnder reports whether a section deletes or renames away a path
+// inside the directory dir.
+func (s *sequence) leavesUnder(dir string) bool { return deletesUnder(s.leaving, dir) }
+
+// leavesAbove reports whether a section deletes or renames away a file
+// where p has a directory.
+func (s *sequence) leavesAbove(p string) bool {
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if s.leaving[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // goneError is the refusal of a section that reads a path an earlier
@@ -138,7 +155,7 @@ func (s *settled) tree(p string) (*slot, error) {
 	o := &slot{origin: p}
 	fi, err := s.t.root.Lstat(p)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case notExist(err):
 	case err != nil:
 		return nil, wrapEscape(p, err)
 	case fi.Mode().IsRegular():
@@ -332,4 +349,63 @@ func (s *settled) commits() []FileCommit {
 		}
 	}
 	return out
+}
+
+// notExist reports whether err says a path is not there: missing, or
+// below a file (a file that a patch turns into a directory).
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// deletesUnder reports whether deleted holds a path inside the directory
+// dir.
+func deletesUnder(deleted map[string]bool, dir string) bool {
+	for p := range deleted {
+		if strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// makeRoom prepares the tree, once a write set's deletions are done, for
+// its new files: a directory where a new file goes, emptied by the
+// deletions, is removed, and the directories the set needs are made
+// (journal.Dirs). A directory is never removed unless empty.
+func (t *Tree) makeRoom(j *journal) error {
+	for _, e := range j.Changes {
+		if fi, err := t.root.Lstat(e.Path); !e.Delete && err == nil && fi.IsDir() {
+			t.removeEmptyTree(e.Path)
+		}
+	}
+	for _, d := range j.Dirs {
+		if fi, err := t.root.Lstat(d); err == nil && fi.IsDir() {
+			continue // made before a crash
+		}
+		if err := t.root.Mkdir(d, 0o755); err != nil {
+			return wrapEscape(d, err)
+		}
+		// Mkdir's mode is filtered by the umask.
+		if err := t.root.Chmod(d, 0o755); err != nil {
+			return wrapEscape(d, err)
+		}
+	}
+	return nil
+}
+
+// removeEmptyTree removes dir and the directories below it, as long as
+// they hold no file.
+func (t *Tree) removeEmptyTree(dir string) {
+	f, err := t.root.Open(dir)
+	if err != nil {
+		return
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range ents {
+		if e.IsDir() {
+			t.removeEmptyTree(dir + "/" + e.Name())
+		}
+	}
+	_ = t.root.Remove(dir)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -156,7 +157,7 @@ func (w *dirWalk) linked(p string) bool {
 	for i := 1; i <= len(parts); i++ {
 		fi, err := w.lstat(strings.Join(parts[:i], "/"))
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case notExist(err):
 			return false // nothing below it exists either
 		case err != nil || fi.Mode()&fs.ModeSymlink != 0:
 			return true
@@ -255,8 +256,12 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	}
 	fi, err := w.stat(newPath)
 	switch {
+	case err == nil && fi.IsDir() && seq.leavesUnder(newPath):
+		// A directory whose files the patch takes away becomes the file.
 	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)
+	case errors.Is(err, syscall.ENOTDIR) && seq.leavesAbove(newPath):
+		// A file the patch takes away becomes its directory.
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", "", err
 	}

@@ -202,21 +202,29 @@ func TestApplyLikeGit(t *testing.T) {
 	for _, c := range gitCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			runGitCase(t, c.setup, c.change, c.patch)
+			runGitCase(t, func(dir string) { sh(t, dir, c.setup) }, func(dir string) { sh(t, dir, c.change) }, c.patch)
 		})
 	}
 }
 
-// runGitCase checks one change (see gitCase) and returns the patch.
-func runGitCase(t *testing.T, setup, change, patchCmd string) string {
+// runGitCase checks one change (see gitCase), made by setup and change in
+// the repository's directory, and returns the patch.
+func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) string {
 	t.Helper()
 	root := t.TempDir()
 	made := filepath.Join(root, "made")
 	if err := os.Mkdir(made, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	sh(t, made, "git init -q -b main; git config core.autocrlf false\n"+setup+"\ngit add -A; git commit -q --allow-empty -m base; git tag base\n"+change)
+	sh(t, made, "git init -q -b main; git config core.autocrlf false")
+	setup(made)
+	sh(t, made, "git add -A; git commit -q --allow-empty -m base; git tag base")
+	change(made)
 	patch := sh(t, made, patchCmd)
+	if strings.TrimSpace(patch) == "" {
+		t.Log("no change: nothing to apply")
+		return patch
+	}
 	want := snapshot(t, made)
 	wantTree := strings.TrimSpace(sh(t, made, "git rev-parse HEAD^{tree}"))
 	patchFile := filepath.Join(root, "change.patch")
