@@ -84,6 +84,41 @@ func snapshot(t *testing.T, dir string) string {
 	return strings.Join(out, "\n") + "\n--- index\n" + sh(t, dir, "git ls-files -s")
 }
 
+// copyDir copies the directory from (a repository) to to, modes and
+// symbolic links as they are.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, fi.Mode().Perm())
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, fi.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 type gitCase struct {
 	name string
 	// setup makes the files of the first commit; change makes the change,
@@ -216,9 +251,12 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	if err := os.Mkdir(made, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	sh(t, made, "git init -q -b main; git config core.autocrlf false")
+	sh(t, made, "git init -q -b main; git config core.autocrlf false; git config user.name 'Pair Tester'; git config user.email tester@example.com")
 	setup(made)
 	sh(t, made, "git add -A; git commit -q --allow-empty -m base; git tag base")
+	byGit, byPair := filepath.Join(root, "git"), filepath.Join(root, "pair")
+	copyDir(t, made, byGit)
+	copyDir(t, made, byPair)
 	change(made)
 	patch := sh(t, made, patchCmd)
 	if strings.TrimSpace(patch) == "" {
@@ -232,14 +270,11 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 		t.Fatal(err)
 	}
 
-	byGit := filepath.Join(root, "git")
-	sh(t, root, "git clone -q made git; cd git; git reset -q --hard base; git apply ../change.patch; git add -A")
+	sh(t, byGit, "git apply ../change.patch; git add -A")
 	if got := snapshot(t, byGit); got != want {
 		t.Fatalf("git apply does not make the change itself (the case is wrong):\n%s\nwant\n%s\npatch:\n%s", got, want, patch)
 	}
 
-	byPair := filepath.Join(root, "pair")
-	sh(t, root, "git clone -q made pair; cd pair; git reset -q --hard base; git config user.name 'Pair Tester'; git config user.email tester@example.com")
 	o, out, errw := options(byPair, "")
 	o.Patch, o.Yes = patchFile, true
 	if err := Run(context.Background(), o); err != nil {
