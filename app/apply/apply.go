@@ -24,7 +24,7 @@ type Options struct {
 	// More are patch files that follow Patch, read as one patch with it:
 	// their sections apply after its own, in order, as git apply p1 p2
 	// applies them, in one review.
-	More []string
+	More  []string
 	Dir   string
 	Check bool
 	Yes   bool
