@@ -43,10 +43,12 @@ type Applied struct {
 var ErrNotCommitted = errors.New("the files are written but not committed")
 
 // ApplyPlans writes fully placed plans (every hunk of each plan is
-// written) all together or not at all, after placing them again on any
-// file that changed since they were placed (see Refresh), and commits
-// them when opts.Commit is set. The plans are updated in place when they
-// are placed again. A commit failure returns the Applied with Written set
+// written) all together or not at all, and commits them when opts.Commit
+// is set. The plans apply one after another, as the patch's sections do
+// (see sequence): each is placed again where its file changed since it
+// was placed, on disk or because hunks of an earlier section of the file
+// were rejected, and what is written is each path's final state. The
+// plans are updated in place when they are placed again. A commit failure returns the Applied with Written set
 // and an error wrapping ErrNotCommitted.
 //
 // One pair process at a time writes a tree: ApplyPlans holds the writer
