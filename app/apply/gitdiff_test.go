@@ -41,45 +41,54 @@ func lines40(name, tag string) string {
 	return fmt.Sprintf("for i in $(seq 1 40); do echo \"line $i of the file %s\"; done > %s\n", tag, name)
 }
 
+// walkFiles calls fn on each file and symbolic link below dir (the git
+// directory's too, with git), by its slash-separated path: a link with
+// its target, a file with its content.
+func walkFiles(t *testing.T, dir string, git bool, fn func(rel string, mode fs.FileMode, link string, content []byte) error) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if err == nil && d.Name() == ".git" && !git {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return fn(filepath.ToSlash(rel), fi.Mode(), target, nil)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), fi.Mode(), "", b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // snapshot describes a work tree: each file with its executable bit and
 // content, each symbolic link with its target, and git ls-files -s.
 func snapshot(t *testing.T, dir string) string {
 	t.Helper()
 	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			out = append(out, fmt.Sprintf("%s -> %s", rel, target))
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out = append(out, fmt.Sprintf("%s %v %q", rel, fi.Mode().Perm()&0o100 != 0, b))
+	walkFiles(t, dir, false, func(rel string, mode fs.FileMode, link string, content []byte) error {
+		if mode&fs.ModeSymlink != 0 {
+			out = append(out, fmt.Sprintf("%s -> %s", rel, link))
+		} else {
+			out = append(out, fmt.Sprintf("%s %v %q", rel, mode.Perm()&0o100 != 0, content))
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sort.Strings(out)
 	return strings.Join(out, "\n") + "\n--- index\n" + sh(t, dir, "git ls-files -s")
 }
@@ -88,35 +97,16 @@ func snapshot(t *testing.T, dir string) string {
 // symbolic links as they are.
 func copyDir(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+	walkFiles(t, from, true, func(rel string, mode fs.FileMode, link string, content []byte) error {
+		dst := filepath.Join(to, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
+		if mode&fs.ModeSymlink != 0 {
+			return os.Symlink(link, dst)
 		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(dst, fi.Mode().Perm())
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, dst)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, fi.Mode().Perm())
+		return os.WriteFile(dst, content, mode.Perm())
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 type gitCase struct {
