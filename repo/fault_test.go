@@ -218,7 +218,7 @@ func TestWriteLeftNamed(t *testing.T) {
 		return nil
 	}
 	err = tr.Write(changesTo(oldSet(), newSet()))
-	want := "cannot write run.sh: no space left on device; rolling the write back failed too (put back the old gone/deleted.txt: cannot write gone/deleted.txt: no space left on device), and keep.txt, gone/deleted.txt are not as they were: pair rolls the write back the next time it runs in this tree, from its journal in .git/pair/journal"
+	want := "cannot write run.sh: no space left on device; rolling the write back failed too (put back the old flop/in.txt: cannot write flop/in.txt: no space left on device), and keep.txt, gone/deleted.txt, flip, flop/in.txt are not as they were: pair rolls the write back the next time it runs in this tree, from its journal in .git/pair/journal"
 	if !errors.Is(err, syscall.ENOSPC) || err.Error() != want {
 		t.Fatalf("Write = %v\nwant %s", err, want)
 	}

@@ -591,7 +591,8 @@ func (s fileState) isOld(e journalEntry) bool {
 
 func (s fileState) isNew(e journalEntry) bool {
 	if e.Delete {
-		return !s.exists
+		// Gone, or a directory the set made in the file's place.
+		return !s.exists || s.dir
 	}
 	return s.regular && s.hash == e.NewHash && s.mode == e.NewMode
 }
@@ -728,7 +729,11 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 		return conflicts, err
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
-		_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+		// Only a directory: where the set deletes a file to make one, the
+		// file may still be there.
+		if fi, err := t.root.Lstat(j.Dirs[i]); err == nil && fi.IsDir() {
+			_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+		}
 	}
 	if err := back(true); err != nil {
 		return conflicts, err
