@@ -11,7 +11,8 @@ import (
 )
 
 // The generator: random small repositories and random changes to them,
-// made into a patch by git diff -M -C --binary, applied by pair and by git
+// made into a patch by git diff -M -C --binary (or, for every third seed,
+// git format-patch with the same options), applied by pair and by git
 // apply (see runGitCase). A case is all a seed's.
 
 // excluded are the change kinds the generator knows but does not make
@@ -268,7 +269,11 @@ func genCase(t *testing.T, seed uint64) {
 		sh(t, dir, "git add -A; git commit -q --allow-empty -m change")
 	}
 	t.Logf("seed %d: %s", seed, strings.Join(g.log, ", "))
-	runGitCase(t, setup, change, "git diff -M -C --binary base HEAD")
+	patch := "git diff -M -C --binary base HEAD"
+	if seed%3 == 0 { // a mail, as git format-patch writes it
+		patch = "git format-patch --stdout -M -C --binary base"
+	}
+	runGitCase(t, setup, change, patch)
 }
 
 func TestApplyLikeGitGenerated(t *testing.T) {
