@@ -26,7 +26,7 @@ type Options struct {
 	// More are patch files that follow Patch, read as one patch with it:
 	// their sections apply after its own, in order, as git apply p1 p2
 	// applies them, in one review.
-	More  []string
+	More []string
 	// Dir is the directory pair runs in, "" for the current one: the
 	// tree is the one that holds it, and a traditional diff's names are
 	// relative to it.

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
