@@ -47,10 +47,12 @@ type Applied struct {
 var ErrNotCommitted = errors.New("the files are written but not committed")
 
 // ApplyPlans writes fully placed plans (every hunk of each plan is
-// written) all together or not at all, after placing them again on any
-// file that changed since they were placed (see Refresh), and commits
-// them when opts.Commit is set. The plans are updated in place when they
-// are placed again. A commit failure returns the Applied with Written set
+// written) all together or not at all, and commits them when opts.Commit
+// is set. The plans apply one after another, as the patch's sections do
+// (see sequence): each is placed again where its file changed since it
+// was placed, on disk or because hunks of an earlier section of the file
+// were rejected, and what is written is each path's final state. The
+// plans are updated in place when they are placed again. A commit failure returns the Applied with Written set
 // and an error wrapping ErrNotCommitted.
 //
 // One pair process at a time writes a tree: ApplyPlans holds the writer
@@ -64,16 +66,14 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, err
 	}
 	defer release()
-	// Under the lock, the files are what they will be when written.
-	replaced, err := t.Refresh(plans)
+	// Under the lock, the files are what they will be when written. The
+	// plans apply one after another (see settle): what is written is the
+	// final state of each path.
+	changes, commits, replaced, err := t.finalState(plans)
 	if err != nil {
 		return res, err
 	}
 	res.Replaced = replaced
-	changes, err := ChangesOf(plans)
-	if err != nil {
-		return res, err
-	}
 
 	// Before writing: every check that could refuse the write set, or
 	// the commit that follows it, belongs here, so that a refusal leaves
@@ -102,13 +102,37 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// Made or refused, the commit is over: a crash after this no longer
 	// leaves files that the next run must report.
 	defer t.forgetWritten()
-	c, err := t.Commit(CommitsOf(plans, changes), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context, Author: opts.Author})
+	c, err := t.Commit(commits(), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context, Author: opts.Author})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
 	t.gitlinkFolders(plans)
 	return res, nil
+}
+
+// finalState is what ApplyPlans writes for plans, and what it commits.
+// Text files follow the patch's sections in order (see settle); a patch
+// with a link, a binary file or a submodule pointer is written as each
+// plan was placed, checked again on disk (see Refresh): those are not
+// sequenced.
+func (t *Tree) finalState(plans []*edit.FilePlan) (changes []Change, commits func() []FileCommit, replaced []string, err error) {
+	for _, p := range plans {
+		if p.Diff != nil && (p.Diff.Binary || linkResult(p.Diff) || linkSource(p.Diff)) || gitlinkPlan(p) {
+			if replaced, err = t.Refresh(plans); err != nil {
+				return nil, nil, nil, err
+			}
+			if changes, err = ChangesOf(plans); err != nil {
+				return nil, nil, nil, err
+			}
+			return changes, func() []FileCommit { return CommitsOf(plans, changes) }, replaced, nil
+		}
+	}
+	final, replaced, err := t.settle(plans)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return final.changes(), final.commits, replaced, nil
 }
 
 // ChangesOf computes the write set of fully placed plans.

@@ -57,7 +57,8 @@ func content64K(name, version string) []byte {
 // oldSet and newSet are the two states of the tree; nil is no file. From
 // old to new: two files change content and keep their mode, one changes
 // mode too, one is deleted (leaving its directory empty), two are created
-// (one in new directories).
+// (one in new directories), a file becomes a directory (flip) and a
+// directory a file (flop).
 func oldSet() map[string]*crashFile {
 	return map[string]*crashFile{
 		"keep.txt":          {content64K("keep.txt", "old"), 0o644},
@@ -66,6 +67,10 @@ func oldSet() map[string]*crashFile {
 		"gone/deleted.txt":  {content64K("gone/deleted.txt", "old"), 0o644},
 		"made/deep/new.txt": nil,
 		"top-new.txt":       nil,
+		"flip":              {content64K("flip", "old"), 0o644},
+		"flip/in.txt":       nil,
+		"flop":              nil,
+		"flop/in.txt":       {content64K("flop/in.txt", "old"), 0o644},
 	}
 }
 
@@ -77,11 +82,15 @@ func newSet() map[string]*crashFile {
 		"gone/deleted.txt":  nil,
 		"made/deep/new.txt": {content64K("made/deep/new.txt", "new"), 0o644},
 		"top-new.txt":       {content64K("top-new.txt", "new"), 0o755},
+		"flip":              nil,
+		"flip/in.txt":       {content64K("flip/in.txt", "new"), 0o644},
+		"flop":              {content64K("flop", "new"), 0o644},
+		"flop/in.txt":       nil,
 	}
 }
 
 // crashPaths is the order of the changes in a write set.
-var crashPaths = []string{"keep.txt", "run.sh", "private.txt", "gone/deleted.txt", "made/deep/new.txt", "top-new.txt"}
+var crashPaths = []string{"keep.txt", "run.sh", "private.txt", "gone/deleted.txt", "made/deep/new.txt", "top-new.txt", "flip", "flip/in.txt", "flop", "flop/in.txt"}
 
 // changesTo returns the write set that turns from into to. Modes that do
 // not change are left for Write to keep.

@@ -202,7 +202,8 @@ func TestWriteLeftNamed(t *testing.T) {
 	}
 
 	// The disk fills up as the second file is put in place; putting the
-	// first one back needs space too (a copy, across file systems).
+	// first one back needs space too (a copy, across file systems), as
+	// does the deleted file (deletions come first).
 	dir, tr = faultTree(t, true, &faults{})
 	besides = 0
 	tr.fault = func(op, name string) error {
@@ -217,7 +218,7 @@ func TestWriteLeftNamed(t *testing.T) {
 		return nil
 	}
 	err = tr.Write(changesTo(oldSet(), newSet()))
-	want := "cannot write run.sh: no space left on device; rolling the write back failed too (put back the old keep.txt: cannot write keep.txt: no space left on device), and keep.txt is not as it was: pair rolls the write back the next time it runs in this tree, from its journal in .git/pair/journal"
+	want := "cannot write run.sh: no space left on device; rolling the write back failed too (put back the old flop/in.txt: cannot write flop/in.txt: no space left on device), and keep.txt, gone/deleted.txt, flip, flop/in.txt are not as they were: pair rolls the write back the next time it runs in this tree, from its journal in .git/pair/journal"
 	if !errors.Is(err, syscall.ENOSPC) || err.Error() != want {
 		t.Fatalf("Write = %v\nwant %s", err, want)
 	}

@@ -565,6 +565,7 @@ type fileState struct {
 	exists  bool
 	regular bool
 	link    bool // a symbolic link; hash is of its target
+	dir     bool
 	mode    fs.FileMode
 	hash    string
 }
@@ -576,13 +577,13 @@ func (t *Tree) stateOf(p string) (fileState, error) {
 // stateIn is what the file p of r holds now.
 func stateIn(r *os.Root, p string) (fileState, error) {
 	fi, err := r.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	if notExist(err) {
 		return fileState{}, nil
 	}
 	if err != nil {
 		return fileState{}, wrapEscape(p, err)
 	}
-	s := fileState{exists: true, mode: fi.Mode().Perm()}
+	s := fileState{exists: true, dir: fi.IsDir(), mode: fi.Mode().Perm()}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := r.Readlink(p)
 		if err != nil {
@@ -604,7 +605,8 @@ func stateIn(r *os.Root, p string) (fileState, error) {
 
 func (s fileState) isOld(e journalEntry) bool {
 	if !e.Existed {
-		return !s.exists
+		// Nothing, or a directory the set turns into the file.
+		return !s.exists || s.dir
 	}
 	if e.OldLink {
 		return s.link && s.hash == e.OldHash
@@ -614,7 +616,8 @@ func (s fileState) isOld(e journalEntry) bool {
 
 func (s fileState) isNew(e journalEntry) bool {
 	if e.Delete {
-		return !s.exists
+		// Gone, or a directory the set made in the file's place.
+		return !s.exists || s.dir
 	}
 	return s.holdsNew(e)
 }
@@ -668,26 +671,37 @@ func (t *Tree) canRollForward(dir *os.Root, j *journal) bool {
 
 // rollForward finishes the renames and deletions of a write set.
 func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err error) {
-	for i, e := range j.Changes {
-		s, err := t.stateOf(e.Path)
-		if err != nil {
-			return conflicts, err
-		}
-		switch {
-		case s.isNew(e):
-		case e.Delete && s.isOld(e):
-			if err := t.root.Remove(e.Path); err != nil {
-				return conflicts, wrapEscape(e.Path, err)
-			}
-		case !e.Delete && s.isOld(e) && t.newReady(dir, e):
-			// Not over a file someone changed since the crash.
-			if err := t.placeNew(dir, e); err != nil {
+	// In the order write took: deletions, the directories, the new files.
+	for _, deletes := range []bool{true, false} {
+		if !deletes {
+			if err := t.makeRoom(j); err != nil {
 				return conflicts, err
 			}
-		default:
-			conflicts = append(conflicts, e.Path)
 		}
-		t.crash("recover: forward " + strconv.Itoa(i))
+		for i, e := range j.Changes {
+			if e.Delete != deletes {
+				continue
+			}
+			s, err := t.stateOf(e.Path)
+			if err != nil {
+				return conflicts, err
+			}
+			switch {
+			case s.isNew(e):
+			case e.Delete && s.isOld(e):
+				if err := t.root.Remove(e.Path); err != nil {
+					return conflicts, wrapEscape(e.Path, err)
+				}
+			case !e.Delete && s.isOld(e) && t.newReady(dir, e):
+				// Not over a file someone changed since the crash.
+				if err := t.placeNew(dir, e); err != nil {
+					return conflicts, err
+				}
+			default:
+				conflicts = append(conflicts, e.Path)
+			}
+			t.crash("recover: forward " + strconv.Itoa(i))
+		}
 	}
 	for _, e := range j.Changes {
 		t.removeTemp(e.Temp)
@@ -711,32 +725,51 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 		}
 		t.removeTemp(e.Temp)
 	}
-	for i := len(j.Changes) - 1; i >= 0; i-- {
-		e := j.Changes[i]
-		s, err := t.stateOf(e.Path)
-		if err != nil {
-			return conflicts, err
-		}
-		switch {
-		case s.isOld(e):
-		case !s.isNew(e) && !(s.exists && !s.regular && slices.Contains(j.Dirs, e.Path)):
-			conflicts = append(conflicts, e.Path)
-		case !e.Existed:
-			if s.regular || s.link {
-				if err := t.root.Remove(e.Path); err != nil {
-					return conflicts, wrapEscape(e.Path, err)
+	// The new files go first, then the directories made for them, then
+	// the old files come back: a directory that was a file is a file
+	// again, and the reverse.
+	back := func(existed bool) error {
+		for i := len(j.Changes) - 1; i >= 0; i-- {
+			e := j.Changes[i]
+			if e.Existed != existed {
+				continue
+			}
+			s, err := t.stateOf(e.Path)
+			if err != nil {
+				return err
+			}
+			switch {
+			case s.isOld(e):
+			case !s.isNew(e) && !(s.exists && !s.regular && slices.Contains(j.Dirs, e.Path)):
+				conflicts = append(conflicts, e.Path)
+			case !e.Existed:
+				if s.regular || s.link {
+					if err := t.root.Remove(e.Path); err != nil {
+						return wrapEscape(e.Path, err)
+					}
+				}
+			default:
+				if err := t.restore(dir, e); err != nil {
+					return err
 				}
 			}
-		default:
-			if err := t.restore(dir, e); err != nil {
-				return conflicts, err
-			}
+			t.removeTemp(e.Restore)
+			t.crash("recover: back " + strconv.Itoa(i))
 		}
-		t.removeTemp(e.Restore)
-		t.crash("recover: back " + strconv.Itoa(i))
+		return nil
+	}
+	if err := back(false); err != nil {
+		return conflicts, err
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
-		_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+		// Only a directory: where the set deletes a file to make one, the
+		// file may still be there.
+		if fi, err := t.root.Lstat(j.Dirs[i]); err == nil && fi.IsDir() {
+			_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+		}
+	}
+	if err := back(true); err != nil {
+		return conflicts, err
 	}
 	t.syncDirs(j)
 	return conflicts, nil

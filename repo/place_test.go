@@ -177,7 +177,8 @@ func TestPlace(t *testing.T) {
 			want:  []wantPlan{{"old.txt", "old.txt", 1, lines("ONE", "two", "three", "four", "five")}},
 		},
 		{
-			name:  "the same file twice: hunks placed together",
+			// As git applies them: the second section on the first's result.
+			name:  "the same file twice: sections applied in order",
 			files: map[string]string{"f.txt": fiveLines},
 			patch: lines(
 				"--- a/f.txt",
@@ -193,7 +194,10 @@ func TestPlace(t *testing.T) {
 				"-five",
 				"+FIVE",
 			),
-			want: []wantPlan{{"f.txt", "f.txt", 2, lines("ONE", "two", "three", "four", "FIVE")}},
+			want: []wantPlan{
+				{"f.txt", "f.txt", 1, lines("ONE", "two", "three", "four", "five")},
+				{"f.txt", "f.txt", 1, lines("ONE", "two", "three", "four", "FIVE")},
+			},
 		},
 		{
 			name:  "the same file twice, with and without a git header",
@@ -213,7 +217,10 @@ func TestPlace(t *testing.T) {
 				"+ONE",
 				" two",
 			),
-			want: []wantPlan{{"f.txt", "f.txt", 2, lines("ONE", "two", "three", "four", "FIVE")}},
+			want: []wantPlan{
+				{"f.txt", "f.txt", 1, lines("one", "two", "three", "four", "FIVE")},
+				{"f.txt", "f.txt", 1, lines("ONE", "two", "three", "four", "FIVE")},
+			},
 		},
 		{
 			name: "several files, in patch order",

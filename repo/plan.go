@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	"github.com/pair-cli/pair/edit"
 )
@@ -37,10 +38,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	type target struct {
 		oldPath, newPath string
 		fd               *edit.FileDiff
+		after            int // the section whose result it changes, or -1 for the tree's file
 	}
 	var targets []*target
-	byPath := map[[2]string]*target{}
 	p = joinTypechanges(p)
+	seq := t.newSequence(p)
 	links := t.linksOf(p)
 	// A mode pair cannot write (a link, a submodule) is refused here, so
 	// that a check says so, but after every path is looked at: a path
@@ -60,7 +62,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 			return nil, ErrNoFileName
 		}
-		oldPath, newPath, err := t.resolve(fd, links, w)
+		oldPath, newPath, err := t.resolve(fd, links, w, seq)
 		if err != nil {
 			return nil, err
 		}
@@ -97,29 +99,28 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
 			}
 		}
-		k := [2]string{oldPath, newPath}
-		if prev, ok := byPath[k]; ok && oldPath != "" && newPath == oldPath {
-			merged := *prev.fd
-			merged.Hunks = append(append([]*edit.Hunk(nil), prev.fd.Hunks...), fd.Hunks...)
-			prev.fd = &merged
-			continue
+		// Sections apply in order (see sequence): one that changes what
+		// an earlier one wrote is placed on its result; a rename or a copy
+		// reads the tree.
+		tg := &target{oldPath, newPath, fd, -1}
+		if at, ok := seq.known(oldPath); ok && oldPath != "" && !fd.Renamed && !fd.Copied {
+			tg.after = at
 		}
-		tg := &target{oldPath, newPath, fd}
-		byPath[k] = tg
+		seq.add(len(targets), fd, oldPath, newPath)
 		targets = append(targets, tg)
 	}
 	if modeErr != nil {
 		return nil, modeErr
 	}
-	ops := make([]fileOp, 0, len(targets))
-	for _, tg := range targets {
-		ops = append(ops, fileOp{oldPath: tg.oldPath, newPath: tg.newPath, renamed: tg.fd.Renamed})
-	}
-	if err := checkOps(ops); err != nil {
+	if err := seq.finalConflicts(); err != nil {
 		return nil, err
 	}
-	in := make([]edit.PlanInput, 0, len(targets))
-	for _, tg := range targets {
+	var in []edit.PlanInput
+	var first []int // the targets placed on the tree's files, together
+	for i, tg := range targets {
+		if tg.after >= 0 {
+			continue
+		}
 		var old string
 		if tg.oldPath != "" {
 			var err error
@@ -128,8 +129,25 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
+		first = append(first, i)
 	}
-	plans := edit.PlanFiles(in)
+	plans := make([]*edit.FilePlan, len(targets))
+	for k, pl := range edit.PlanFiles(in) {
+		plans[first[k]] = pl
+	}
+	for i, tg := range targets {
+		if tg.after < 0 {
+			continue
+		}
+		// What the earlier section makes of the file, with the hunks it
+		// could place.
+		prev := plans[tg.after]
+		old, err := edit.Apply(prev.Old, prev.Hunks)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", prev.Path(), err)
+		}
+		plans[i] = edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd)
+	}
 	if err := checkBinaryPlans(plans); err != nil {
 		return nil, err
 	}
@@ -146,7 +164,7 @@ func (w *dirWalk) linked(p string) bool {
 	for i := 1; i <= len(parts); i++ {
 		fi, err := w.lstat(strings.Join(parts[:i], "/"))
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case notExist(err):
 			return false // nothing below it exists either
 		case err != nil || fi.Mode()&fs.ModeSymlink != 0:
 			return true
@@ -160,7 +178,12 @@ func (w *dirWalk) linked(p string) bool {
 // beyond a symbolic link, on disk or made by the patch (links), is
 // refused before anything is looked at through the link. Paths are
 // looked at through the placement's walk w.
-func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath, newPath string, err error) {
+//
+// Earlier sections of the patch count (seq): a path one of them wrote
+// exists, one it deleted or renamed away does not, except for a rename or
+// a copy, which reads the tree; a path some section deletes or renames
+// away may be created.
+func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *sequence) (oldPath, newPath string, err error) {
 	// The source: the first candidate name that exists.
 	stripped := false
 	if src := fd.Source(); src != "" {
@@ -179,6 +202,13 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 			}
 			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
 				return "", "", err
+			}
+			if at, ok := seq.known(cp); ok && !fd.Renamed && !fd.Copied {
+				if at < 0 {
+					return "", "", goneError(cp)
+				}
+				oldPath, stripped = cp, i > 0
+				break
 			}
 			if gitlinkSource(fd) {
 				if ok, err := t.gitlinkAt(cp); err != nil || ok {
@@ -247,14 +277,24 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk) (oldPath
 		return "", "", err
 	}
 	// It must not exist yet (an empty file may be filled), and must not
-	// lead outside the tree through a link.
+	// lead outside the tree through a link; an earlier section may have
+	// made it, or a section may take it away.
+	if at, ok := seq.known(newPath); ok && at >= 0 {
+		return "", "", fmt.Errorf("%s: %w: an earlier section of the patch writes it, and this one creates it", newPath, ErrConflict)
+	} else if ok || seq.leaving[newPath] {
+		return oldPath, newPath, nil
+	}
 	fi, err := w.stat(newPath)
 	if gitlinkResult(fd) {
 		return oldPath, newPath, t.checkNewGitlink(newPath, fi, err)
 	}
 	switch {
+	case err == nil && fi.IsDir() && seq.leavesUnder(newPath):
+		// A directory whose files the patch takes away becomes the file.
 	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)
+	case errors.Is(err, syscall.ENOTDIR) && seq.leavesAbove(newPath):
+		// A file the patch takes away becomes its directory.
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", "", err
 	}

@@ -307,15 +307,6 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}
 	t.crash("write: prepared")
 
-	for _, d := range j.Dirs {
-		if err := t.root.Mkdir(d, 0o755); err != nil {
-			return wrapEscape(d, err)
-		}
-		// Mkdir's mode is filtered by the umask.
-		if err := t.root.Chmod(d, 0o755); err != nil {
-			return wrapEscape(d, err)
-		}
-	}
 	for i, e := range j.Changes {
 		if e.Delete {
 			continue
@@ -331,16 +322,27 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		return err
 	}
 	t.crash("write: committing")
+	// Deletions first, then the directories, then the new files, as git
+	// writes a patch's result: a file may become a directory, and the
+	// reverse.
 	for i, e := range j.Changes {
 		if e.Delete {
-			err = wrapEscape(e.Path, t.root.Remove(e.Path))
-		} else {
-			err = t.placeNew(l.dir, e)
+			if err := wrapEscape(e.Path, t.root.Remove(e.Path)); err != nil {
+				return err
+			}
+			t.crash("write: rename " + strconv.Itoa(i))
 		}
-		if err != nil {
-			return err
+	}
+	if err := t.makeRoom(j); err != nil {
+		return err
+	}
+	for i, e := range j.Changes {
+		if !e.Delete {
+			if err := t.placeNew(l.dir, e); err != nil {
+				return err
+			}
+			t.crash("write: rename " + strconv.Itoa(i))
 		}
-		t.crash("write: rename " + strconv.Itoa(i))
 	}
 	for _, e := range j.Changes {
 		if e.Delete {
@@ -393,16 +395,30 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 		seen[cp] = true
 		changes[i].Path = cp
 	}
+	deleted := map[string]bool{}
+	for _, c := range changes {
+		if c.Delete {
+			deleted[c.Path] = true
+		}
+	}
 	for cp := range seen {
 		for d := path.Dir(cp); d != "."; d = path.Dir(d) {
-			if seen[d] {
+			// A file deleted where a directory's files go, or the files of
+			// a directory deleted where a file goes, is no conflict.
+			if seen[d] && !deleted[d] && !deleted[cp] {
 				return nil, nil, nil, fmt.Errorf("%s: %w: the write set makes it a file and a directory (of %s)", d, ErrConflict, cp)
 			}
 		}
 	}
 	for i, c := range changes {
 		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
-		if fi, serr := t.root.Lstat(c.Path); serr == nil {
+		fi, serr := t.root.Lstat(c.Path)
+		if serr == nil && fi.IsDir() && !c.Delete && deletesUnder(deleted, c.Path) {
+			// A directory whose files the set deletes becomes the file:
+			// nothing of it to keep.
+			serr = fs.ErrNotExist
+		}
+		if serr == nil {
 			if c.WasLink {
 				if err := checkLinkSource(c.Path, fi); err != nil {
 					return nil, nil, nil, err
@@ -423,7 +439,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			}
 			e.Existed, e.OldMode, e.OldHash = true, fi.Mode().Perm(), hashOf(olds[i])
 			e.OldCopy = "old-" + strconv.Itoa(i)
-		} else if !errors.Is(serr, fs.ErrNotExist) {
+		} else if !notExist(serr) {
 			return nil, nil, nil, wrapEscape(c.Path, serr)
 		} else if c.Delete {
 			return nil, nil, nil, fmt.Errorf("%s: cannot delete: %w", c.Path, fs.ErrNotExist)
@@ -441,7 +457,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			e.NewHash = hashOf(c.Content)
 			e.NewCopy = "new-" + strconv.Itoa(i)
 			e.Temp = tempName(c.Path)
-			dirs, err := t.missingDirs(path.Dir(c.Path), planned)
+			dirs, err := t.missingDirs(path.Dir(c.Path), planned, deleted)
 			if err != nil {
 				return nil, nil, nil, err
 			}
@@ -454,11 +470,16 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 
 // missingDirs returns dir and those of its parents that neither exist nor
 // are planned already, parents first, and adds them to planned.
-func (t *Tree) missingDirs(dir string, planned map[string]bool) ([]string, error) {
+// A file the set deletes (deleted) is missing too: the directory takes its
+// place.
+func (t *Tree) missingDirs(dir string, planned, deleted map[string]bool) ([]string, error) {
 	if dir == "." || dir == "" || planned[dir] {
 		return nil, nil
 	}
 	fi, err := t.root.Stat(dir)
+	if deleted[dir] || err != nil && notExist(err) {
+		err = fs.ErrNotExist
+	}
 	if err == nil {
 		if !fi.IsDir() {
 			return nil, fmt.Errorf("%s: not a directory", dir)
@@ -468,7 +489,7 @@ func (t *Tree) missingDirs(dir string, planned map[string]bool) ([]string, error
 	if werr := wrapEscape(dir, err); errors.Is(werr, ErrOutsideRepo) {
 		return nil, werr
 	}
-	missing, err := t.missingDirs(path.Dir(dir), planned)
+	missing, err := t.missingDirs(path.Dir(dir), planned, deleted)
 	if err != nil {
 		return nil, err
 	}

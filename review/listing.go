@@ -21,6 +21,7 @@ const (
 	ActionCreate Action = "create"
 	ActionDelete Action = "delete"
 	ActionRename Action = "rename"
+	ActionCopy   Action = "copy"
 )
 
 // FileReport is a file of a placement or a review, as pair apply --json
@@ -108,6 +109,8 @@ func FileReportOf(p *edit.FilePlan) FileReport {
 		fr.Action = ActionCreate
 	case p.NewPath == "":
 		fr.Action = ActionDelete
+	case p.OldPath != p.NewPath && p.Diff.Copied:
+		fr.Action, fr.OldPath = ActionCopy, p.OldPath
 	case p.OldPath != p.NewPath:
 		fr.Action, fr.OldPath = ActionRename, p.OldPath
 	default:
@@ -204,8 +207,8 @@ func printPlacements(w io.Writer, form edit.Form, files []FileReport, failures [
 			fmt.Fprintf(w, "create %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
 		case ActionDelete:
 			fmt.Fprintf(w, "delete %s (%d %s)\n", path, lines, output.Plural(lines, "line"))
-		case ActionRename:
-			fmt.Fprintf(w, "rename %s -> %s\n", safetext.Name(f.OldPath), path)
+		case ActionRename, ActionCopy:
+			fmt.Fprintf(w, "%s %s -> %s\n", f.Action, safetext.Name(f.OldPath), path)
 		}
 		if f.Mode != "" && f.Action != ActionCreate {
 			fmt.Fprintf(w, "mode %s %s\n", safetext.Name(f.Mode), path)

@@ -3,6 +3,8 @@
 package review
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -87,12 +89,26 @@ func (r *Review) HunkRecord(it *Item) audit.HunkRecord {
 	h := audit.HunkRecord{Path: r.FileOf(it).Path(), Start: it.Hunk.Start + 1, Hash: it.Hunk.Hash(), Decision: it.Decision,
 		Interpreted: it.Hunk.Pass == edit.PassInterpreted, Uncertain: it.Hunk.Pass == edit.PassUncertain}
 	if it.Whole {
-		h.Start = 0
+		h.Start, h.Hash = 0, r.FileOf(it).changeHash()
 		if s := r.FileOf(it).wholeHash(); s != "" {
 			h.Hash = s
 		}
 	}
 	return h
+}
+
+// changeHash is the hash the audit records for a file change without
+// lines (a rename, a copy, a mode change, an empty file made or deleted):
+// of what it does, as a hunk's is of its lines, so that two such changes
+// differ in the record.
+func (f *File) changeHash() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%s\x00%s", f.Action(), f.OldPath, f.NewPath)
+	if d := f.Diff; d != nil {
+		fmt.Fprintf(&b, "\x00%s\x00%s", d.OldMode, d.NewMode)
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:])[:12]
 }
 
 // Totals adds the summary up over the files.

@@ -55,6 +55,8 @@ func (f *File) Action() string {
 		return "create"
 	case f.NewPath == "":
 		return "delete"
+	case f.OldPath != f.NewPath && f.Diff != nil && f.Diff.Copied:
+		return "copy"
 	case f.OldPath != f.NewPath:
 		return "rename"
 	}
@@ -98,6 +100,8 @@ func (f *File) Changes() []string {
 		out = append(out, "deleted")
 	case "rename":
 		out = append(out, "renamed from "+safetext.Name(f.OldPath))
+	case "copy":
+		out = append(out, "copied from "+safetext.Name(f.OldPath))
 	}
 	if m := f.modeChange(); m != "" {
 		out = append(out, m)

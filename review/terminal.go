@@ -318,6 +318,8 @@ func (t *Terminal) show(r *Review) {
 		t.printf("%s\n", t.paint(t.diffColors().Meta, "deleted file "+safetext.Name(f.Path())))
 	case "rename":
 		t.printf("%s\n", t.paint(t.diffColors().Meta, "renamed from "+safetext.Name(f.OldPath)))
+	case "copy":
+		t.printf("%s\n", t.paint(t.diffColors().Meta, "copied from "+safetext.Name(f.OldPath)))
 	}
 	if m := f.modeChange(); m != "" {
 		t.printf("%s\n", t.paint(cYellow, m))
@@ -440,8 +442,8 @@ func wholeChange(f *File) string {
 		return "create empty file " + safetext.Name(f.Path())
 	case "delete":
 		return "delete empty file " + safetext.Name(f.Path())
-	case "rename":
-		s := "rename " + safetext.Name(f.OldPath) + " -> " + safetext.Name(f.NewPath)
+	case "rename", "copy":
+		s := f.Action() + " " + safetext.Name(f.OldPath) + " -> " + safetext.Name(f.NewPath)
 		if d != nil && d.ModeChange() {
 			s += ", mode " + d.OldMode + " -> " + d.NewMode
 		}

@@ -760,7 +760,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	for i := range r.Proposal.Files {
 		f := &r.Proposal.Files[i]
 		fv := webFileView{Path: f.Path(), Shown: safetext.Name(f.Path()), Action: f.Action(), Changes: f.Changes()}
-		if f.Action() == "rename" {
+		if f.Action() == "rename" || f.Action() == "copy" {
 			fv.OldPath, fv.OldShown = f.OldPath, safetext.Name(f.OldPath)
 		}
 		for _, e := range f.Failed {

@@ -23,6 +23,10 @@ import (
 
 type Options struct {
 	Patch string // file name, "-" or "" for standard input
+	// More are patch files that follow Patch, read as one patch with it:
+	// their sections apply after its own, in order, as git apply p1 p2
+	// applies them, in one review.
+	More []string
 	// Dir is the directory pair runs in, "" for the current one: the
 	// tree is the one that holds it, and a traditional diff's names are
 	// relative to it.
@@ -666,11 +670,18 @@ func summarizePaths(paths []string) string {
 
 func readPatch(o Options) (string, error) {
 	if o.Patch != "" && o.Patch != "-" {
-		s, err := readString(o.Patch)
-		if err != nil {
-			return "", fmt.Errorf("apply: read patch: %w", err)
+		var b strings.Builder
+		for _, name := range append([]string{o.Patch}, o.More...) {
+			s, err := readString(name)
+			if err != nil {
+				return "", fmt.Errorf("apply: read patch: %w", err)
+			}
+			b.WriteString(s)
+			if s != "" && !strings.HasSuffix(s, "\n") {
+				b.WriteByte('\n')
+			}
 		}
-		return s, nil
+		return b.String(), nil
 	}
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -51,10 +52,19 @@ func applyCommand(f *factory) *cli.Command {
 	return &cli.Command{
 		Name:      "apply",
 		Usage:     "review a unified diff hunk by hunk and apply (and commit) the approved hunks",
-		ArgsUsage: "[PATCH|-]",
+		ArgsUsage: "[PATCH...|-]",
 		Description: `Reads a unified diff from PATCH, or from standard input when PATCH is "-"
 or missing, and applies it to the working tree (the top of the git repository
-that holds the current directory, or the current directory itself).
+that holds the current directory, or the current directory itself). Several
+PATCH files are read as one patch, in order, and reviewed together.
+
+The sections of a patch apply one after another, as git apply applies them:
+one that changes a file an earlier section wrote (create then modify, a
+series of one file) is placed on that section's result; renames and copies
+read the tree before anything is written, so a swap or a chain of renames
+works; a rename or copy keeps the file's executable bit; a path may be
+deleted and created again (git diff -B, a typechange), and a file may become
+a directory and the reverse.
 
 Other edit forms are read too, and the output says which it was (form): Aider's
 SEARCH/REPLACE blocks under a path line, the V4A apply_patch form (*** Begin
@@ -156,8 +166,8 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
 		}, attachedStrip()...),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return output.Usagef("apply: one patch at a time (got %d arguments)", c.NArg())
+			if c.NArg() > 1 && slices.Contains(c.Args().Slice(), "-") {
+				return output.Usagef("apply: standard input (-) is the only patch when it is one")
 			}
 			paths := apply.Paths{Root: c.String("directory"), Filters: filters, Reverse: c.Bool("reverse")}
 			if c.IsSet("p") {
@@ -177,6 +187,7 @@ answers on standard input) or a file could not be written;
 			}
 			opts := apply.Options{
 				Patch: c.Args().First(),
+				More:  c.Args().Tail(),
 				Paths: paths,
 				Check: c.Bool("check"),
 				Yes:   c.Bool("yes"),
