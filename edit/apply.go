@@ -1,3 +1,5 @@
+// apply.go: Apply: resolved hunks written into a file's text, with strict bounds.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// binary.go: binary patches: base85, zlib and git's delta format, checked against the index line's ids.
+
 package edit
 
 import (

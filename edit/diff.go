@@ -1,3 +1,5 @@
+// diff.go: Diff: pair's own line diff of two texts, as resolved hunks.
+
 package edit
 
 // Diff returns the hunks that turn old into new, as git diff shows them: a

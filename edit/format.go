@@ -1,3 +1,5 @@
+// format.go: the edit forms a reply may hold, told apart and turned into one Patch.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// hash.go: Resolved.Hash, the content hash of a hunk that the audit trailer records.
+
 package edit
 
 import (

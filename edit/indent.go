@@ -1,3 +1,5 @@
+// indent.go: the ordered table of named cases that decide a hunk's indentation.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// interpret.go: interpreted readings: what a refused hunk got wrong about the file, for --interpret and the model.
+
 package edit
 
 import (

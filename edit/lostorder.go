@@ -1,3 +1,5 @@
+// lostorder.go: the table of cases that order the lines a hunk lost.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// match.go: the search levels: exact, trailing space, whitespace, look-alike characters.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// numbers.go: line numbers a model copied from read_file, found and removed.
+
 package edit
 
 import (

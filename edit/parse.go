@@ -1,3 +1,5 @@
+// parse.go: Parse: unified diffs read leniently, with git's and traditional headers.
+
 package edit
 
 import (

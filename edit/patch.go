@@ -1,3 +1,5 @@
+// patch.go: the Patch and FileDiff types: what a patch says about each file.
+
 package edit
 
 import "strings"

@@ -1,3 +1,5 @@
+// place.go: the placement pipeline: candidates, readings, rules, then one choice per hunk.
+
 package edit
 
 import (

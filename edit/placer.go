@@ -1,3 +1,5 @@
+// placer.go: the placer: a file's hunks placed in turn, with what is known of the file.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// plan.go: PlanFile and PlanFiles: a file's hunks placed, as a FilePlan.
+
 package edit
 
 import (

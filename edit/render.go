@@ -1,3 +1,5 @@
+// render.go: Render: hunks written back as a unified diff.
+
 package edit
 
 import (

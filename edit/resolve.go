@@ -1,3 +1,5 @@
+// resolve.go: readLines: a candidate place resolved into a reading of the hunk's lines.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_addedinstead.go: the rule addedInstead, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_alreadyapplied.go: the rule alreadyApplied, one rule of the placement table.
+
 package edit
 
 // ruleAlreadyApplied is the rule of that id; see its Statement.

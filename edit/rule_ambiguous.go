@@ -1,3 +1,5 @@
+// rule_ambiguous.go: the rule ambiguous, one rule of the placement table.
+
 package edit
 
 import (

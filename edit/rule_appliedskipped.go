@@ -1,3 +1,5 @@
+// rule_appliedskipped.go: the rule appliedSkipped, one rule of the placement table.
+
 package edit
 
 // ruleAppliedSkipped is the rule of that id; see its Statement.

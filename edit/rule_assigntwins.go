@@ -1,3 +1,5 @@
+// rule_assigntwins.go: the rule assignTwins, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_atedge.go: the rule atEdge, one rule of the placement table.
+
 package edit
 
 // ruleAtEdge is the rule of that id; see its Statement.

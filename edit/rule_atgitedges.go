@@ -1,3 +1,5 @@
+// rule_atgitedges.go: the rule atGitEdges, one rule of the placement table.
+
 package edit
 
 import (

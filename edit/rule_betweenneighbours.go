@@ -1,3 +1,5 @@
+// rule_betweenneighbours.go: the rule betweenNeighbours, one rule of the placement table.
+
 package edit
 
 // ruleBetweenNeighbours is the rule of that id; see its Statement.

@@ -1,3 +1,5 @@
+// rule_blankedge.go: the rule blankEdge, one rule of the placement table.
+
 package edit
 
 import (

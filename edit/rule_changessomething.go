@@ -1,3 +1,5 @@
+// rule_changessomething.go: the rule changesSomething, one rule of the placement table.
+
 package edit
 
 // ruleChangesSomething is the rule of that id; see its Statement.

@@ -1,3 +1,5 @@
+// rule_checklosttrail.go: the rule checkLostTrail, one rule of the placement table.
+
 package edit
 
 import (

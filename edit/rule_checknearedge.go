@@ -1,3 +1,5 @@
+// rule_checknearedge.go: the rule checkNearEdge, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_checkshape.go: the rule checkShape, one rule of the placement table.
+
 package edit
 
 import "fmt"

@@ -1,3 +1,5 @@
+// rule_chooseorders.go: the rule chooseOrders, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_completeedge.go: the rule completeEdge, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_contextfits.go: the rule contextFits, one rule of the placement table.
+
 package edit
 
 // ruleContextFits is the rule of that id; see its Statement.

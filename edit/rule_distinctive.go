@@ -1,3 +1,5 @@
+// rule_distinctive.go: the rule distinctive, one rule of the placement table.
+
 package edit
 
 import (

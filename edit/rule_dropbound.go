@@ -1,3 +1,5 @@
+// rule_dropbound.go: the rule dropBound, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_droptwins.go: the rule dropTwins, one rule of the placement table.
+
 package edit
 
 import (

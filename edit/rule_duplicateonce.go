@@ -1,3 +1,5 @@
+// rule_duplicateonce.go: the rule duplicateOnce, one rule of the placement table.
+
 package edit
 
 import "strings"

@@ -1,3 +1,5 @@
+// rule_fitssomewhere.go: the rule fitsSomewhere, one rule of the placement table.
+
 package edit
 
 // ruleFitsSomewhere is the rule of that id; see its Statement.

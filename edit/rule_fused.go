@@ -1,3 +1,5 @@
+// rule_fused.go: the rule fused, one rule of the placement table.
+
 package edit
 
 import (

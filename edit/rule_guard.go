@@ -1,3 +1,5 @@
+// rule_guard.go: the rule guard, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_hascontext.go: the rule hasContext, one rule of the placement table.
+
 package edit
 
 // ruleHasContext is the rule of that id; see its Statement.

@@ -1,3 +1,5 @@
+// rule_interpreted.go: the rule interpreted, one rule of the placement table.
+
 package edit
 
 // ruleInterpreted is the rule of that id; see its Statement.

@@ -1,3 +1,5 @@
+// rule_keepshaped.go: the rule keepShaped, one rule of the placement table.
+
 package edit
 
 import "fmt"

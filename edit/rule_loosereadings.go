@@ -1,3 +1,5 @@
+// rule_loosereadings.go: the rule looseReadings, one rule of the placement table.
+
 package edit
 
 // ruleLooseReadings is the rule of that id; see its Statement.

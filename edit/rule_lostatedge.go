@@ -1,3 +1,5 @@
+// rule_lostatedge.go: the rule lostAtEdge, one rule of the placement table.
+
 package edit
 
 import "slices"

@@ -1,3 +1,5 @@
+// rule_nearestheader.go: the rule nearestHeader, one rule of the placement table.
+
 package edit
 
 // ruleNearestHeader is the rule of that id; see its Statement.

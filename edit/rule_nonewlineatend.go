@@ -1,3 +1,5 @@
+// rule_nonewlineatend.go: the rule noNewlineAtEnd, one rule of the placement table.
+
 package edit
 
 // ruleNoNewlineAtEnd is the rule of that id; see its Statement.

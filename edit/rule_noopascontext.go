@@ -1,3 +1,5 @@
+// rule_noopascontext.go: the rule noOpAsContext, one rule of the placement table.
+
 package edit
 
 import "slices"

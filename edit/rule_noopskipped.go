@@ -1,3 +1,5 @@
+// rule_noopskipped.go: the rule noOpSkipped, one rule of the placement table.
+
 package edit
 
 // ruleNoOpSkipped is the rule of that id; see its Statement.

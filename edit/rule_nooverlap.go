@@ -1,3 +1,5 @@
+// rule_nooverlap.go: the rule noOverlap, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rule_nothingtoapply.go: the rule nothingToApply, one rule of the placement table.
+
 package edit
 
 import "fmt"

@@ -1,3 +1,5 @@
+// rule_oneplace.go: the rule onePlace, one rule of the placement table.
+
 package edit
 
 // ruleOnePlace is the rule of that id; see its Statement.

@@ -1,3 +1,5 @@
+// rule_pinnedbynumber.go: the rule pinnedByNumber, one rule of the placement table.
+
 package edit
 
 import "slices"

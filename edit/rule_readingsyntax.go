@@ -1,3 +1,5 @@
+// rule_readingsyntax.go: the rule readingSyntax, one rule of the placement table.
+
 package edit
 
 import "slices"

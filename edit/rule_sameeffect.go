@@ -1,3 +1,5 @@
+// rule_sameeffect.go: the rule sameEffect, one rule of the placement table.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// rules.go: the table of placement rules: ids, stages, verdicts and statements.
+
 package edit
 
 import "slices"

@@ -1,3 +1,5 @@
+// searchreplace.go: SEARCH/REPLACE blocks, as Aider writes them, read into hunks.
+
 package edit
 
 import (

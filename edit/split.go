@@ -1,3 +1,5 @@
+// split.go: Split: a hunk cut at its unchanged lines into smaller ones.
+
 package edit
 
 // CanSplit reports whether Split would return more than one hunk.

@@ -1,3 +1,5 @@
+// syntax.go: the syntax check that keeps a reading from breaking a file.
+
 package edit
 
 import (

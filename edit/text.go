@@ -1,3 +1,5 @@
+// text.go: lines and texts: splitting, joining and the final newline.
+
 package edit
 
 import "strings"

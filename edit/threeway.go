@@ -1,3 +1,5 @@
+// threeway.go: the three-way reading of a hunk against what the model was last shown.
+
 package edit
 
 import (

@@ -1,3 +1,5 @@
+// v4a.go: V4A patches, as Codex writes them, read into hunks.
+
 package edit
 
 import (

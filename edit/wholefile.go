@@ -1,3 +1,5 @@
+// wholefile.go: whole files in a reply, turned into hunks against the file.
+
 package edit
 
 import (

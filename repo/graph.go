@@ -1,3 +1,5 @@
+// graph.go: the order of a patch's sections: each placed on what the ones before it left, and the final state written.
+
 package repo
 
 import (

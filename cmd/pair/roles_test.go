@@ -12,7 +12,7 @@ import (
 
 // roleFolders are the folders whose every non-test Go file says its role
 // in its first line. edit/ joins them when its files have their lines.
-var roleFolders = []string{"repo", "review"}
+var roleFolders = []string{"edit", "repo", "review"}
 
 // packageDoc is the first line of a package's doc comment, which says the
 // role of the file that holds it (doc.go).
