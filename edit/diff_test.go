@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 type diffCase struct {
@@ -124,10 +125,10 @@ func TestDiff(t *testing.T) {
 			}
 			var got, want strings.Builder
 			for _, r := range rs {
-				fmt.Fprintf(&got, "@%d final %v\n%s", r.Start, r.FinalNewline, showLines(r.Lines))
+				fmt.Fprintf(&got, "@%d final %v\n%s", r.Start, r.FinalNewline, edittest.Show(r.Lines))
 			}
 			for _, h := range dc.want {
-				fmt.Fprintf(&want, "@%d final %v\n%s", h.start, h.final, showLines(ls(h.lines...)))
+				fmt.Fprintf(&want, "@%d final %v\n%s", h.start, h.final, edittest.Show(ls(h.lines...)))
 			}
 			if got.String() != want.String() {
 				t.Errorf("Diff(%q, %q):\ngot\n%swant\n%s", dc.old, dc.new, got.String(), want.String())

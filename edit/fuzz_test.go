@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // parseSeeds are patches in the shapes Parse must read.
@@ -121,7 +122,7 @@ func checkUnnumber(t *testing.T, s string) {
 		for j, h := range fd.Hunks {
 			nh := q.Files[i].Hunks[j]
 			if len(nh.Lines) != len(h.Lines) || nh.Numbered && fd.Indexed {
-				t.Fatalf("Unnumber: got %s, want the lines of\n%s", showLines(nh.Lines), showLines(h.Lines))
+				t.Fatalf("Unnumber: got %s, want the lines of\n%s", edittest.Show(nh.Lines), edittest.Show(h.Lines))
 			}
 			if nh.Numbered {
 				changed++

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // text joins lines with "\n" and ends the result with one.
@@ -14,26 +15,8 @@ func text(lines ...string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// ls builds hunk lines from strings written as in a diff: a leading ' ',
-// '-' or '+' gives the kind, the rest is the text.
-func ls(lines ...string) []edit.Line {
-	out := make([]edit.Line, 0, len(lines))
-	for _, l := range lines {
-		out = append(out, edit.Line{Kind: edit.Kind(l[0]), Text: l[1:]})
-	}
-	return out
-}
-
-// showLines writes hunk lines back as diff lines, one per line.
-func showLines(lines []edit.Line) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteByte(byte(l.Kind))
-		b.WriteString(l.Text)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
+// ls builds hunk lines from strings written as in a diff.
+func ls(lines ...string) []edit.Line { return edittest.Lines(lines...) }
 
 // mustParse parses a patch and fails the test on error.
 func mustParse(t testing.TB, patch string) *edit.Patch {
@@ -94,7 +77,7 @@ func describe(rs []edit.Resolved) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "hunk %d part %d start %d pass %v label %s offset %d hinted %v final %v notes %q\n%s",
-			r.Hunk, r.Part, r.Start, r.Pass, r.Label(), r.Offset, r.Hinted, r.FinalNewline, r.Notes, showLines(r.Lines))
+			r.Hunk, r.Part, r.Start, r.Pass, r.Label(), r.Offset, r.Hinted, r.FinalNewline, r.Notes, edittest.Show(r.Lines))
 	}
 	return b.String()
 }

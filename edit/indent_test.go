@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // pyModule is a Python test module indented by four spaces, with a class
@@ -257,10 +258,10 @@ func TestIndentGuessUncertain(t *testing.T) {
 	// The usage text's line reads the same whether or not the patch
 	// wrote tabs as spaces: it is offered as the string's other lines
 	// are, as written.
-	if got := showLines(errs[0].Interpreted.Lines); !strings.Contains(got, "+    p version") {
+	if got := edittest.Show(errs[0].Interpreted.Lines); !strings.Contains(got, "+    p version") {
 		t.Errorf("the uncertain reading of the raw string's line converts it:\n%s", got)
 	}
-	if got := showLines(errs[1].Interpreted.Lines); !strings.Contains(got, "+\treturn \"c\"") {
+	if got := edittest.Show(errs[1].Interpreted.Lines); !strings.Contains(got, "+\treturn \"c\"") {
 		t.Errorf("the uncertain reading does not convert the added line:\n%s", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 const numbersGo = `package app
@@ -117,7 +118,7 @@ func TestUnnumberLeavesAlone(t *testing.T) {
 			p := mustParse(t, tc.diff)
 			want := mustParse(t, tc.diff)
 			if n := edit.Unnumber(p); n != 0 || !reflect.DeepEqual(p, want) {
-				t.Errorf("Unnumber: got %d hunks changed, %s; want none", n, showLines(p.Files[0].Hunks[0].Lines))
+				t.Errorf("Unnumber: got %d hunks changed, %s; want none", n, edittest.Show(p.Files[0].Hunks[0].Lines))
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // dumpPatch prints a patch in a stable, readable form for failure messages.
@@ -770,7 +771,7 @@ func TestParseDeletedDashSpaceLine(t *testing.T) {
 			"-- ",
 		) + tail
 		p := mustParse(t, patch)
-		if got, want := showLines(p.Files[0].Hunks[0].Lines), showLines(ls(" a", "-b", "-- ")); got != want {
+		if got, want := edittest.Show(p.Files[0].Hunks[0].Lines), edittest.Show(ls(" a", "-b", "-- ")); got != want {
 			t.Errorf("Parse (tail %q): got lines\n%s\nwant\n%s", tail, got, want)
 		}
 	}

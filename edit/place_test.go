@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // goSrc is a small Go file indented with tabs. Line numbers (1-based) are
@@ -69,7 +70,7 @@ func checkResolved(t *testing.T, old string, got []edit.Resolved, want []wantHun
 		if r.Offset != w.offset || r.Hinted != w.hinted {
 			t.Errorf("resolved %d: got Offset %d Hinted %v, want %d %v", i, r.Offset, r.Hinted, w.offset, w.hinted)
 		}
-		if got, want := showLines(r.Lines), showLines(ls(w.lines...)); got != want {
+		if got, want := edittest.Show(r.Lines), edittest.Show(ls(w.lines...)); got != want {
 			t.Errorf("resolved %d: got lines\n%s\nwant\n%s", i, got, want)
 		}
 		checkFileText(t, old, r)

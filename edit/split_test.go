@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 func TestSplit(t *testing.T) {
@@ -76,7 +77,7 @@ func TestSplit(t *testing.T) {
 				if p.Start != tt.starts[i] {
 					t.Errorf("piece %d: got Start %d, want %d", i, p.Start, tt.starts[i])
 				}
-				if got, want := showLines(p.Lines), showLines(ls(tt.pieces[i]...)); got != want {
+				if got, want := edittest.Show(p.Lines), edittest.Show(ls(tt.pieces[i]...)); got != want {
 					t.Errorf("piece %d: got lines\n%s\nwant\n%s", i, got, want)
 				}
 				if p.Hunk != 5 || p.Part != 2+i || p.Pass != edit.PassIndent || len(p.Notes) != 1 {
@@ -213,7 +214,7 @@ func TestSplitOneRunUnchanged(t *testing.T) {
 		t.Errorf("CanSplit: got true, want false")
 	}
 	got := edit.Split(r)
-	if len(got) != 1 || got[0].Start != 3 || got[0].Part != 1 || showLines(got[0].Lines) != showLines(r.Lines) {
+	if len(got) != 1 || got[0].Start != 3 || got[0].Part != 1 || edittest.Show(got[0].Lines) != edittest.Show(r.Lines) {
 		t.Errorf("Split: got\n%s want the hunk unchanged", describe(got))
 	}
 }

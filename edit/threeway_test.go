@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 )
 
 // planWith places patch (one file, sum.c) against now, as a session does
@@ -80,7 +81,7 @@ func TestThreeWayConflict(t *testing.T) {
 		t.Errorf("detail %q, want %q", e.Detail, want)
 	}
 	if e.Interpreted != nil {
-		t.Errorf("a conflict has an interpreted reading: %v", showLines(e.Interpreted.Lines))
+		t.Errorf("a conflict has an interpreted reading: %v", edittest.Show(e.Interpreted.Lines))
 	}
 }
 

@@ -484,17 +484,6 @@ func with(t testing.TB, old string, changes ...change) string {
 	return old
 }
 
-// showLines writes hunk lines as diff lines, one per line.
-func showLines(lines []edit.Line) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteByte(byte(l.Kind))
-		b.WriteString(l.Text)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
 // item returns the item with the given id.
 func item(t testing.TB, r *review.Review, id string) *review.Item {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/edit/edittest"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/review"
 )
@@ -739,7 +740,7 @@ func TestSplit(t *testing.T) {
 		if got := r.Header(it); got != want.header {
 			t.Errorf("piece %s: got header %q, want %q", it.ID, got, want.header)
 		}
-		if got := showLines(it.Hunk.Lines); got != want.lines {
+		if got := edittest.Show(it.Hunk.Lines); got != want.lines {
 			t.Errorf("piece %s: got lines\n%s\nwant\n%s", it.ID, got, want.lines)
 		}
 	}

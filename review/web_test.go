@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pair-cli/pair/edit/edittest"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/review"
@@ -531,7 +532,7 @@ func TestWebState(t *testing.T) {
 	for _, l := range it.Lines {
 		lines.WriteString(l.Kind + l.Text + "\n")
 	}
-	if want := showLines(item(t, r, "2").Hunk.Lines); lines.String() != want {
+	if want := edittest.Show(item(t, r, "2").Hunk.Lines); lines.String() != want {
 		t.Errorf("item 2 lines: got\n%s\nwant\n%s", lines.String(), want)
 	}
 	if v.Items[0].Decision != "approved" || v.Items[5].Path != "README.md" || v.Items[5].File != 2 {
