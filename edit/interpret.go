@@ -107,25 +107,29 @@ func (in Interpretation) Explain() string {
 func (in Interpretation) Teach() string {
 	switch in.Kind {
 	case InterpretAdded:
-		return in.Describe() + "; to add a line, mark it with +"
+		return in.describe("your") + "; to add a line, mark it with +"
 	case InterpretLeftOut, InterpretLater:
-		return in.Describe() + "; copy the context lines as the file has them"
+		return in.describe("your") + "; copy the context lines as the file has them"
 	}
-	return in.Describe() + "; to change a line, mark it with - and +"
+	return in.describe("your") + "; to change a line, mark it with - and +"
 }
 
 // Describe says what the patch got wrong about the line, for a person
-// (a colleague's patch): Teach without the advice meant for a model.
-func (in Interpretation) Describe() string {
+// (a colleague's patch): Teach's words without the advice meant for a
+// model, and the context is the patch's, not "yours".
+func (in Interpretation) Describe() string { return in.describe("the patch's") }
+
+// describe words the misreading, the context being whose.
+func (in Interpretation) describe(whose string) string {
 	switch in.Kind {
 	case InterpretAdded:
-		return fmt.Sprintf("your context line `%s` is not in the file (before line %d)", in.Model, in.Line)
+		return fmt.Sprintf("%s context line `%s` is not in the file (before line %d)", whose, in.Model, in.Line)
 	case InterpretLeftOut:
-		return fmt.Sprintf("your context leaves out line %d, `%s`", in.Line, in.File)
+		return fmt.Sprintf("%s context leaves out line %d, `%s`", whose, in.Line, in.File)
 	case InterpretLater:
-		return fmt.Sprintf("line %d is `%s`, which your context has one line later", in.Line, in.Model)
+		return fmt.Sprintf("line %d is `%s`, which %s context has one line later", in.Line, in.Model, whose)
 	}
-	return fmt.Sprintf("line %d is `%s`, your context says `%s`", in.Line, in.File, in.Model)
+	return fmt.Sprintf("line %d is `%s`, %s context says `%s`", in.Line, in.File, whose, in.Model)
 }
 
 // Interpretation limits.

@@ -306,10 +306,10 @@ func TestMisreadShifted(t *testing.T) {
 	if !slices.Equal(left, want) {
 		t.Errorf("misread from line 9 on: got %v, want %v", left, want)
 	}
-	if got, want := want[0].Describe(), "your context leaves out line 9, `            operator = stack.pop()`"; got != want {
+	if got, want := want[0].Describe(), "the patch's context leaves out line 9, `            operator = stack.pop()`"; got != want {
 		t.Errorf("Describe: got %q, want %q", got, want)
 	}
-	if got := want[0].Teach(); !strings.HasPrefix(got, want[0].Describe()+"; ") {
+	if got := want[0].Teach(); !strings.HasPrefix(got, "your context leaves out line 9, `            operator = stack.pop()`; ") {
 		t.Errorf("Teach: got %q, want Describe and the advice to the model", got)
 	}
 }

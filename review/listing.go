@@ -290,7 +290,7 @@ func PrintSkipped(w io.Writer, skipped []HunkFailure, explain bool) {
 // whether --interpret would accept it.
 func printMisread(w io.Writer, e HunkFailure) {
 	for _, m := range e.Misread {
-		fmt.Fprintf(w, "\t%s\n", safetext.Line(m.Teach()))
+		fmt.Fprintf(w, "\t%s\n", safetext.Line(m.Describe())) // a person's words: no advice for a model
 	}
 	switch {
 	case e.Reading == "uncertain":
