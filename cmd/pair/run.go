@@ -111,7 +111,10 @@ func newApp(f *factory) *cli.App {
 		Name:      "pair",
 		Usage:     "pair-program with a language model, reviewing every hunk it proposes",
 		UsageText: "pair [-C DIR] <command> [options] [arguments]",
-		Description: "pair applies unified diffs hunk by hunk with tolerant, never-wrong placement.\n" +
+		Description: "A language model proposes changes to your git repository (pair edit, pair ask);\n" +
+			"you review each hunk, as with git add -p, and the approved ones are written and\n" +
+			"committed with a record of what was decided. pair apply and pair am review a\n" +
+			"patch or a mailed series the same way; pair log and pair undo look back.\n" +
 			"Run 'pair <command> --help' for a command's options.",
 		Reader:                 io.In,
 		Writer:                 io.Out,
