@@ -546,6 +546,13 @@ func (t *Terminal) help(r *Review) {
 	if it := r.Current(); it != nil && it.Hunk.Pass.Help() != "" {
 		lines = append(lines, "", it.Hunk.Pass.Help())
 	}
+	if it := r.Current(); it != nil && !it.Whole && len(it.Hunk.Rules) > 0 {
+		// The rules that placed the hunk, as pair apply --check --explain
+		// lists them.
+		var b strings.Builder
+		PrintRules(&b, "  ", it.Hunk.Rules)
+		lines = append(lines, "", "placed by:", strings.TrimRight(b.String(), "\n"))
+	}
 	t.printf("%s\n", t.paint(cFaint, strings.Join(lines, "\n")))
 }
 

@@ -377,3 +377,21 @@ func TestTerminalHelpListsOfferedKeys(t *testing.T) {
 		t.Errorf("? lists keys %s, want the prompt's %s\nscreen:\n%s", got, want, screen)
 	}
 }
+
+// TestTerminalHelpShowsRules: ? also lists the rules that placed the
+// hunk, each with what it says, as pair apply --check --explain does.
+func TestTerminalHelpShowsRules(t *testing.T) {
+	r := fixture(t)
+	it := r.Current()
+	if len(it.Hunk.Rules) == 0 {
+		t.Fatal("the fixture's first hunk has no trace")
+	}
+	screen, _ := term(t, r, "?", nil)
+	want, ok := edit.RuleByID(it.Hunk.Rules[0])
+	if !ok {
+		t.Fatalf("rule %s is not in the table", it.Hunk.Rules[0])
+	}
+	if !strings.Contains(screen, "placed by:\n  rule "+string(want.ID)+" (") || !strings.Contains(screen, want.Statement) {
+		t.Errorf("? does not list rule %s with its statement:\n%s", want.ID, screen)
+	}
+}

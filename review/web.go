@@ -675,6 +675,12 @@ type webFailureView struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// webRuleView is one rule of a hunk's trace.
+type webRuleView struct {
+	ID        string `json:"id"`
+	Statement string `json:"statement"`
+}
+
 type webItemView struct {
 	ID        string `json:"id"`
 	File      int    `json:"file"`
@@ -685,15 +691,18 @@ type webItemView struct {
 	Placement string `json:"placement,omitempty"`
 	// PlacementHelp explains the placement, for an interpreted or
 	// uncertain hunk.
-	PlacementHelp string        `json:"placement_help,omitempty"`
-	Offset        int           `json:"offset,omitempty"`
-	Notes         []string      `json:"notes,omitempty"`
-	Change        string        `json:"change,omitempty"` // for a change without lines
-	Lines         []webLineView `json:"lines"`
-	EOF           string        `json:"eof,omitempty"` // what the hunk does to the final newline
-	Decision      string        `json:"decision"`
-	Note          string        `json:"note,omitempty"`
-	Granted       bool          `json:"granted,omitempty"`
+	PlacementHelp string `json:"placement_help,omitempty"`
+	// Rules are the placement rules that placed the hunk, each with what
+	// it says (pair apply --check --explain).
+	Rules    []webRuleView `json:"rules,omitempty"`
+	Offset   int           `json:"offset,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+	Change   string        `json:"change,omitempty"` // for a change without lines
+	Lines    []webLineView `json:"lines"`
+	EOF      string        `json:"eof,omitempty"` // what the hunk does to the final newline
+	Decision string        `json:"decision"`
+	Note     string        `json:"note,omitempty"`
+	Granted  bool          `json:"granted,omitempty"`
 	// NotCovered says why an item of an always-approved file is asked.
 	NotCovered string `json:"not_covered,omitempty"`
 	Edited     bool   `json:"edited,omitempty"`
@@ -793,6 +802,13 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 			iv.Header = safetext.Line(r.Header(it))
 			iv.Placement = it.Hunk.Label()
 			iv.PlacementHelp = it.Hunk.Pass.Help()
+			for _, id := range it.Hunk.Rules {
+				rv := webRuleView{ID: string(id)}
+				if rule, ok := edit.RuleByID(id); ok {
+					rv.Statement = rule.Statement
+				}
+				iv.Rules = append(iv.Rules, rv)
+			}
 			iv.Offset = it.Hunk.Offset
 			for _, n := range it.Hunk.Notes {
 				iv.Notes = append(iv.Notes, safetext.Line(n))

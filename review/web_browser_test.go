@@ -347,6 +347,12 @@ func TestWebBrowserDecisionDrawnOnce(t *testing.T) {
 	r := fixture(t)
 	done, serial := startReview(t, context.Background(), w, r)
 	openReview(t, ctx, w)
+	// Each hunk says why it goes there: the rules of its trace, with
+	// what they say, under "why here".
+	rule := string(item(t, r, "1").Hunk.Rules[0])
+	browse(t, ctx, "see why hunk 1 goes there",
+		chromedp.Click(chromedp.CSS(`[data-hunk-id="1"] details.rules summary`)),
+		waitJS(`document.querySelector('[data-hunk-id="1"] details.rules [data-rule="`+rule+`"]')?.textContent.startsWith("`+rule+`: ")`))
 	// The page calls fetch when it calls it: count its fetches of the
 	// state from now on.
 	get(t, ctx, "count the fetches of the state", chromedp.Evaluate[bool](`(() => {

@@ -134,15 +134,19 @@ type webState struct {
 			Action string `json:"action"`
 		} `json:"files"`
 		Items []struct {
-			ID        string   `json:"id"`
-			File      int      `json:"file"`
-			Path      string   `json:"path"`
-			Action    string   `json:"action"`
-			Where     string   `json:"where"`
-			Header    string   `json:"header"`
-			Placement string   `json:"placement"`
-			Notes     []string `json:"notes"`
-			Lines     []struct {
+			ID        string `json:"id"`
+			File      int    `json:"file"`
+			Path      string `json:"path"`
+			Action    string `json:"action"`
+			Where     string `json:"where"`
+			Header    string `json:"header"`
+			Placement string `json:"placement"`
+			Rules     []struct {
+				ID        string `json:"id"`
+				Statement string `json:"statement"`
+			} `json:"rules"`
+			Notes []string `json:"notes"`
+			Lines []struct {
 				Kind   string `json:"kind"`
 				Text   string `json:"text"`
 				Marker string `json:"marker"`
@@ -527,6 +531,10 @@ func TestWebState(t *testing.T) {
 	it := v.Items[1]
 	if it.ID != "2" || it.Path != "calc.go" || it.Action != "modify" || it.Where != "calc.go lines 23-32" || it.Header != "@@ -23,10 +23,10 @@ func Mul(a, b int) int {" || it.Placement != "exact" || it.Decision != "undecided" {
 		t.Errorf("item 2: got %+v", it)
+	}
+	// The rules that placed it, with what they say (as --explain).
+	if trace := item(t, r, "2").Hunk.Rules; len(trace) == 0 || len(it.Rules) != len(trace) || it.Rules[0].ID != string(trace[0]) || it.Rules[0].Statement == "" {
+		t.Errorf("item 2's rules: got %+v, want the trace %v with statements", it.Rules, trace)
 	}
 	var lines strings.Builder
 	for _, l := range it.Lines {

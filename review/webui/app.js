@@ -509,6 +509,15 @@
 
     if (it.not_covered && it.decision === "undecided") art.append(el("p", { class: "not-covered" }, it.not_covered));
     if (it.placement_help) art.append(el("p", { class: "placement-help" }, it.placement_help));
+    if (it.rules && it.rules.length) {
+      // Why it goes there: the rules that placed it, as --explain lists them.
+      const why = el("details", { class: "rules" });
+      why.append(el("summary", {}, "why here"));
+      const ul = el("ul", {});
+      for (const r of it.rules) ul.append(el("li", { "data-rule": r.id }, r.id + ": " + r.statement));
+      why.append(ul);
+      art.append(why);
+    }
     if (it.notes && it.notes.length) {
       const ul = el("ul", { class: "place-notes" });
       for (const n of it.notes) ul.append(el("li", {}, n));
