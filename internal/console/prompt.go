@@ -22,8 +22,9 @@ var ErrPromptInterrupted = errors.New("interrupted at the prompt")
 // mode only while a line is read, so that what is printed in between
 // (the model's reply, a review) is printed as usual.
 //
-// A line is read when asked, never ahead: the review that follows reads
-// single keys from the same terminal.
+// A line is read only when asked, because the review that follows reads
+// single keys from the same terminal; keys typed ahead, in the same burst
+// as a line's Enter, stay with the line editor for the next line.
 type Prompt struct {
 	kb    *os.File
 	t     *term.Terminal
