@@ -836,36 +836,30 @@ func InTerminal(ctx context.Context, in *os.File, t *Terminal, r *Review) error 
 	}
 	defer term.Restore(fd, state)
 	t.In, t.CRLF = in, true
+	// cooked runs f with the terminal in its usual mode, then raw again.
+	cooked := func(f func() error) error {
+		if err := term.Restore(fd, state); err != nil {
+			return err
+		}
+		defer func() {
+			if s, err := term.MakeRaw(fd); err == nil {
+				state = s
+			}
+		}()
+		return f()
+	}
 	if page := t.Pager; page != nil {
 		if _, rows, err := term.GetSize(fd); err == nil && t.Rows == 0 {
 			t.Rows = rows
 		}
-		t.Pager = func(text string) error {
-			if err := term.Restore(fd, state); err != nil {
-				return err
-			}
-			defer func() {
-				if s, err := term.MakeRaw(fd); err == nil {
-					state = s
-				}
-			}()
-			return page(text)
-		}
+		t.Pager = func(text string) error { return cooked(func() error { return page(text) }) }
 	}
 	if t.Color && t.Palette == (console.Palette{}) {
 		t.Palette = console.GitPalette() // the person's color.diff.*
 	}
 	if edit := t.Editor; edit != nil {
 		t.Editor = func(ctx context.Context, path string) error {
-			if err := term.Restore(fd, state); err != nil {
-				return err
-			}
-			defer func() {
-				if s, err := term.MakeRaw(fd); err == nil {
-					state = s
-				}
-			}()
-			return edit(ctx, path)
+			return cooked(func() error { return edit(ctx, path) })
 		}
 	}
 	return t.Run(ctx, r)
