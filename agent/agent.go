@@ -70,6 +70,10 @@ var (
 	// ErrApplyInterrupted means a resumed action had been interrupted
 	// while its approved hunks were being written: it is not repeated.
 	ErrApplyInterrupted = errors.New("pair stopped while writing the approved hunks of the pending review; they were not written again")
+	// ErrPendingMismatch means a paused MCP call's arguments are not the
+	// ones recorded when it paused (the saved session was changed): the
+	// call is not made.
+	ErrPendingMismatch = errors.New("does not match its record; it was not made")
 )
 
 // Proposal is a set of edits for the person to review: placed file plans

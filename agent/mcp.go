@@ -254,7 +254,7 @@ func externalHash(name, args string) string { return hashOf(name + "\x00" + args
 // approved call is made once.
 func (a *Agent) resumeExternal(ctx context.Context, p *Pending) (string, bool, error) {
 	if externalHash(p.Tool, p.Arguments) != p.ArgsHash {
-		return "", false, fmt.Errorf("the pending call of %s does not match its record; it was not made", p.Tool)
+		return "", false, fmt.Errorf("the pending call of %s %w", p.Tool, ErrPendingMismatch)
 	}
 	t := a.findExternal(p.Tool)
 	switch {

@@ -82,8 +82,8 @@ func TestExternalResumeWithoutTheTool(t *testing.T) {
 	saved := *st.Turn.Pending
 	st.Turn.Pending.Arguments = `{"x":2}`
 	b := &agent.Agent{Model: agent.NewClient(srv.Config()), Tree: tree, Reviewer: &reviewer{cmds: []bool{true}}}
-	if err := b.Resume(context.Background(), st); err == nil || !strings.Contains(err.Error(), "does not match") {
-		t.Errorf("a tampered pending call: got %v", err)
+	if err := b.Resume(context.Background(), st); !errors.Is(err, agent.ErrPendingMismatch) {
+		t.Errorf("a tampered pending call: got %v, want ErrPendingMismatch", err)
 	}
 	st.Turn.Pending = &saved
 	if err := b.Resume(context.Background(), st); err != nil {

@@ -96,7 +96,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// The path itself a link (its folders were looked at by
 			// resolve): the write would refuse it, so a check does too.
 			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
+				return nil, fmt.Errorf("%s: %w; pair does not write through links", p, ErrIsLink)
 			}
 		}
 		// Sections apply in order (see sequence): one that changes what

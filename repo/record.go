@@ -103,7 +103,7 @@ func notLink(p string) error {
 		return err
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link; pair does not follow it", p)
+		return fmt.Errorf("%s %w; pair does not follow it", p, ErrIsLink)
 	}
 	return nil
 }

@@ -22,6 +22,16 @@ import (
 // a symbolic link that the patch makes.
 var ErrNoSymlinks = errors.New("the file system does not support symbolic links")
 
+// ErrNotLink is wrapped by the refusal of a link diff (mode 120000) whose
+// source on disk is not a symbolic link.
+var ErrNotLink = errors.New("the patch changes a symbolic link, but it is not one")
+
+// ErrIsLink is wrapped by the refusal of a path that is itself a symbolic
+// link where pair writes or reads a file: a patched path that is a link
+// (pair does not write through links), and the commit record or its
+// folder (pair does not follow them).
+var ErrIsLink = errors.New("is a symbolic link")
+
 // linkSource reports whether the diff reads a symbolic link: it changes,
 // deletes, renames or turns into a file a link.
 func linkSource(fd *edit.FileDiff) bool {
@@ -37,7 +47,7 @@ func linkResult(fd *edit.FileDiff) bool {
 // disk, as fi (from lstat) says.
 func checkLinkSource(p string, fi fs.FileInfo) error {
 	if fi.Mode()&fs.ModeSymlink == 0 {
-		return fmt.Errorf("%s: the patch changes a symbolic link, but it is not one", p)
+		return fmt.Errorf("%s: %w", p, ErrNotLink)
 	}
 	return nil
 }

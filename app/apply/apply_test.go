@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
@@ -134,16 +135,20 @@ func TestRunYes(t *testing.T) {
 // fail with a clear message and change nothing.
 func TestRunBadInput(t *testing.T) {
 	dir := scratch(t)
-	for _, tt := range []struct{ name, in, want string }{
-		{"empty", " \n", "standard input is empty"},
-		{"no hunk", "--- a/calc.go\n+++ b/calc.go\nsome prose, not a hunk\n", "the section for calc.go has file headers but no hunk"},
+	for _, tt := range []struct {
+		name, in string
+		is       error  // the refusal, when it has a type
+		want     string // what the error says beyond its type
+	}{
+		{"empty", " \n", nil, "standard input is empty"},
+		{"no hunk", "--- a/calc.go\n+++ b/calc.go\nsome prose, not a hunk\n", edit.ErrNoHunks, "calc.go"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o, _, _ := options(dir, tt.in)
 			o.Yes = true
 			err := Run(context.Background(), o)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want an error saying %q", err, tt.want)
+			if err == nil || tt.is != nil && !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %v saying %q", err, tt.is, tt.want)
 			}
 			if got := repotest.Git(t, dir, "status", "--porcelain"); got != "" {
 				t.Errorf("the tree changed: %q", got)

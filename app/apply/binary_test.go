@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo/repotest"
 )
 
@@ -77,12 +79,13 @@ func TestApplyBinaryRefusals(t *testing.T) {
 	dir, patch := binaryScratch(t)
 	head := repotest.Git(t, dir, "rev-parse", "HEAD")
 	for _, tt := range []struct {
-		name, patch, before, want string
+		name, patch, before string
+		want                error // the refusal, of logo.bin
 	}{
 		{"no data", "diff --git a/logo.bin b/logo.bin\nindex 1234567..89abcde 100644\nBinary files a/logo.bin and b/logo.bin differ\n", "",
-			`logo.bin: the patch has no data for this binary file`},
-		{"other content", patch, "something else\x00", "logo.bin: binary patch does not match: the patch applies to blob"},
-		{"wrong result id", wrongNewID(patch), "", "binary patch does not match: the result is blob"},
+			edit.ErrBinaryNoData},
+		{"other content", patch, "something else\x00", edit.ErrBinaryMismatch},
+		{"wrong result id", wrongNewID(patch), "", edit.ErrBinaryMismatch},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.before != "" {
@@ -90,8 +93,8 @@ func TestApplyBinaryRefusals(t *testing.T) {
 				defer repotest.Git(t, dir, "checkout", "logo.bin")
 			}
 			out, err := applyPatch(t, dir, tt.patch, yes)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("Run: got %v (%s), want an error saying %q", err, out, tt.want)
+			if !errors.Is(err, tt.want) || !strings.HasPrefix(err.Error(), "apply: logo.bin: ") {
+				t.Fatalf("Run: got %v (%s), want %v for logo.bin", err, out, tt.want)
 			}
 			if got := repotest.Git(t, dir, "rev-parse", "HEAD"); got != head {
 				t.Errorf("HEAD moved to %s", got)

@@ -23,6 +23,14 @@ import (
 // to recover.
 const seriesDir = "pair-am"
 
+// ErrSeriesStopped is wrapped by the refusal of a new mailbox while a
+// series of mails stopped part way (go on with it, skip or abort first).
+var ErrSeriesStopped = errors.New("a series of mails stopped")
+
+// ErrNoSeries is wrapped by the refusal of pair am --continue, --skip or
+// --abort when no series of mails is in progress.
+var ErrNoSeries = errors.New("no series of mails in progress")
+
 // series is a mailbox being applied, one mail after the other, as saved
 // in the git directory between runs.
 type series struct {
@@ -82,7 +90,7 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 		if err != nil {
 			return err
 		}
-		return output.Usagef("apply: a series of mails stopped at mail %d of %d: go on with pair am --continue or --skip, or end it with pair am --abort, before you apply another", s.Next+1, s.Total)
+		return output.Usagef("apply: %w at mail %d of %d: go on with pair am --continue or --skip, or end it with pair am --abort, before you apply another", ErrSeriesStopped, s.Next+1, s.Total)
 	}
 	s := &series{dir: filepath.Join(a.tree.GitDir(), seriesDir), Total: len(msgs)}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
@@ -210,7 +218,7 @@ func resume(ctx context.Context, o Options) error {
 		return fmt.Errorf("apply: %w", err)
 	}
 	if s == nil {
-		return output.Usagef("apply: no series of mails in progress (pair am MAILBOX starts one)")
+		return output.Usagef("apply: %w (pair am MAILBOX starts one)", ErrNoSeries)
 	}
 	switch {
 	case o.Abort:

@@ -146,8 +146,8 @@ func stoppedAtTwo(t *testing.T) (dir, mbox string) {
 	}
 	// A new series waits for this one.
 	o.Continue = false
-	if err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "stopped at mail 2 of 3: go on with pair am --continue") {
-		t.Errorf("a second series: %v", err)
+	if err := Run(context.Background(), o); !errors.Is(err, ErrSeriesStopped) || !strings.Contains(err.Error(), "mail 2 of 3") {
+		t.Errorf("a second series: %v, want ErrSeriesStopped at mail 2 of 3", err)
 	}
 	return dir, mbox
 }
@@ -173,8 +173,8 @@ func TestMailboxSkip(t *testing.T) {
 	if got := repotest.Git(t, dir, "log", "--format=%s"); got != "calc: say what Add returns\ncalc: add b to a\nlocal notes\nnotes\ninitial\n" {
 		t.Errorf("log after --skip:\n%s", got)
 	}
-	if _, err := resumeWith(t, dir, func(o *Options) { o.Continue = true }); err == nil || !strings.Contains(err.Error(), "no series of mails in progress") {
-		t.Errorf("--continue after the end: %v", err)
+	if _, err := resumeWith(t, dir, func(o *Options) { o.Continue = true }); !errors.Is(err, ErrNoSeries) {
+		t.Errorf("--continue after the end: %v, want ErrNoSeries", err)
 	}
 }
 

@@ -39,6 +39,10 @@ var damage = []string{
 	"a new file, from /dev/null",
 }
 
+// ErrNotEmpty is wrapped by the refusal of a --dir that holds files: the
+// demo writes its scratch project only into a new or empty directory.
+var ErrNotEmpty = errors.New("is not empty")
+
 type Options struct {
 	Dir  string // "" for a new temporary directory
 	Keep bool
@@ -234,7 +238,7 @@ func demoDir(dir string) (string, error) {
 		return "", err
 	}
 	if len(entries) > 0 {
-		return "", fmt.Errorf("%s is not empty; give a new or empty directory to --dir", dir)
+		return "", fmt.Errorf("%s %w; give a new or empty directory to --dir", dir, ErrNotEmpty)
 	}
 	return filepath.Abs(dir)
 }

@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,8 +64,8 @@ func TestRunRemoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.Dir = full
-	if err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "is not empty") {
-		t.Fatalf("got %v, want a refusal of a directory that is not empty", err)
+	if err := Run(context.Background(), o); !errors.Is(err, ErrNotEmpty) {
+		t.Fatalf("got %v, want ErrNotEmpty", err)
 	}
 	if b, err := os.ReadFile(filepath.Join(full, "keep.txt")); err != nil || string(b) != "mine\n" {
 		t.Errorf("the refused directory's file changed: %q, %v", b, err)

@@ -51,13 +51,27 @@ func OneLine(s string, n int) string {
 }
 
 // UsageError marks an error in how pair was invoked (exit code Usage).
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Err, when Msg wraps reasons (%w in Usagef), is the error Msg was
+	// made from, so that errors.Is and errors.As find them.
+	Err error
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// Usagef returns a UsageError with the formatted message.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError with the formatted message; a %w verb
+// wraps its error, as in fmt.Errorf.
 func Usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	e := &UsageError{Msg: err.Error()}
+	switch err.(type) {
+	case interface{ Unwrap() error }, interface{ Unwrap() []error }:
+		e.Err = err
+	}
+	return e
 }
 
 // ExitError carries an exit code for a failure, with the message to

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,5 +31,19 @@ func TestWording(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// TestUsagefWraps: a reason wrapped with %w is found by errors.Is, and
+// the message is the one fmt.Errorf would make.
+func TestUsagefWraps(t *testing.T) {
+	reason := errors.New("no series")
+	err := Usagef("apply: %w (start one)", reason)
+	var ue *UsageError
+	if !errors.As(err, &ue) || !errors.Is(err, reason) || err.Error() != "apply: no series (start one)" {
+		t.Errorf("got %q (%#v), want a UsageError wrapping the reason", err, err)
+	}
+	if err := Usagef("apply: %s and %v", "a", reason); errors.Unwrap(err) != nil || err.Error() != "apply: a and no series" {
+		t.Errorf("without %%w: got %q wrapping %v, want nothing wrapped", err, errors.Unwrap(err))
 	}
 }
