@@ -13,12 +13,14 @@ import (
 // transports (ssh, http), whose package init every command pays for; nor
 // go-git's plumbing/object (repo/internal/gitobj reads commits and trees),
 // which links OpenPGP and its curves; nor the MCP SDK and what it brings
-// (agent/mcp speaks MCP itself), whose package init is as heavy.
+// (agent/mcp speaks MCP itself), whose package init is as heavy; nor, built
+// as scripts/build.sh builds it (the tag urfave_cli_no_docs), urfave/cli's
+// man-page generator and blackfriday.
 func TestNoTestCodeInTheBinary(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	out, err := exec.Command("go", "list", "-deps", "-tags", "urfave_cli_no_docs", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
@@ -33,6 +35,8 @@ func TestNoTestCodeInTheBinary(t *testing.T) {
 		case strings.Contains(p, "modelcontextprotocol"), strings.Contains(p, "jsonschema-go"), strings.Contains(p, "segmentio"),
 			strings.Contains(p, "go-json-experiment"), strings.Contains(p, "yosida95"), strings.Contains(p, "oauth2"):
 			t.Errorf("pair links %s", p)
+		case strings.Contains(p, "blackfriday"), strings.Contains(p, "go-md2man"):
+			t.Errorf("pair built with -tags urfave_cli_no_docs links %s", p)
 		}
 	}
 }
