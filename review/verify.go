@@ -4,6 +4,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -147,4 +148,15 @@ func (r *Review) Only(keep []int) *Review {
 		}
 	}
 	return &c
+}
+
+// ErrNoTestCommand is a Verify without a test command: a front end may
+// ask the person for one (see CommandVerifier).
+var ErrNoTestCommand = errors.New("no test command")
+
+// CommandVerifier is a Verifier that takes a command the person typed,
+// for when the project has no test command (or one not trusted).
+type CommandVerifier interface {
+	Verifier
+	SetCommand(command string)
 }

@@ -32,7 +32,8 @@ const (
 )
 
 // ErrNoCommand is Verify without a test command.
-var ErrNoCommand = errors.New("no test command: set test_cmd in .pair.yml (and trust it with pair trust) or give --test-cmd")
+// It is review.ErrNoTestCommand, so that a front end asks for one.
+var ErrNoCommand = fmt.Errorf("%w: set test_cmd in .pair.yml (and trust it with pair trust) or give --test-cmd", review.ErrNoTestCommand)
 
 // Verifier tests the candidate tree of a review in the scratch tree of
 // Tree (see the package documentation). It implements review.Verifier.
@@ -49,6 +50,9 @@ type Verifier struct {
 	Timeout time.Duration
 	MaxRuns int
 }
+
+// SetCommand sets the test command: one the person typed.
+func (v *Verifier) SetCommand(command string) { v.Command = command }
 
 // run is one run of the test command on a candidate.
 type run struct {
