@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
@@ -162,6 +163,8 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "verify", Usage: "run the test command on the approved hunks in a scratch tree before writing, and write only when it passes (verify: true in .pair.yml does too)"},
+			&cli.StringFlag{Name: "test-cmd", Usage: "the test `COMMAND` of --verify and the summary's v key (default: test_cmd in .pair.yml)"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the patch read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
 		}, attachedStrip()...),
@@ -203,6 +206,10 @@ answers on standard input) or a file could not be written;
 				Message:  c.String("message"),
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				Verify:   c.Bool("verify"),
+				LoadConfig: func(dir, stateDir string) (config.Config, error) {
+					return loadConfig(c, dir, stateDir)
+				},
 
 				// pair am (am.go): mail, and a stopped series resumed.
 				Mail:     c.Command.Name == "am",
