@@ -242,3 +242,7 @@ func (t *Terminal) verify(ctx context.Context, r *Review) (VerifyResult, error) 
 		}
 	}
 }
+
+// LastVerify is the last verify of the review, when it tested r's
+// approved hunks as they are now; nil otherwise.
+func (t *Terminal) LastVerify(r *Review) *VerifyResult { return t.current(r) }
