@@ -277,7 +277,7 @@ func Run(ctx context.Context, o Options) error {
 		if o.Resume && st.Turn.Pending == nil {
 			return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
 		}
-		return serveWeb(ctx, o, a, st, show, rv.verb)
+		return serveWeb(ctx, o, a, st, show, rv)
 	}
 	switch {
 	case o.Resume:
