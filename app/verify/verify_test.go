@@ -151,6 +151,19 @@ func setup(t *testing.T, files map[string]string, patch string, extra map[string
 	t.Helper()
 	dir := repotest.Init(t, files)
 	repotest.WriteFiles(t, dir, extra)
+	tree, rev := reviewOf(t, dir, patch)
+	if len(rev.Items) != 3 {
+		t.Fatalf("got %d items, want 3", len(rev.Items))
+	}
+	for i := range rev.Items {
+		rev.Items[i].Decision = audit.Approved
+	}
+	return tree, rev
+}
+
+// reviewOf opens the tree of dir and starts the review of patch.
+func reviewOf(t *testing.T, dir, patch string) (*repo.Tree, *review.Review) {
+	t.Helper()
 	tree, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -164,14 +177,7 @@ func setup(t *testing.T, files map[string]string, patch string, extra map[string
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev := review.New(review.FromPlans(plans), nil)
-	if len(rev.Items) != 3 {
-		t.Fatalf("got %d items, want 3", len(rev.Items))
-	}
-	for i := range rev.Items {
-		rev.Items[i].Decision = audit.Approved
-	}
-	return tree, rev
+	return tree, review.New(review.FromPlans(plans), nil)
 }
 
 // snapshot is every file under dir (the git directory's pair folder
@@ -278,20 +284,7 @@ func TestVerifyCandidateIsThePersonsWork(t *testing.T) {
 	patch := "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n"
 	dir := repotest.Init(t, files)
 	repotest.WriteFiles(t, dir, map[string]string{"a.txt": "zero\none\ntwo\nthree\n", "new.txt": "untracked\n", "k.secret": "ignored\n"})
-	tree, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tree.Close()
-	p, err := edit.Parse(patch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plans, err := tree.PlaceWith(p, repo.Access{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev := review.New(review.FromPlans(plans), nil)
+	tree, rev := reviewOf(t, dir, patch)
 	rev.Items[0].Decision = audit.Approved
 	v := &verify.Verifier{Tree: tree, Command: `test "$(cat a.txt)" = "$(printf 'zero\none\nTWO\nthree')" && test -f new.txt && test ! -e k.secret`}
 	res, err := v.Verify(context.Background(), rev, nil)
