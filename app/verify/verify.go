@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pair-cli/pair/internal/output"
@@ -243,16 +244,22 @@ func lastLines(s string, n int) []string {
 // failures are the patterns of a line that names a failure, most
 // telling first: a failed test (Go, Python's unittest, pytest), a
 // compiler's error at a file's line, a failed package, an error.
-var failures = []struct {
+// (Built on first use: package init stays cheap.)
+var failures = sync.OnceValue(func() []failure {
+	return []failure{
+		{regexp.MustCompile(`^\s*--- FAIL: (\S+)`), func(m []string) string { return "FAIL " + m[1] }},
+		{regexp.MustCompile(`^(FAIL|ERROR): (\S+)`), func(m []string) string { return m[1] + " " + m[2] }},
+		{regexp.MustCompile(`^FAILED (\S+)`), func(m []string) string { return "FAILED " + m[1] }},
+		{regexp.MustCompile(`^\S+:\d+(:\d+)?: .+`), func(m []string) string { return m[0] }},
+		{regexp.MustCompile(`^FAIL\s+(\S+)`), func(m []string) string { return "FAIL " + m[1] }},
+		{regexp.MustCompile(`(?i)\berror\b.*`), func(m []string) string { return m[0] }},
+	}
+})
+
+// failure is a pattern of failures and the words it gives a match.
+type failure struct {
 	re   *regexp.Regexp
 	text func(m []string) string
-}{
-	{regexp.MustCompile(`^\s*--- FAIL: (\S+)`), func(m []string) string { return "FAIL " + m[1] }},
-	{regexp.MustCompile(`^(FAIL|ERROR): (\S+)`), func(m []string) string { return m[1] + " " + m[2] }},
-	{regexp.MustCompile(`^FAILED (\S+)`), func(m []string) string { return "FAILED " + m[1] }},
-	{regexp.MustCompile(`^\S+:\d+(:\d+)?: .+`), func(m []string) string { return m[0] }},
-	{regexp.MustCompile(`^FAIL\s+(\S+)`), func(m []string) string { return "FAIL " + m[1] }},
-	{regexp.MustCompile(`(?i)\berror\b.*`), func(m []string) string { return m[0] }},
 }
 
 // FirstFailure is the first line of a test command's output that names
@@ -260,7 +267,7 @@ var failures = []struct {
 // ("FAIL TestParseEmpty"), or "".
 func FirstFailure(out string) string {
 	lines := strings.Split(out, "\n")
-	for _, f := range failures {
+	for _, f := range failures() {
 		for _, l := range lines {
 			l = strings.TrimRight(l, "\r")
 			if m := f.re.FindStringSubmatch(l); m != nil {

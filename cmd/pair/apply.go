@@ -116,6 +116,19 @@ single keys decide:
 A summary per file comes before anything is written; Ctrl-C writes
 nothing. Hunks that cannot be placed are listed and not offered.
 
+At the summary, v runs the tests (--test-cmd, or test_cmd of a trusted
+.pair.yml; without one, it asks for a command) on HEAD with your
+uncommitted changes, untracked files that git does not ignore, and the
+approved hunks, in a scratch tree in the git directory
+(.git/pair/verify/tree): your working tree is not touched. The result
+shows beside the summary (? shows all of the output). When the tests
+fail there and pass without the approved hunks, pair finds the hunks
+that break them ("hunk 3 (parse.go:40-52) breaks it: FAIL
+TestParseEmpty"), and x rejects them and runs the tests again. Ctrl-C
+stops the tests. --verify (or verify: true in a trusted .pair.yml) runs
+them before every write: pair apply --yes --verify writes nothing when
+they fail.
+
 --check --explain lists with each hunk the rules that placed or refused
 it, each with what it says; --json gives their ids ("rules").
 
