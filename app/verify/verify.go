@@ -114,6 +114,11 @@ func (v *Verifier) Verify(ctx context.Context, r *review.Review, progress func(s
 	d.test = func(set []int) (*run, error) {
 		progress(fmt.Sprintf("narrowing: run %d of at most %d, with %d of the %d approved hunks", d.runs+1, d.max, len(set), len(approved)))
 		out, err := v.try(ctx, s, r.Only(set), progress)
+		if errors.Is(err, errCandidate) {
+			// A part that cannot be written alone (some hunks of a
+			// deletion) is not a failure of the tests.
+			return &run{pass: true}, nil
+		}
 		return &out, err
 	}
 	culprits, last, err := d.ddmin(approved)
@@ -127,17 +132,20 @@ func (v *Verifier) Verify(ctx context.Context, r *review.Review, progress func(s
 	return res, nil
 }
 
+// errCandidate marks a candidate that cannot be laid out.
+var errCandidate = errors.New("the candidate cannot be laid out")
+
 // try lays out the candidate of r and runs the command on it. A
 // candidate that cannot be laid out (its hunks no longer place on the
 // files as they are now) is an error; a cancelled ctx is ctx's error.
 func (v *Verifier) try(ctx context.Context, s *repo.Scratch, r *review.Review, progress func(string)) (run, error) {
 	plans, err := r.Plans()
 	if err != nil {
-		return run{}, fmt.Errorf("verify: %w", err)
+		return run{}, fmt.Errorf("verify: %w: %w", errCandidate, err)
 	}
 	st, err := s.Sync(plans)
 	if err != nil {
-		return run{}, fmt.Errorf("verify: %w", err)
+		return run{}, fmt.Errorf("verify: %w: %w", errCandidate, err)
 	}
 	if st.Written+st.Removed > 0 {
 		progress(fmt.Sprintf("scratch tree: %d of %d %s written, %d removed", st.Written, st.Files, output.Plural(st.Files, "file"), st.Removed))

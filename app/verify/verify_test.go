@@ -410,3 +410,30 @@ func TestVerifyTimeout(t *testing.T) {
 		t.Fatalf("got %+v", res)
 	}
 }
+
+// Two hunks that break the tests only together are both named.
+func TestVerifyTwoTogether(t *testing.T) {
+	lines := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+	patch := "--- a/x.txt\n+++ b/x.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -5,3 +5,3 @@\n e\n-f\n+F\n g\n@@ -10,3 +10,3 @@\n j\n-k\n+K\n l\n"
+	dir := repotest.Init(t, map[string]string{"x.txt": lines})
+	tree, rev := reviewOf(t, dir, patch)
+	for i := range rev.Items {
+		rev.Items[i].Decision = audit.Approved
+	}
+	v := &verify.Verifier{Tree: tree, Command: `if grep -q A x.txt && grep -q K x.txt; then echo 'ERROR: A with K'; exit 1; fi`}
+	res, err := v.Verify(context.Background(), rev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Culprits, []int{0, 2}) {
+		t.Fatalf("got culprits %v, want [0 2]\n%s", res.Culprits, res.Output)
+	}
+	if got, want := res.Blame(rev), "hunk 1 (x.txt:1-2) and hunk 3 (x.txt:10-12) together break it: ERROR A"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// With a bound of three runs, the search stops before it is sure.
+	v.MaxRuns = 3
+	if res, err = v.Verify(context.Background(), rev, nil); err != nil || !res.Bounded || res.Runs != 3 {
+		t.Fatalf("bounded: got %+v, %v", res, err)
+	}
+}
