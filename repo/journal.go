@@ -179,10 +179,11 @@ func (t *Tree) hasJournal() bool {
 		return false
 	}
 	// Anything but the sessions, the writer lock, the record of pair's
-	// commits and the trust store of .pair.yml (internal/config's
-	// trusted-config) is a write's, an empty directory too.
+	// commits, the trust store of .pair.yml (internal/config's
+	// trusted-config) and the scratch tree of verify is a write's, an
+	// empty directory too.
 	for _, e := range entries {
-		if n := e.Name(); n != "sessions" && n != applyLockFile && n != recordFile && n != "trusted-config" {
+		if n := e.Name(); n != "sessions" && n != applyLockFile && n != recordFile && n != "trusted-config" && n != verifyDir {
 			return true
 		}
 	}

@@ -46,6 +46,15 @@ type Terminal struct {
 	// Verb says what happens to approved hunks at the end, for the
 	// summary's question ("write and commit"); "" means "write".
 	Verb string
+	// Verifier runs the tests on the candidate from the summary (the v
+	// key; see verify.go); nil: no v key. VerifyFirst runs it when the
+	// person goes ahead, and goes ahead only when the tests pass
+	// (--verify).
+	Verifier    Verifier
+	VerifyFirst bool
+
+	verified *verified
+	ahead    []byte
 
 	keys    chan keyRead
 	req     chan struct{}
@@ -600,11 +609,13 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 	if verb == "" {
 		verb = "write"
 	}
+	t.showVerified(r)
 	for {
+		keys := "y,n,K,g" + t.verifyKeys(r, hunks) + ",?"
 		if hunks == 0 {
-			t.printf("%s ", t.paint(cPrompt, "Nothing is approved. Finish without writing anything [y,K,g,?]?"))
+			t.printf("%s ", t.paint(cPrompt, "Nothing is approved. Finish without writing anything ["+strings.Replace(keys, "n,", "", 1)+"]?"))
 		} else {
-			t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("%s %d %s in %d %s [y,n,K,g,?]?", capitalize(verb), hunks, output.Plural(hunks, "hunk"), files, output.Plural(files, "file"))))
+			t.printf("%s ", t.paint(cPrompt, fmt.Sprintf("%s %d %s in %d %s [%s]?", capitalize(verb), hunks, output.Plural(hunks, "hunk"), files, output.Plural(files, "file"), keys)))
 		}
 		k, err := t.key(ctx)
 		if err != nil {
@@ -614,7 +625,30 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 		t.printf("%s\n", keyName(k))
 		switch k {
 		case 'y':
+			if hunks > 0 && t.VerifyFirst && t.Verifier != nil {
+				if pass, err := t.verifyFirst(ctx, r); err != nil || !pass {
+					if err != nil {
+						return false, err
+					}
+					continue
+				}
+			}
 			return true, nil
+		case 'v', 'x':
+			if t.Verifier == nil || hunks == 0 || k == 'x' && len(t.culprits(r)) == 0 {
+				t.printf("%s\n", t.paint(cRed, fmt.Sprintf("unknown key %s; press ? for help", keyName(k))))
+				continue
+			}
+			if k == 'x' {
+				// The culprits rejected, the summary changes: shown again.
+				if err := t.rejectCulprits(ctx, r); err != nil {
+					return false, err
+				}
+				return t.summary(ctx, r)
+			}
+			if err := t.runVerify(ctx, r); err != nil {
+				return false, err
+			}
 		case 'n', 'q':
 			if hunks == 0 {
 				return true, nil
@@ -629,7 +663,8 @@ func (t *Terminal) summary(ctx context.Context, r *Review) (bool, error) {
 			}
 			return false, nil
 		case '?':
-			t.printf("%s\n", t.paint(cFaint, "y - go ahead\nn - write nothing\nK - go back to the last hunk\ng - go back to a hunk by number\nCtrl-C - stop and write nothing"))
+			t.printf("%s\n", t.paint(cFaint, "y - go ahead\nn - write nothing\nK - go back to the last hunk\ng - go back to a hunk by number"+t.verifyHelp(r, hunks)+"\nCtrl-C - stop and write nothing"))
+			t.showOutput(r)
 		case '\r', '\n', ' ':
 		default:
 			t.printf("%s\n", t.paint(cRed, fmt.Sprintf("unknown key %s; press ? for help", keyName(k))))
@@ -689,6 +724,11 @@ func (t *Terminal) byte(ctx context.Context) (byte, error) {
 	if t.keys == nil {
 		t.keys, t.req = make(chan keyRead, 1), make(chan struct{}, 1)
 		go t.readKeys()
+	}
+	if len(t.ahead) > 0 { // typed while the tests ran
+		b := t.ahead[0]
+		t.ahead = t.ahead[1:]
+		return b, nil
 	}
 	if t.ended {
 		return 0, ErrInputEnded

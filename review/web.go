@@ -50,6 +50,9 @@ type WebOptions struct {
 	Verb string
 	// Now stamps events; nil means time.Now.
 	Now func() time.Time
+	// Verifier runs the tests on the approved hunks for the page's
+	// button (POST /api/verify, see web_verify.go); nil: no button.
+	Verifier Verifier
 }
 
 // The kinds of WebEvent.
@@ -141,6 +144,8 @@ type Web struct {
 	revDone  chan struct{}
 	question *webQuestion
 	qDone    chan webAnswer
+	// verifying is set while the page's verify runs.
+	verifying bool
 }
 
 // NewWeb listens on 127.0.0.1 and serves the page until Close.
@@ -521,6 +526,8 @@ func (w *Web) serveHTTP(rw http.ResponseWriter, req *http.Request) {
 		route(http.MethodPost, func() { w.serveDecisions(rw, req) })
 	case "/api/answer":
 		route(http.MethodPost, func() { w.serveAnswer(rw, req) })
+	case "/api/verify":
+		route(http.MethodPost, func() { w.serveVerify(rw, req) })
 	default:
 		w.refuse(rw, api, http.StatusNotFound, "no such page")
 	}
@@ -636,6 +643,8 @@ type webReviewView struct {
 	// Summary is what will be written, per file, as the terminal's
 	// summary says it before writing.
 	Summary []webSummaryView `json:"summary"`
+	// Verify says the page may run the tests (WebOptions.Verifier).
+	Verify bool `json:"verify"`
 }
 
 // webSummaryView is a line of the summary: a file's name as shown and its
@@ -757,6 +766,7 @@ func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	v := &webReviewView{
 		Serial:    serial,
 		Verb:      w.opts.Verb,
+		Verify:    w.opts.Verifier != nil,
 		Undecided: t.Undecided,
 		Totals:    webTotals{Approved: t.Approved, Edited: t.Edited, Rejected: t.Rejected, Undecided: t.Undecided, Failed: t.Failed},
 		Grants:    slices.Clone(r.Grants),

@@ -14,6 +14,7 @@ import (
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/console"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/safetext"
@@ -54,6 +55,12 @@ type Options struct {
 	Message  string // commit subject
 	NoVerify bool   // skip hooks
 	Access   repo.Access
+
+	// Verify runs the test command on the approved hunks before writing
+	// (--verify; verify: true in .pair.yml does too). LoadConfig loads
+	// the tree's configuration, for the test command (nil: none).
+	Verify     bool
+	LoadConfig func(dir, stateDir string) (config.Config, error)
 
 	// Mail reads the patch as mail, one commit per message, as git am
 	// does (pair am); a patch that is a mailbox is read so anyway.
@@ -108,6 +115,8 @@ type Report struct {
 	StagedLost []UncommittedFile `json:"staged_lost,omitempty"`
 	// Warnings are what went wrong around a commit that was made.
 	Warnings []string `json:"warnings,omitempty"`
+	// Verify is the outcome of --verify.
+	Verify *review.VerifyResult `json:"verify,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -188,6 +197,10 @@ type applier struct {
 	// mail is the mail being applied, whose author, subject and message
 	// the commit takes; nil for a plain patch.
 	mail *mail.Mail
+	// verifier tests the candidate (see verify.go); verifyFirst says
+	// to, before writing.
+	verifier    review.CommandVerifier
+	verifyFirst bool
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -239,6 +252,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 			return a.fail(fmt.Errorf("%w (or use --no-commit)", err))
 		}
 	}
+	if err := a.setUpVerify(); err != nil {
+		return a.fail(err)
+	}
 	rev, abandoned, err := a.decide(ctx, plans, placed, failed, commit)
 	if err != nil {
 		return err
@@ -255,6 +271,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := a.verifyBeforeWrite(ctx, rev); err != nil {
 		return err
 	}
 	commitErr, err := a.write(ctx, rev, plans, commit)
@@ -454,7 +473,8 @@ func (a *applier) reviewInTerminal(ctx context.Context, rev *review.Review, plac
 	if commit {
 		verb = "write and commit"
 	}
-	switch err := review.InTerminal(ctx, a.kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(a.kb, screen), Pager: console.TextPager(ctx, screen)}, rev); {
+	switch err := review.InTerminal(ctx, a.kb, &review.Terminal{Out: screen.Out, Color: screen.Color, Verb: verb, Editor: console.Editor(a.kb, screen), Pager: console.TextPager(ctx, screen),
+		Verifier: a.verifier, VerifyFirst: a.verifyFirst}, rev); {
 	case errors.Is(err, review.ErrInterrupted):
 		return false, &output.ExitError{Code: output.Interrupted, Msg: "apply: review interrupted; nothing was written"}
 	case errors.Is(err, review.ErrAbandoned):

@@ -37,6 +37,10 @@ type cliReviewer struct {
 	// approve is the paused command or MCP call that pair review
 	// --approve-command approves: that one call, once.
 	approve *agent.Pending
+	// verifier tests the approved hunks (the summary's v key);
+	// verifyFirst does before every write (see verify.go).
+	verifier    review.CommandVerifier
+	verifyFirst bool
 }
 
 // errInterrupted ends a request at Ctrl-C during a review.
@@ -69,6 +73,9 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 			fmt.Fprintf(c.screen.Err, "pair: the review waits: decide %s with pair review on a terminal or with --web\n", map[bool]string{true: "it", false: "them"}[guarded == 1])
 			return pauseReview(p, rev)
 		}
+		if err := c.verifyAhead(ctx, rev); err != nil {
+			return nil, err
+		}
 	case review.DecideLetters:
 		before := c.ahead(rev)
 		for !rev.Done() && len(c.letters) > 0 {
@@ -84,15 +91,25 @@ func (c *cliReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 		if !rev.Done() {
 			return pauseReview(p, rev)
 		}
+		if err := c.verifyAhead(ctx, rev); err != nil {
+			return nil, err
+		}
 	case review.DecideTerminal:
 		if len(rev.Items) == 0 {
 			break
 		}
 		fmt.Fprintln(c.screen.Out)
-		switch err := review.InTerminal(ctx, c.kb, &review.Terminal{Out: c.screen.Out, Color: c.screen.Color, Verb: c.verb, Editor: console.Editor(c.kb, c.screen), Pager: console.TextPager(ctx, c.screen)}, rev); {
+		tm := &review.Terminal{Out: c.screen.Out, Color: c.screen.Color, Verb: c.verb, Editor: console.Editor(c.kb, c.screen), Pager: console.TextPager(ctx, c.screen),
+			Verifier: c.verifier, VerifyFirst: c.verifyFirst}
+		switch err := review.InTerminal(ctx, c.kb, tm, rev); {
 		case errors.Is(err, review.ErrInterrupted):
 			return nil, errInterrupted
 		case errors.Is(err, review.ErrAbandoned):
+			// Abandoned after the tests failed: the failure is the
+			// model's feedback.
+			if v := tm.LastVerify(rev); v != nil && !v.Pass {
+				failureNotes(rev, *v)
+			}
 			for i := range rev.Items {
 				rev.Items[i].Decision = audit.Rejected
 			}

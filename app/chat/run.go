@@ -47,8 +47,11 @@ type Options struct {
 	Dir      string
 	NoCommit bool
 	NoVerify bool
-	Access   repo.Access
-	IO       console.IO
+	// Verify runs the test command on the approved hunks before every
+	// write (--verify; verify: true in .pair.yml does too).
+	Verify bool
+	Access repo.Access
+	IO     console.IO
 	// Session names the session to make or continue; Continue takes the
 	// latest; Resume finishes the pending review (pair review).
 	Session  string
@@ -196,6 +199,9 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	config.UntrustedWarning(o.IO.Err, cfg)
+	if err := rv.setUpVerify(tree, cfg, o.Verify); err != nil {
+		return err
+	}
 	if cfg.APIBase == "" && cfg.APIKey == "" {
 		return output.Usagef("%s: no model is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or give --api-base; PAIR_MODEL or --model names the model. 'pair demo' works without a model", cmd)
 	}
@@ -271,7 +277,7 @@ func Run(ctx context.Context, o Options) error {
 		if o.Resume && st.Turn.Pending == nil {
 			return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("review: nothing is waiting for a review in session %s", st.Session)}
 		}
-		return serveWeb(ctx, o, a, st, show, rv.verb)
+		return serveWeb(ctx, o, a, st, show, rv)
 	}
 	switch {
 	case o.Resume:

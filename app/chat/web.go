@@ -16,6 +16,9 @@ import (
 type webReviewer struct {
 	web     *review.Web
 	notices io.Writer
+	// verify tests the submitted hunks before they are written, when
+	// verify is on (--verify, verify: true; see verifyAhead).
+	verify *cliReviewer
 }
 
 func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agent.Outcome, error) {
@@ -26,6 +29,11 @@ func (w *webReviewer) ReviewEdits(ctx context.Context, p *agent.Proposal) (*agen
 	err := w.web.Review(ctx, rev)
 	switch {
 	case err == nil:
+		if w.verify != nil {
+			if err := w.verify.verifyAhead(ctx, rev); err != nil {
+				return nil, err
+			}
+		}
 		return outcomeOf(rev)
 	case errors.Is(err, review.ErrInterrupted), errors.Is(err, review.ErrWebClosed):
 		// The page was left before it submitted: keep what it decided,
@@ -95,13 +103,17 @@ func replay(w *review.Web, st *agent.State) {
 // serveWeb runs a session in the local web page: a pending review first,
 // then each message typed in the page as a request, until Ctrl-C (or, for
 // pair review --web, until the resumed turn ends).
-func serveWeb(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter, verb string) error {
-	w, err := review.NewWeb(review.WebOptions{Port: o.Port, Title: "pair · " + st.Session, Verb: verb})
+func serveWeb(ctx context.Context, o Options, a *agent.Agent, st *agent.State, show *eventPrinter, rv *cliReviewer) error {
+	opts := review.WebOptions{Port: o.Port, Title: "pair · " + st.Session, Verb: rv.verb}
+	if rv.verifier != nil {
+		opts.Verifier = rv.verifier
+	}
+	w, err := review.NewWeb(opts)
 	if err != nil {
 		return fmt.Errorf("web: %w (another --port?)", err)
 	}
 	defer w.Close()
-	a.Reviewer = &webReviewer{web: w, notices: o.IO.Err}
+	a.Reviewer = &webReviewer{web: w, notices: o.IO.Err, verify: rv}
 	a.Emit = webEvents(w, show)
 	replay(w, st)
 	fmt.Fprintf(o.IO.Err, "pair: session %s in your browser at\n  %s\n(the address holds a token: keep it to yourself; Ctrl-C stops)\n", st.Session, w.URL())

@@ -75,6 +75,9 @@ func printTrusted(w io.Writer, fc config.File) {
 	if fc.TestCmd != "" {
 		fmt.Fprintf(w, "  test_cmd: %s (runs after every change)\n", safetext.Line(fc.TestCmd))
 	}
+	if fc.Verify != nil && *fc.Verify {
+		fmt.Fprintf(w, "  verify: true (the tests run on the approved hunks before every write)\n")
+	}
 	for _, a := range fc.AllowCommands {
 		fmt.Fprintf(w, "  allow_commands: %s (runs without asking)\n", safetext.Line(a))
 	}

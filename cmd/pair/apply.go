@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
 )
@@ -115,6 +116,19 @@ single keys decide:
 A summary per file comes before anything is written; Ctrl-C writes
 nothing. Hunks that cannot be placed are listed and not offered.
 
+At the summary, v runs the tests (--test-cmd, or test_cmd of a trusted
+.pair.yml; without one, it asks for a command) on HEAD with your
+uncommitted changes, untracked files that git does not ignore, and the
+approved hunks, in a scratch tree in the git directory
+(.git/pair/verify/tree): your working tree is not touched. The result
+shows beside the summary (? shows all of the output). When the tests
+fail there and pass without the approved hunks, pair finds the hunks
+that break them ("hunk 3 (parse.go:40-52) breaks it: FAIL
+TestParseEmpty"), and x rejects them and runs the tests again. Ctrl-C
+stops the tests. --verify (or verify: true in a trusted .pair.yml) runs
+them before every write: pair apply --yes --verify writes nothing when
+they fail.
+
 --check --explain lists with each hunk the rules that placed or refused
 it, each with what it says; --json gives their ids ("rules").
 
@@ -162,6 +176,8 @@ answers on standard input) or a file could not be written;
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "verify", Usage: "run the test command on the approved hunks in a scratch tree before writing, and write only when it passes (verify: true in .pair.yml does too)"},
+			&cli.StringFlag{Name: "test-cmd", Usage: "the test `COMMAND` of --verify and the summary's v key (default: test_cmd in .pair.yml)"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the patch read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the patch read and write files that look like secrets (.env, keys, credentials)"},
 		}, attachedStrip()...),
@@ -203,6 +219,10 @@ answers on standard input) or a file could not be written;
 				Message:  c.String("message"),
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				Verify:   c.Bool("verify"),
+				LoadConfig: func(dir, stateDir string) (config.Config, error) {
+					return loadConfig(c, dir, stateDir)
+				},
 
 				// pair am (am.go): mail, and a stopped series resumed.
 				Mail:     c.Command.Name == "am",

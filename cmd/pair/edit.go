@@ -109,6 +109,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 			directoryFlag(),
 			&cli.BoolFlag{Name: "no-commit", Usage: "write approved hunks but do not commit them"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
+			&cli.BoolFlag{Name: "verify", Usage: "run the test command on the approved hunks in a scratch tree before writing them; when it fails, nothing is written and the failure goes back to the model (verify: true in .pair.yml does too)"},
 			&cli.BoolFlag{Name: "allow-ignored", Usage: "let the model read and write files git ignores"},
 			&cli.BoolFlag{Name: "allow-secrets", Usage: "let the model read and write files that look like secrets"},
 			&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "continue the session `NAME`, or start one by that name"},
@@ -125,7 +126,7 @@ cut at the model's length limit); 2 usage error; 3 paused for review;
 				Session: c.String("session"), Continue: c.Bool("continue"),
 				Mode: agent.ModeEdit, Files: c.Args().Slice(), Request: c.String("message"), OneShot: c.IsSet("message"),
 				Yes: c.Bool("yes"), Decisions: c.String("decisions"), Interpret: c.Bool("interpret"), JSON: c.Bool("json"),
-				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"),
+				Dir: c.String("directory"), NoCommit: c.Bool("no-commit"), NoVerify: c.Bool("no-verify"), Verify: c.Bool("verify"),
 				Access: repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
 				IO:     f.IO,
 			}

@@ -191,7 +191,7 @@ func TestInteractiveReview(t *testing.T) {
 	s.answer("[6/7]", "y")
 	s.answer("[7/7]", "y")
 	s.expect("Review summary:")
-	s.expect("Write and commit 5 hunks in 3 files [y,n,K,g,?]?")
+	s.expect("Write and commit 5 hunks in 3 files [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -287,7 +287,7 @@ func TestInteractiveEditRefused(t *testing.T) {
 	s.expect("edited and approved")
 	s.answer("[5/6]", "n")
 	s.answer("[6/6]", "n")
-	s.expect("Write and commit 2 hunks in 2 files [y,n,K,g,?]?")
+	s.expect("Write and commit 2 hunks in 2 files [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -324,7 +324,7 @@ func TestInteractiveEditUnchanged(t *testing.T) {
 	s := r.start(t, nil, "apply", "fix.diff")
 	s.answer("[1/6]", "e")
 	s.answer("[2/6]", "q")
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -373,7 +373,7 @@ func TestInteractiveQuit(t *testing.T) {
 	s.expect("calc.go                                  2 approved")
 	s.expect("greet.go                                 2 rejected")
 	s.expect("notes.txt                                2 rejected")
-	s.expect("Write and commit 2 hunks in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 2 hunks in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -414,14 +414,14 @@ func TestInteractiveBack(t *testing.T) {
 	s.answer("[4/6]", "n")
 	s.answer("[5/6]", "n")
 	s.answer("[6/6]", "y")
-	s.expect("Write and commit 2 hunks in 2 files [y,n,K,g,?]?")
+	s.expect("Write and commit 2 hunks in 2 files [y,n,K,g,v,?]?")
 	s.send("K")
 	s.expect("[6/6]\x1b[m \x1b[1mnotes.txt lines 11-13")
 	s.expect("currently approved")
 	s.answer("[6/6]", "n")
 	s.expect("calc.go                                  1 approved, 1 rejected")
 	s.expect("notes.txt                                2 rejected")
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	s.wait(0)
 
@@ -449,7 +449,7 @@ func TestInteractiveNoAtSummary(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		s.answer(fmt.Sprintf("[%d/6]", i), "y")
 	}
-	s.expect("Write and commit 6 hunks in 3 files [y,n,K,g,?]?")
+	s.expect("Write and commit 6 hunks in 3 files [y,n,K,g,v,?]?")
 	s.send("n")
 	s.expect("nothing was written")
 	screen := s.wait(0)
@@ -476,7 +476,7 @@ func TestInteractiveNoColor(t *testing.T) {
 	s.answer("[6/7]", "x")
 	s.answer("[6/7]", "n")
 	s.answer("[7/7]", "y")
-	s.expect("Write and commit 5 hunks in 3 files [y,n,K,g,?]? ")
+	s.expect("Write and commit 5 hunks in 3 files [y,n,K,g,v,?]? ")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -522,7 +522,7 @@ func TestInteractiveUnplaceable(t *testing.T) {
 	s.answer("[4/5]", "y")
 	s.answer("[5/5]", "n")
 	s.expect("greet.go                                 1 approved, 1 not placed")
-	s.expect("Write and commit 3 hunks in 3 files [y,n,K,g,?]?")
+	s.expect("Write and commit 3 hunks in 3 files [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -566,10 +566,10 @@ func TestInteractiveHelpAndUnknownKey(t *testing.T) {
 	for i := 2; i <= 6; i++ {
 		s.answer(fmt.Sprintf("[%d/6]", i), "n")
 	}
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("?")
 	s.expect("y - go ahead")
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 
@@ -966,7 +966,7 @@ func TestInteractiveHostileHunk(t *testing.T) {
 	r.writeFile(t, "fix.diff", "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,4 @@\n first: alpha\n+rm -rf ~ # evil\n+"+hostile+"\n second: beta\n")
 	s := r.start(t, nil, "apply", "fix.diff")
 	s.answer("[1/1]", "y")
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	screen := s.wait(0)
 

@@ -25,7 +25,7 @@ func TestInteractiveInterpreted(t *testing.T) {
 	s.answer("[1/1]", "?")
 	s.expect("Approving also changes that line to the model's version")
 	s.answer("[1/1]", "y")
-	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,?]?")
+	s.expect("Write and commit 1 hunk in 1 file [y,n,K,g,v,?]?")
 	s.send("y")
 	s.wait(0)
 

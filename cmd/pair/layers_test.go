@@ -17,7 +17,7 @@ var tiers = [][]string{
 	{"edit"},            // diffs as pure text
 	{"repo"},            // the working tree and git
 	{"agent", "review"}, // the model loop; the decisions and their front ends
-	{"app"},             // the orchestration of apply, chat, demo and bench
+	{"app"},             // the orchestration of apply, chat, demo, bench and verify
 	{"cmd", "scripts"},  // the command line, and tools of the checkout
 }
 

@@ -49,6 +49,9 @@ type File struct {
 	// Attribution is the trailer naming the model in the commits it took
 	// part in: assisted-by (the default), co-authored-by or none.
 	Attribution string `yaml:"attribution"`
+	// Verify runs the test command on the approved hunks before every
+	// write (see app/verify); it needs trust, as test_cmd does.
+	Verify *bool `yaml:"verify"`
 }
 
 // Config is the configuration in force: flags, then environment,
@@ -76,6 +79,8 @@ type Config struct {
 	Attribution string
 	// MCPServers are the servers of both files, the repository's first.
 	MCPServers []MCPServer
+	// Verify is verify: true: test the approved hunks before every write.
+	Verify bool
 	// Untrusted names the settings of the repository's .pair.yml that
 	// were ignored because the person has not trusted it (pair trust).
 	Untrusted []string
@@ -204,6 +209,9 @@ func Merge(in Inputs) (Config, error) {
 		}
 		if files[i].Attribution != "" {
 			mc.Attribution = files[i].Attribution
+		}
+		if files[i].Verify != nil {
+			mc.Verify = *files[i].Verify
 		}
 		if files[i].Timeout != "" {
 			mc.Timeout = noneIfZero(parseTimeout(files[i].Timeout))

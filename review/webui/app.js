@@ -690,6 +690,7 @@
     }));
 
     const approved = t.approved + t.edited;
+    $("verify").hidden = !v.verify || approved === 0;
     const submit = $("submit");
     submit.textContent = "Submit: " + v.verb + " " + plural(approved, "approved hunk");
     submit.disabled = false;
@@ -751,6 +752,42 @@
     editing.delete(id);
     hunkErrors.delete(id);
     if (review) renderReview(review);
+  }
+
+  // runVerify runs the tests on the approved hunks, once the decisions
+  // being posted are in, and shows the outcome beside the summary.
+  function runVerify() {
+    if (!review) return;
+    const serial = review.serial;
+    const button = $("verify");
+    button.disabled = true;
+    $("verify-result").replaceChildren(el("p", { id: "verify-progress", class: "hint" }, "Running the tests…"));
+    queue.then(() => api("POST", "/api/verify", { review: serial }))
+      .then((r) => showVerify(r))
+      .catch((err) => {
+        showError(err);
+        $("verify-result").replaceChildren();
+      })
+      .finally(() => { button.disabled = false; });
+  }
+
+  function showVerify(r) {
+    const kids = [el("p", { class: r.pass ? "verify-pass" : "verify-fail" }, r.lines[0])];
+    if (r.lines.length > 1) kids.push(el("pre", {}, r.lines.slice(1).join("\n")));
+    if (r.culprits.length > 0) {
+      kids.push(el("button", { type: "button", "data-action": "reject-culprits", "data-ids": r.culprits.join(" ") },
+        "Reject " + (r.culprits.length === 1 ? "that hunk" : "those hunks") + " and run the tests again"));
+    }
+    const all = el("details", {});
+    all.append(el("summary", {}, "All of the output"), el("pre", {}, r.output));
+    kids.push(all);
+    $("verify-result").replaceChildren(...kids);
+  }
+
+  function rejectCulprits(ids) {
+    if (!review) return;
+    post("/api/decisions", { review: review.serial, decisions: ids.map((id) => ({ id, decision: "reject" })), submit: false });
+    runVerify();
   }
 
   function submit() {
@@ -841,6 +878,11 @@
       case "log":
         addLog(e.time, e.text || "");
         break;
+      case "verify": {
+        const p = $("verify-progress");
+        if (p) p.textContent = "verify: " + (e.text || "");
+        break;
+      }
       case "status":
         closeStream();
         setStatus(e.text);
@@ -1093,6 +1135,14 @@
       const action = b.dataset.action;
       if (action === "submit") {
         submit();
+        return;
+      }
+      if (action === "verify") {
+        runVerify();
+        return;
+      }
+      if (action === "reject-culprits") {
+        rejectCulprits(b.dataset.ids.split(" "));
         return;
       }
       if (action === "approve-file" && b.dataset.fileIndex !== undefined) {
