@@ -68,7 +68,7 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 		return nil, err
 	}
 	if spec == "" {
-		return nil, fmt.Errorf("%s: %w", p, errFolder)
+		return nil, fmt.Errorf(".: %w", errFolder)
 	}
 	st, err := t.gitStorage()
 	if err != nil {
@@ -561,4 +561,36 @@ func (q *suspectQueue) Pop() any {
 	s := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return s
+}
+
+// HeadFiles returns the files of HEAD under the path p (named as
+// Pathspec names it; "" or "." is the whole tree), in git's order: the
+// files blame can take (not symbolic links or submodules), leaving out
+// those access refuses (secrets, unless allowed). A file path is itself
+// when HEAD holds it.
+func (t *Tree) HeadFiles(p string, access Access) ([]string, error) {
+	spec, err := t.Pathspec(p, access)
+	if err != nil {
+		return nil, err
+	}
+	st, err := t.gitStorage()
+	if err != nil {
+		return nil, err
+	}
+	head, err := headCommit(st)
+	if head == nil || err != nil {
+		return nil, err
+	}
+	root, err := gitobj.ReadTree(st, head.Tree())
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = gitobj.Files(st, root, func(f string, e gitobj.TreeEntry) error {
+		if inPathspec(f, spec) && (e.Mode == filemode.Regular || e.Mode == filemode.Executable) && t.Guard(f, access) == nil {
+			out = append(out, f)
+		}
+		return nil
+	})
+	return out, err
 }
