@@ -12,7 +12,9 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
@@ -70,10 +72,11 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 	if spec == "" {
 		return nil, fmt.Errorf(".: %w", errFolder)
 	}
-	st, err := t.gitStorage()
+	st, err := t.blameStorage()
 	if err != nil {
 		return nil, err
 	}
+	defer st.Close()
 	head, err := headCommit(st)
 	if err != nil {
 		return nil, err
@@ -120,6 +123,17 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 		return nil, err
 	}
 	return &Blame{Path: spec, Lines: lines}, nil
+}
+
+// blameStorage is the tree's object storage for one Blame, which reads
+// many objects: it keeps the pack files open between reads (go-git
+// otherwise opens a pack again for each object) until it is closed.
+func (t *Tree) blameStorage() (*filesystem.Storage, error) {
+	st, err := t.gitStorage()
+	if err != nil {
+		return nil, err
+	}
+	return filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true}), nil
 }
 
 // errFolder refuses a folder where a file is needed; errSubmodule a
