@@ -11,12 +11,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
-	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
@@ -512,49 +511,12 @@ func similarity(a, c string) float64 {
 	return float64(same) / float64(max(len(a), len(c)))
 }
 
-// blameDiff compares the lines of old and new with pair's own line diff
-// (edit.Diff), comparing whole lines with their line ends as git does:
-// kept[i] is the line of old that line i of new is kept from, or -1 for
-// a line the change wrote; at[i] is the number of old lines before the
-// place of line i.
+// blameDiff compares the lines of old and new, with their line ends, as
+// git blame does (see gitDiff): kept[i] is the line of old that line i of
+// new is kept from, or -1 for a line the change wrote; at[i] is the
+// number of old lines before the place of line i.
 func blameDiff(old, new []string) (kept, at []int) {
-	ids := map[string]string{}
-	token := func(lines []string) string {
-		var sb strings.Builder
-		for _, l := range lines {
-			id, ok := ids[l]
-			if !ok {
-				id = fmt.Sprintf("%x\n", len(ids))
-				ids[l] = id
-			}
-			sb.WriteString(id)
-		}
-		return sb.String()
-	}
-	ot, nt := token(old), token(new)
-	kept, at = make([]int, len(new)), make([]int, len(new))
-	oi, ni := 0, 0
-	keep := func(upTo int) {
-		for ; oi < upTo; oi, ni = oi+1, ni+1 {
-			kept[ni], at[ni] = oi, oi
-		}
-	}
-	for _, h := range edit.Diff(ot, nt) {
-		keep(h.Start)
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case edit.Context:
-				keep(oi + 1)
-			case edit.Delete:
-				oi++
-			case edit.Add:
-				kept[ni], at[ni] = -1, oi
-				ni++
-			}
-		}
-	}
-	keep(len(old))
-	return kept, at
+	return gitDiff(old, new)
 }
 
 // suspectQueue orders the suspects newest commit first, then first come,
