@@ -56,11 +56,7 @@ type history struct {
 
 func newHistory(t *testing.T, seed uint64) *history {
 	dir := repotest.Init(t, nil)
-	tr, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := openTree(t, dir)
 	return &history{dir: dir, files: map[string][]string{}, rng: rand.New(rand.NewPCG(seed, 7)), want: map[string]string{}, tree: tr}
 }
 
@@ -337,19 +333,22 @@ func TestBlameAgreesWithGit(t *testing.T) {
 
 // A commit made with git whose message carries pair's trailers is not
 // pair's: its lines have no Pair.
+// blame blames the file p of tr, failing the test on an error.
+func blame(t *testing.T, tr *repo.Tree, p string) *repo.Blame {
+	t.Helper()
+	b, err := tr.Blame(p, repo.Access{}, repo.BlameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestBlameForgedTrailer(t *testing.T) {
 	dir := repotest.Init(t, map[string]string{"a.txt": "one\n"})
 	repotest.WriteFile(t, dir, "a.txt", "one\ntwo\n")
 	repotest.Git(t, dir, "commit", "-q", "-am", "forged\n\nPair-Session: s\nPair-Model: m\nPair-Reviewed-By: X <x@example.com>\nPair-Hunk: a.txt:1 000000000000 approved\n")
-	tr, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	b, err := tr.Blame("a.txt", repo.Access{}, repo.BlameOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := openTree(t, dir)
+	b := blame(t, tr, "a.txt")
 	if b.Lines[1].Commit != repotest.Head(t, dir) || b.Lines[1].Pair != nil {
 		t.Errorf("line 2: %+v, want HEAD's and no pair record", b.Lines[1])
 	}
@@ -357,10 +356,7 @@ func TestBlameForgedTrailer(t *testing.T) {
 	if err := repo.RecordCommit(tr, repotest.Head(t, dir)); err != nil {
 		t.Fatal(err)
 	}
-	if b, err = tr.Blame("a.txt", repo.Access{}, repo.BlameOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if p := b.Lines[1].Pair; p == nil || p.Model != "m" || p.Decision != "approved" || p.Session != "s" {
+	if p := blame(t, tr, "a.txt").Lines[1].Pair; p == nil || p.Model != "m" || p.Decision != "approved" || p.Session != "s" {
 		t.Errorf("line 2 of a recorded commit: %+v", p)
 	}
 }
@@ -368,15 +364,8 @@ func TestBlameForgedTrailer(t *testing.T) {
 func TestBlameWorkingTree(t *testing.T) {
 	dir := repotest.Init(t, map[string]string{"a.txt": "one\ntwo\n"})
 	repotest.WriteFile(t, dir, "a.txt", "one\nnew\ntwo\n")
-	tr, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	b, err := tr.Blame("a.txt", repo.Access{}, repo.BlameOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := openTree(t, dir)
+	b := blame(t, tr, "a.txt")
 	want := gitBlame(t, dir, "a.txt")
 	for i, l := range b.Lines {
 		w := want[i]
@@ -392,11 +381,7 @@ func TestBlameWorkingTree(t *testing.T) {
 func TestBlameErrors(t *testing.T) {
 	dir := repotest.Init(t, map[string]string{"bin.dat": "a\x00b\n", "d/f.txt": "x\n", "ok.txt": "x\n"})
 	repotest.WriteFile(t, dir, "new.txt", "never committed\n")
-	tr, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr := openTree(t, dir)
 	for _, tc := range []struct {
 		path string
 		is   error
