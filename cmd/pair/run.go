@@ -154,6 +154,7 @@ func newApp(f *factory) *cli.App {
 			newDemoCmd(f, nil),
 			newUndoCmd(f, nil),
 			newLogCmd(f, nil),
+			newBlameCmd(f, nil),
 			newMCPCmd(f, nil),
 			newCompletionCmd(f, nil),
 		},
