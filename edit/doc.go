@@ -41,7 +41,7 @@
 // FilePlan.Skipped), unless the whole patch would then change nothing.
 // The rules, by stage:
 //
-//   - candidates: hasContext, changesSomething, alreadyApplied,
+//   - candidates: hasContext, zeroContext, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
 //     noNewlineAtEnd, atGitEdges

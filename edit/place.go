@@ -358,6 +358,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown
 	}
+	pl.opts = fd.Placing
 	fp := &filePlaces{old: old, pl: pl, fd: fd, hunks: make([]hunkPlace, len(fd.Hunks))}
 	hunks := slices.Clone(fd.Hunks) // as read: see blankEdge
 	for i, h := range hunks {
@@ -372,6 +373,13 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	for i, h := range hunks {
 		if !h.Changes() {
 			fail(i, ruleChangesSomething.ID, ErrNoOp, "it has no added or deleted lines", nil)
+			continue
+		}
+		if pl.zeroContextHunk(h) {
+			if cands := fp.zeroContext(i, h); cands != nil {
+				fp.decided(i, ruleZeroContext.ID)
+				choices[i] = cands
+			}
 			continue
 		}
 		cands, trace, err := pl.candidates(h)

@@ -44,6 +44,8 @@ type placer struct {
 	// witnesses agree may then not re-indent its own (see unanimousFit),
 	// or the file would end in two styles.
 	strayAdds bool
+	// opts are git apply's options the caller gave (FileDiff.Placing).
+	opts PlaceOptions
 	// work counts the steps of the tolerant passes (cells of alignment
 	// tables, steps of walks), for tests that bound it.
 	work int
@@ -196,6 +198,9 @@ type candidate struct {
 	// keepIndent resolves the hunk with its added lines as written, for
 	// the other reading the syntax guard may try.
 	keepIndent bool
+	// numbered is set for a place that the header's numbers gave a hunk
+	// without context (see zeroContext): it has no shape to check.
+	numbered bool
 	// order, when set, resolves the hunk with one order of its added lines
 	// and the file lines the patch left out beside them (see chooseOrder).
 	order *gapOrder
