@@ -44,7 +44,7 @@
 //   - candidates: hasContext, zeroContext, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
-//     noNewlineAtEnd, atGitEdges
+//     noNewlineAtEnd, atGitEdges, pinnedEdge
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,

@@ -407,6 +407,13 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			continue
 		}
 		fp.decided(i, trace...)
+		if kept, decided := fp.pinnedEdge(i, h, cands); decided {
+			if kept == nil {
+				continue
+			}
+			cands = kept
+			fp.decided(i, rulePinnedEdge.ID)
+		}
 		if h.OldNoNewline {
 			if atEnd := pl.noNewlineAtEnd(cands); len(atEnd) > 0 {
 				cands = atEnd
