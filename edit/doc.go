@@ -41,7 +41,8 @@
 // FilePlan.Skipped), unless the whole patch would then change nothing.
 // The rules, by stage:
 //
-//   - candidates: hasContext, zeroContext, changesSomething, alreadyApplied,
+//   - candidates: hasContext, zeroContext, reducedContext,
+//     ignoreWhitespace, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
 //     noNewlineAtEnd, atGitEdges, pinnedEdge

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
@@ -176,6 +177,88 @@ func TestZeroContextLikeGit(t *testing.T) {
 			got, errs := pairApplied(t, old, patch, edit.PlaceOptions{})
 			if errs != "" || got != want {
 				t.Errorf("pair: got %q (errors %s), want git's %q\nold:\n%q\npatch:\n%s", got, errs, want, old, patch)
+			}
+		})
+	}
+}
+
+// damage changes a few lines of a file in the way of its option: their
+// whitespace (for --ignore-whitespace), or their text (for -C, where a
+// context line of the patch is then not the file's).
+func (g optGen) damage(lines []string, ws bool) []string {
+	out := slices.Clone(lines)
+	for range 1 + g.r.IntN(2) {
+		i := g.r.IntN(len(out))
+		switch {
+		case !ws:
+			out[i] += " edited"
+		case g.r.IntN(2) == 0:
+			out[i] = "  " + out[i]
+		default:
+			out[i] = strings.ReplaceAll(out[i], " ", "   ") + " "
+		}
+	}
+	return out
+}
+
+// TestOptionsLikeGit: a patch made by git diff (or diff -u) from a file,
+// applied to that file with a few lines changed since, by git apply with
+// --ignore-whitespace or -C<n> and by pair with the same option. Where
+// git applies it, pair must give the same file, or refuse; where git
+// does not, pair may refuse or apply, but must write what the patch
+// marks only, which the other tests check.
+func TestOptionsLikeGit(t *testing.T) {
+	requireGit(t)
+	t.Parallel()
+	n := 160
+	if testing.Short() {
+		n = 40
+	}
+	var agreed, refused, gitRefused atomic.Int64
+	t.Cleanup(func() {
+		t.Logf("%d cases: %d as git applies them, %d refused by pair that git applies, %d git refuses", n, agreed.Load(), refused.Load(), gitRefused.Load())
+		if refused.Load()*4 > agreed.Load() {
+			t.Errorf("pair refused %d cases git applies, against %d applied alike: more than a quarter", refused.Load(), agreed.Load())
+		}
+	})
+	for seed := range uint64(n) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			g := newOptGen(seed)
+			lines := g.file()
+			lines = append(lines, g.file()...) // longer files, for context to go wrong in
+			ws := seed%2 == 0
+			var gitArgs []string
+			var o edit.PlaceOptions
+			if ws {
+				gitArgs, o = []string{"--ignore-whitespace"}, edit.PlaceOptions{IgnoreWhitespace: true}
+			} else {
+				c := int(seed/2) % 3
+				gitArgs, o = []string{fmt.Sprintf("-C%d", c)}, edit.PlaceOptions{ContextGiven: true, Context: c}
+			}
+			old := joinLines(lines, true)
+			new := joinLines(g.edit(lines), true)
+			if old == new {
+				return
+			}
+			tool, args := "git", []string{}
+			if seed%3 == 1 {
+				tool, args = "diff", []string{"-u"}
+			}
+			patch := makeDiff(t, tool, old, new, args...)
+			target := joinLines(g.damage(lines, ws), true)
+			want, ok := gitApplied(t, target, patch, gitArgs...)
+			got, errs := pairApplied(t, target, patch, o)
+			switch {
+			case !ok:
+				gitRefused.Add(1)
+			case errs != "":
+				refused.Add(1)
+				t.Logf("git apply %s applies, pair refuses: %s", gitArgs, errs)
+			case got != want:
+				t.Errorf("git apply %s: pair gives\n%q\ngit gives\n%q\ntarget:\n%q\npatch:\n%s", gitArgs, got, want, target, patch)
+			default:
+				agreed.Add(1)
 			}
 		})
 	}

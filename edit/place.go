@@ -382,6 +382,12 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			}
 			continue
 		}
+		if short, cs := pl.reducedContext(h); short != nil {
+			hunks[i], fp.hunks[i].h = short, short
+			fp.decided(i, ruleReducedContext.ID)
+			choices[i] = cs
+			continue
+		}
 		cands, trace, err := pl.candidates(h)
 		if err == ErrAlreadyApplied && pl.appliedOnce(h) {
 			fp.skip(i, ruleAppliedSkipped.ID, err, "its added lines are already in the file, at one place, and its old lines nowhere")

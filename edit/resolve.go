@@ -194,8 +194,8 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 			}
 		}
 	}
-	if c.numbered {
-		// Placed by its numbers, without context: no shape to check.
+	if c.asGit {
+		// Placed as git apply places it: no shape to check.
 		return r, nil
 	}
 	if asWritten {

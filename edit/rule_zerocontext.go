@@ -59,7 +59,7 @@ func (fp *filePlaces) zeroContext(i int, h *Hunk) []candidate {
 		if h.OldStart > len(pl.file) {
 			return refuse(ErrNoMatch, fmt.Sprintf("it has no context lines, so only its header places it: after line %d, and the file has %d lines", h.OldStart, len(pl.file)))
 		}
-		c := candidate{start: h.OldStart, pass: PassExact, numbered: true}
+		c := candidate{start: h.OldStart, pass: PassExact, asGit: true}
 		return []candidate{c}
 	}
 	at := h.OldStart - 1
@@ -111,7 +111,7 @@ func (pl *placer) zeroAt(pre []preLine, at int) (candidate, bool) {
 				align[j] = at + j
 			}
 			c := newCandidate(align, levelPass[lv], lv, 0)
-			c.numbered = true
+			c.asGit = true
 			return c, true
 		}
 	}

@@ -62,7 +62,7 @@ type Rule struct {
 // own (indentCases, orderCases), listed here too.
 func rules() []*Rule {
 	rs := []*Rule{
-		&ruleHasContext, &ruleZeroContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
+		&ruleHasContext, &ruleZeroContext, &ruleReducedContext, &ruleIgnoreWhitespace, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
 		&ruleAtEdge, &ruleBlankEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges, &rulePinnedEdge,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
