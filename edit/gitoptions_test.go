@@ -150,36 +150,44 @@ func pairApplied(t *testing.T, old, patch string, o edit.PlaceOptions) (string, 
 func TestZeroContextLikeGit(t *testing.T) {
 	requireGit(t)
 	t.Parallel()
-	n := 120
+	eachSeed(t, 120, func(t *testing.T, seed uint64) {
+		g := newOptGen(seed)
+		lines := g.file()
+		final := g.r.IntN(5) != 0
+		old := joinLines(lines, final)
+		new := joinLines(g.edit(lines), final)
+		if old == new {
+			return
+		}
+		tool, args := "git", []string{"-U0"}
+		if seed%2 == 1 {
+			tool, args = "diff", []string{"-U0"}
+		}
+		patch := makeDiff(t, tool, old, new, args...)
+		want, ok := gitApplied(t, old, patch, "--unidiff-zero")
+		if !ok || want != new {
+			t.Fatalf("git apply --unidiff-zero: got %q (applied %v), want %q\npatch:\n%s", want, ok, new, patch)
+		}
+		got, errs := pairApplied(t, old, patch, edit.PlaceOptions{})
+		if errs != "" || got != want {
+			t.Errorf("pair: got %q (errors %s), want git's %q\nold:\n%q\npatch:\n%s", got, errs, want, old, patch)
+		}
+	})
+}
+
+// eachSeed runs check for n seeds (a quarter with -short), in parallel
+// subtests named by their seed.
+func eachSeed(t *testing.T, n int, check func(t *testing.T, seed uint64)) int {
 	if testing.Short() {
-		n = 30
+		n /= 4
 	}
 	for seed := range uint64(n) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			g := newOptGen(seed)
-			lines := g.file()
-			final := g.r.IntN(5) != 0
-			old := joinLines(lines, final)
-			new := joinLines(g.edit(lines), final)
-			if old == new {
-				return
-			}
-			tool, args := "git", []string{"-U0"}
-			if seed%2 == 1 {
-				tool, args = "diff", []string{"-U0"}
-			}
-			patch := makeDiff(t, tool, old, new, args...)
-			want, ok := gitApplied(t, old, patch, "--unidiff-zero")
-			if !ok || want != new {
-				t.Fatalf("git apply --unidiff-zero: got %q (applied %v), want %q\npatch:\n%s", want, ok, new, patch)
-			}
-			got, errs := pairApplied(t, old, patch, edit.PlaceOptions{})
-			if errs != "" || got != want {
-				t.Errorf("pair: got %q (errors %s), want git's %q\nold:\n%q\npatch:\n%s", got, errs, want, old, patch)
-			}
+			check(t, seed)
 		})
 	}
+	return n
 }
 
 // damage changes a few lines of a file in the way of its option: their
@@ -210,56 +218,50 @@ func (g optGen) damage(lines []string, ws bool) []string {
 func TestOptionsLikeGit(t *testing.T) {
 	requireGit(t)
 	t.Parallel()
-	n := 160
-	if testing.Short() {
-		n = 40
-	}
 	var agreed, refused, gitRefused atomic.Int64
+	var n int
 	t.Cleanup(func() {
 		t.Logf("%d cases: %d as git applies them, %d refused by pair that git applies, %d git refuses", n, agreed.Load(), refused.Load(), gitRefused.Load())
 		if refused.Load()*4 > agreed.Load() {
 			t.Errorf("pair refused %d cases git applies, against %d applied alike: more than a quarter", refused.Load(), agreed.Load())
 		}
 	})
-	for seed := range uint64(n) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Parallel()
-			g := newOptGen(seed)
-			lines := g.file()
-			lines = append(lines, g.file()...) // longer files, for context to go wrong in
-			ws := seed%2 == 0
-			var gitArgs []string
-			var o edit.PlaceOptions
-			if ws {
-				gitArgs, o = []string{"--ignore-whitespace"}, edit.PlaceOptions{IgnoreWhitespace: true}
-			} else {
-				c := int(seed/2) % 3
-				gitArgs, o = []string{fmt.Sprintf("-C%d", c)}, edit.PlaceOptions{ContextGiven: true, Context: c}
-			}
-			old := joinLines(lines, true)
-			new := joinLines(g.edit(lines), true)
-			if old == new {
-				return
-			}
-			tool, args := "git", []string{}
-			if seed%3 == 1 {
-				tool, args = "diff", []string{"-u"}
-			}
-			patch := makeDiff(t, tool, old, new, args...)
-			target := joinLines(g.damage(lines, ws), true)
-			want, ok := gitApplied(t, target, patch, gitArgs...)
-			got, errs := pairApplied(t, target, patch, o)
-			switch {
-			case !ok:
-				gitRefused.Add(1)
-			case errs != "":
-				refused.Add(1)
-				t.Logf("git apply %s applies, pair refuses: %s", gitArgs, errs)
-			case got != want:
-				t.Errorf("git apply %s: pair gives\n%q\ngit gives\n%q\ntarget:\n%q\npatch:\n%s", gitArgs, got, want, target, patch)
-			default:
-				agreed.Add(1)
-			}
-		})
-	}
+	n = eachSeed(t, 160, func(t *testing.T, seed uint64) {
+		g := newOptGen(seed)
+		lines := g.file()
+		lines = append(lines, g.file()...) // longer files, for context to go wrong in
+		ws := seed%2 == 0
+		var gitArgs []string
+		var o edit.PlaceOptions
+		if ws {
+			gitArgs, o = []string{"--ignore-whitespace"}, edit.PlaceOptions{IgnoreWhitespace: true}
+		} else {
+			c := int(seed/2) % 3
+			gitArgs, o = []string{fmt.Sprintf("-C%d", c)}, edit.PlaceOptions{ContextGiven: true, Context: c}
+		}
+		old := joinLines(lines, true)
+		new := joinLines(g.edit(lines), true)
+		if old == new {
+			return
+		}
+		tool, args := "git", []string{}
+		if seed%3 == 1 {
+			tool, args = "diff", []string{"-u"}
+		}
+		patch := makeDiff(t, tool, old, new, args...)
+		target := joinLines(g.damage(lines, ws), true)
+		want, ok := gitApplied(t, target, patch, gitArgs...)
+		got, errs := pairApplied(t, target, patch, o)
+		switch {
+		case !ok:
+			gitRefused.Add(1)
+		case errs != "":
+			refused.Add(1)
+			t.Logf("git apply %s applies, pair refuses: %s", gitArgs, errs)
+		case got != want:
+			t.Errorf("git apply %s: pair gives\n%q\ngit gives\n%q\ntarget:\n%q\npatch:\n%s", gitArgs, got, want, target, patch)
+		default:
+			agreed.Add(1)
+		}
+	})
 }
