@@ -41,10 +41,11 @@
 // FilePlan.Skipped), unless the whole patch would then change nothing.
 // The rules, by stage:
 //
-//   - candidates: hasContext, changesSomething, alreadyApplied,
+//   - candidates: hasContext, zeroContext, reducedContext,
+//     ignoreWhitespace, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
-//     noNewlineAtEnd, atGitEdges
+//     noNewlineAtEnd, atGitEdges, pinnedEdge
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,

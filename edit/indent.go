@@ -301,7 +301,7 @@ func readIndent(q indentQuery) indentReading {
 		}
 		return nil
 	}
-	if q.c.level >= levelWhitespace && q.ev.differs {
+	if q.c.level >= levelWhitespace && q.ev.differs && !q.pl.opts.IgnoreWhitespace {
 		out.differs = true
 		if ic := first(groupDiffers); ic.refuse != "" {
 			out.refuse = ic.refuse

@@ -100,6 +100,31 @@ type FileDiff struct {
 	// opened, as written, for StripNames and Other; nil otherwise.
 	Names *Names
 	Hunks []*Hunk
+	// Placing holds git apply's options of placement for this file's
+	// hunks, as the caller asked (see PlaceOptions).
+	Placing PlaceOptions
+}
+
+// PlaceOptions are git apply's options that change where a hunk may go.
+// The zero value is pair's own reading.
+type PlaceOptions struct {
+	// ContextGiven and Context are git apply -C<n>: a hunk whose lines do
+	// not fit as written may fit with its outermost context lines left
+	// out, as git leaves them out, down to Context lines on each side.
+	ContextGiven bool
+	Context      int
+	// IgnoreWhitespace is git apply --ignore-whitespace: context and
+	// deleted lines match with runs of whitespace collapsed, as strictly
+	// as lines that match letter for letter, and added lines are written
+	// as the patch has them.
+	IgnoreWhitespace bool
+}
+
+// SetPlacing gives every file of the patch the options o.
+func (p *Patch) SetPlacing(o PlaceOptions) {
+	for _, f := range p.Files {
+		f.Placing = o
+	}
 }
 
 // Path returns the path the diff writes to (or deletes, for a deletion).

@@ -358,6 +358,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	if fd.Indexed {
 		pl.context, pl.contextShown = context.n, context.shown
 	}
+	pl.opts = fd.Placing
 	fp := &filePlaces{old: old, pl: pl, fd: fd, hunks: make([]hunkPlace, len(fd.Hunks))}
 	hunks := slices.Clone(fd.Hunks) // as read: see blankEdge
 	for i, h := range hunks {
@@ -372,6 +373,19 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 	for i, h := range hunks {
 		if !h.Changes() {
 			fail(i, ruleChangesSomething.ID, ErrNoOp, "it has no added or deleted lines", nil)
+			continue
+		}
+		if pl.zeroContextHunk(h) {
+			if cands := fp.zeroContext(i, h); cands != nil {
+				fp.decided(i, ruleZeroContext.ID)
+				choices[i] = cands
+			}
+			continue
+		}
+		if short, cs := pl.reducedContext(h); short != nil {
+			hunks[i], fp.hunks[i].h = short, short
+			fp.decided(i, ruleReducedContext.ID)
+			choices[i] = cs
 			continue
 		}
 		cands, trace, err := pl.candidates(h)
@@ -399,6 +413,13 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			continue
 		}
 		fp.decided(i, trace...)
+		if kept, decided := fp.pinnedEdge(i, h, cands); decided {
+			if kept == nil {
+				continue
+			}
+			cands = kept
+			fp.decided(i, rulePinnedEdge.ID)
+		}
 		if h.OldNoNewline {
 			if atEnd := pl.noNewlineAtEnd(cands); len(atEnd) > 0 {
 				cands = atEnd

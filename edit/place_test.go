@@ -649,7 +649,7 @@ func TestPlaceErrors(t *testing.T) {
 			name: "only added lines in a non-empty file",
 			old:  goSrc,
 			patch: hdr + text(
-				"@@ -8,0 +9,1 @@",
+				"@@",
 				"+	count++",
 			),
 			err: edit.ErrNoContext,

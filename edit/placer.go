@@ -44,6 +44,8 @@ type placer struct {
 	// witnesses agree may then not re-indent its own (see unanimousFit),
 	// or the file would end in two styles.
 	strayAdds bool
+	// opts are git apply's options the caller gave (FileDiff.Placing).
+	opts PlaceOptions
 	// work counts the steps of the tolerant passes (cells of alignment
 	// tables, steps of walks), for tests that bound it.
 	work int
@@ -196,6 +198,11 @@ type candidate struct {
 	// keepIndent resolves the hunk with its added lines as written, for
 	// the other reading the syntax guard may try.
 	keepIndent bool
+	// asGit is set for a place git apply's own reading gave: the numbers
+	// of a hunk without context (zeroContext), or a hunk with context left
+	// out as git apply -C leaves it out (reducedContext). The shape checks,
+	// which look for lines a patch lost, do not apply to it.
+	asGit bool
 	// order, when set, resolves the hunk with one order of its added lines
 	// and the file lines the patch left out beside them (see chooseOrder).
 	order *gapOrder
@@ -275,7 +282,8 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
 	// check refuses them with its reason.
 	var misshapen []candidate
 	deficit := 0 // the fewest lines lost that would give them git's shape
-	for lv := levelExact; lv < numLevels && misshapen == nil; lv++ {
+	var trace []RuleID
+	for lv := pl.firstLevel(); lv < numLevels && misshapen == nil; lv++ {
 		starts := pl.exact(preKeys(pre, lv), lv)
 		if len(starts) == 0 {
 			continue
@@ -288,12 +296,15 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
 			}
 			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
 		}
+		if pl.ignoreWhitespace(cs, pre) {
+			trace = []RuleID{ruleIgnoreWhitespace.ID}
+		}
 		deficit = inf
 		for _, c := range cs {
 			deficit = min(deficit, pl.shapeDeficit(Resolved{Start: c.start, Lines: h.Lines}))
 		}
 		if deficit == 0 {
-			return cs, nil, nil
+			return cs, trace, nil
 		}
 		misshapen = cs
 	}
@@ -302,17 +313,17 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
 	if misshapen == nil && pl.alreadyApplied(h) {
 		return nil, []RuleID{ruleAlreadyApplied.ID}, ErrAlreadyApplied
 	}
-	cs, trace, err := pl.looseCandidates(h, lines, pre, misshapen == nil)
+	cs, looseTrace, err := pl.looseCandidates(h, lines, pre, misshapen == nil)
 	if misshapen == nil {
-		return cs, trace, err
+		return cs, looseTrace, err
 	}
 	// A looser reading replaces misshapen places only if it needs fewer
 	// lines lost than they do: else either may be right.
 	cs = slices.DeleteFunc(cs, func(c candidate) bool { return lostLines(c.align) >= deficit })
 	if len(cs) == 0 {
-		return misshapen, nil, nil
+		return misshapen, trace, nil
 	}
-	return cs, trace, nil
+	return cs, looseTrace, nil
 }
 
 // looseCandidates returns the places h fits by the tolerant searches, in

@@ -194,6 +194,10 @@ func (pl *placer) readLines(lines []Line, align []int, c *candidate) (Resolved, 
 			}
 		}
 	}
+	if c.asGit {
+		// Placed as git apply places it: no shape to check.
+		return r, nil
+	}
 	if asWritten {
 		pl.completeEdge(&r)
 	}

@@ -62,9 +62,9 @@ type Rule struct {
 // own (indentCases, orderCases), listed here too.
 func rules() []*Rule {
 	rs := []*Rule{
-		&ruleHasContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
+		&ruleHasContext, &ruleZeroContext, &ruleReducedContext, &ruleIgnoreWhitespace, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
-		&ruleAtEdge, &ruleBlankEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
+		&ruleAtEdge, &ruleBlankEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges, &rulePinnedEdge,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
 		&ruleAmbiguous, &ruleDistinctive, &rulePinnedByNumber,
 	}

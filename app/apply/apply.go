@@ -50,6 +50,9 @@ type Options struct {
 	// Paths say how the patch's paths are read: -p, --directory,
 	// --include, --exclude and -R, as git apply reads them.
 	Paths Paths
+	// Placing is git apply's -C<n> and --ignore-whitespace, given to
+	// every file of the patch.
+	Placing edit.PlaceOptions
 
 	NoCommit bool   // write but do not commit
 	Message  string // commit subject
@@ -234,6 +237,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return nil
 	}
+	patch.SetPlacing(a.o.Placing)
 	plans, err := a.tree.PlaceWith(patch, a.o.Access)
 	if err != nil {
 		return a.fail(err)

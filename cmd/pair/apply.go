@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/pair-cli/pair/app/apply"
+	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/internal/config"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo"
@@ -38,14 +39,40 @@ func (f filterFlag) String() string {
 	return strings.Join(globs, ",")
 }
 
-// attachedStrip is -p0 to -p9, -p with its number attached as git users
-// write it, which the flag parser would read as a flag of its own.
+// attachedStrip is -p0 to -p9 and -C0 to -C9, -p and -C with their
+// number attached as git users write them, which the flag parser would
+// read as flags of their own.
 func attachedStrip() []cli.Flag {
 	var flags []cli.Flag
-	for n := range 10 {
-		flags = append(flags, &cli.BoolFlag{Name: fmt.Sprintf("p%d", n), Hidden: true})
+	for _, name := range []string{"p", "C"} {
+		for n := range 10 {
+			flags = append(flags, &cli.BoolFlag{Name: fmt.Sprintf("%s%d", name, n), Hidden: true})
+		}
 	}
 	return flags
+}
+
+// attachedNumber returns the number of -p or -C (name), given as -p N or
+// with it attached (-p1), or nil when neither was given; what names the
+// number in an error.
+func attachedNumber(c *cli.Context, name, what string) (*int, error) {
+	var got *int
+	if c.IsSet(name) {
+		n := c.Int(name)
+		if n < 0 {
+			return nil, output.Usagef("apply: -%s %d: %s cannot be negative", name, n, what)
+		}
+		got = &n
+	}
+	for n := range 10 {
+		if c.Bool(fmt.Sprintf("%s%d", name, n)) {
+			if got != nil && *got != n {
+				return nil, output.Usagef("apply: -%s given twice", name)
+			}
+			got = &n
+		}
+	}
+	return got, nil
 }
 
 func applyCommand(f *factory) *cli.Command {
@@ -154,8 +181,22 @@ git apply's options keep git's meaning: -p N removes N leading directories
 instead, --directory=ROOT puts every path under ROOT, --include=GLOB and
 --exclude=GLOB apply or leave out the files they match (the first that
 matches decides; with an --include, a file none matches is left out), and
--R applies the patch backwards. To run as if started in another directory,
-use pair -C DIR apply (the old pair apply -C DIR).
+-R applies the patch backwards; -C<n> lets a hunk that does not fit as
+written fit with its outer context lines left out, down to n on each side,
+and --ignore-whitespace (or --ignore-space-change) compares lines with runs
+of whitespace collapsed and writes the added lines as the patch has them.
+To run as if started in another directory, use pair -C DIR apply (the
+apply's own -C<n> is git's: pair -C DIR apply -C1 is git -C DIR apply -C1).
+
+A hunk with no context lines (diff -U0, git diff -U0) goes only where its
+line numbers put it, as git apply --unidiff-zero places it: its deleted
+lines must be the file's at its old start, and added lines alone go after
+the line it names. Where they are not, it is refused; when its deleted
+lines are elsewhere, that place is offered for review as uncertain. A
+hunk with no context after its last change belongs at the end of the file,
+and one from line 1 with none before its first change at the start, as
+git reads them: one whose result is the file's at that edge already is
+refused as applied.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
@@ -173,6 +214,8 @@ answers on standard input) or a file could not be written;
 			&cli.GenericFlag{Name: "include", Value: filterFlag{&filters, true}, Usage: "apply only the files that match `GLOB` (repeatable; with --exclude, the first that matches decides)"},
 			&cli.GenericFlag{Name: "exclude", Value: filterFlag{&filters, false}, Usage: "leave out the files that match `GLOB` (repeatable)"},
 			&cli.BoolFlag{Name: "reverse", Aliases: []string{"R"}, Usage: "apply the patch backwards: remove what it adds, add back what it removes"},
+			&cli.IntFlag{Name: "C", Usage: "a hunk that does not fit as written may fit with its outer context lines left out, down to `N` on each side (git apply -C<n>)", DefaultText: "every context line must fit"},
+			&cli.BoolFlag{Name: "ignore-whitespace", Aliases: []string{"ignore-space-change"}, Usage: "compare context and deleted lines with runs of whitespace collapsed, and write added lines as the patch has them (git apply --ignore-whitespace)"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
@@ -186,27 +229,25 @@ answers on standard input) or a file could not be written;
 				return output.Usagef("apply: standard input (-) is the only patch when it is one")
 			}
 			paths := apply.Paths{Root: c.String("directory"), Filters: filters, Reverse: c.Bool("reverse")}
-			if c.IsSet("p") {
-				n := c.Int("p")
-				if n < 0 {
-					return output.Usagef("apply: -p %d: the number of directories to remove cannot be negative", n)
-				}
-				paths.Strip = &n
+			var err error
+			if paths.Strip, err = attachedNumber(c, "p", "the number of directories to remove"); err != nil {
+				return err
 			}
-			for n := range 10 {
-				if c.Bool(fmt.Sprintf("p%d", n)) {
-					if paths.Strip != nil && *paths.Strip != n {
-						return output.Usagef("apply: -p given twice")
-					}
-					paths.Strip = &n
-				}
+			placing := edit.PlaceOptions{IgnoreWhitespace: c.Bool("ignore-whitespace")}
+			context, err := attachedNumber(c, "C", "the number of context lines")
+			if err != nil {
+				return err
+			}
+			if context != nil {
+				placing.ContextGiven, placing.Context = true, *context
 			}
 			opts := apply.Options{
-				Patch: c.Args().First(),
-				More:  c.Args().Tail(),
-				Paths: paths,
-				Check: c.Bool("check"),
-				Yes:   c.Bool("yes"),
+				Patch:   c.Args().First(),
+				More:    c.Args().Tail(),
+				Paths:   paths,
+				Placing: placing,
+				Check:   c.Bool("check"),
+				Yes:     c.Bool("yes"),
 				// Interpret accepts interpreted hunks deciding ahead.
 				Interpret: c.Bool("interpret"),
 				Decisions: c.String("decisions"),
