@@ -54,6 +54,9 @@ type Options struct {
 	Message  string // commit subject
 	NoVerify bool   // skip hooks
 	Access   repo.Access
+	// ThreeWay, Index and Cached are git apply's --3way, --index and
+	// --cached (see staging.go).
+	ThreeWay, Index, Cached bool
 
 	// Mail reads the patch as mail, one commit per message, as git am
 	// does (pair am); a patch that is a mailbox is read so anyway.
@@ -108,6 +111,11 @@ type Report struct {
 	StagedLost []UncommittedFile `json:"staged_lost,omitempty"`
 	// Warnings are what went wrong around a commit that was made.
 	Warnings []string `json:"warnings,omitempty"`
+	// Merged are the files --3way merged; Conflicted those written with
+	// conflict markers; Staged says the result went to the index.
+	Merged     []Merged `json:"merged,omitempty"`
+	Conflicted []string `json:"conflicted,omitempty"`
+	Staged     bool     `json:"staged,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -155,6 +163,9 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
+	if err := checkStaging(o); err != nil {
+		return err
+	}
 	a, err := newApplier(o)
 	if err != nil {
 		return err
@@ -188,6 +199,8 @@ type applier struct {
 	// mail is the mail being applied, whose author, subject and message
 	// the commit takes; nil for a plain patch.
 	mail *mail.Mail
+	// merges are the files --3way merged.
+	merges []repo.Merge
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -222,6 +235,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return nil
 	}
 	plans, err := a.tree.PlaceWith(patch, a.o.Access)
+	if err == nil {
+		err = a.prepare(plans)
+	}
 	if err != nil {
 		return a.fail(err)
 	}
@@ -233,7 +249,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if failed > 0 && (a.how != review.DecideTerminal || placed == 0) || a.o.Check {
 		return a.placedOnly(placed, failed)
 	}
-	commit := a.tree.Git && !a.o.NoCommit
+	commit := a.tree.Git && !a.o.NoCommit && !a.o.staged()
 	if commit {
 		if err := a.checkCommit(plans); err != nil {
 			return a.fail(fmt.Errorf("%w (or use --no-commit)", err))
@@ -257,7 +273,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	commitErr, err := a.write(ctx, rev, plans, commit)
+	commitErr, err := a.writeStaged(ctx, rev, plans, commit)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -570,6 +586,9 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 		fmt.Fprintln(out)
 		if r.Commit != "" {
 			fmt.Fprintf(out, "committed %s\n", r.Commit[:12])
+		}
+		if r.Staged {
+			fmt.Fprintln(out, "staged in the index; nothing committed")
 		}
 		for _, p := range r.HookChanged {
 			fmt.Fprintf(out, "pre-commit hook changed %s; committed its version\n", safetext.Name(p))

@@ -1,0 +1,167 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
+)
+
+// stagingCase is a differential case for --3way, --index and --cached:
+// build makes the repository and returns the patch; git and pair are the
+// options each is given.
+type stagingCase struct {
+	name  string
+	build func(t *testing.T, dir string) string
+	git   []string
+	pair  func(*Options)
+	// fails says both must fail; kept that the repository must stay as
+	// it was (a refusal, not a conflict left to resolve).
+	fails, kept bool
+	// said is what pair must say on standard error.
+	said string
+}
+
+// lines writes the lines as a file's content.
+func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+// t4108 builds git's t4108 repository: one and two hold 1..7; master
+// changes two and six (one) and two (two), side changes five in both.
+// The patch is side's change; the repository is left on master, or with
+// ours as one's content when ours is given.
+func t4108(ours string) func(t *testing.T, dir string) string {
+	return func(t *testing.T, dir string) string {
+		seven := lines("1", "2", "3", "4", "5", "6", "7")
+		writeFiles(t, dir, map[string]string{"one": seven, "two": seven})
+		repotest.Git(t, dir, "add", "-A")
+		repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+		writeFiles(t, dir, map[string]string{"one": lines("1", "2", "3", "4", "five", "6", "7"), "two": lines("1", "2", "3", "4", "five", "6", "7")})
+		patch := repotest.Git(t, dir, "diff")
+		one, two := lines("1", "two", "3", "4", "5", "six", "7"), lines("1", "two", "3", "4", "5", "6", "7")
+		if ours != "" {
+			one = ours
+		}
+		if ours == seven {
+			two = seven
+		}
+		writeFiles(t, dir, map[string]string{"one": one, "two": two})
+		repotest.Git(t, dir, "commit", "-q", "--allow-empty", "-a", "-m", "master")
+		return patch
+	}
+}
+
+// untouched is t4108's repository where master changed nothing.
+var untouched = t4108(lines("1", "2", "3", "4", "5", "6", "7"))
+
+// withBlobsLost rewrites the patch's index lines to name blobs no
+// repository holds.
+func withBlobsLost(build func(t *testing.T, dir string) string) func(t *testing.T, dir string) string {
+	return func(t *testing.T, dir string) string {
+		var out []string
+		for _, l := range strings.Split(build(t, dir), "\n") {
+			if strings.HasPrefix(l, "index ") {
+				l = "index 1234567..89abcde 100644"
+			}
+			out = append(out, l)
+		}
+		return strings.Join(out, "\n")
+	}
+}
+
+func TestStagingSameAsGit(t *testing.T) {
+	conflicting := lines("1", "two", "3", "4", "FIVE", "six", "7")
+	cases := []stagingCase{
+		{name: "3way merges cleanly", build: t4108(lines("1", "TWO", "THREE", "4", "5", "6", "7")), git: []string{"--3way"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, said: "merged three-way with its preimage 06e567b: 1 hunk placed cleanly"},
+		{name: "3way conflict of changes next to each other (t4108)", build: t4108(""), git: []string{"--3way"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts:"},
+		{name: "3way leaves a conflict", build: t4108(conflicting), git: []string{"--3way"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts:"},
+		{name: "3way conflict in the index only", build: t4108(conflicting), git: []string{"--3way", "--cached"},
+			pair: func(o *Options) { o.ThreeWay, o.Cached, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts: the index holds"},
+		{name: "3way without the preimage blob, applying directly", build: withBlobsLost(untouched), git: []string{"--3way"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }},
+		{name: "3way without the preimage blob, not applying", build: withBlobsLost(t4108("")), git: []string{"--3way"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, fails: true, kept: true, said: "lacks the necessary blob"},
+		{name: "index", build: untouched, git: []string{"--index"},
+			pair: func(o *Options) { o.Index, o.Yes = true, true }},
+		{name: "index refuses a file that does not match it", build: func(t *testing.T, dir string) string {
+			patch := untouched(t, dir)
+			writeFiles(t, dir, map[string]string{"one": lines("1", "2", "3", "4", "5", "6", "7", "8")})
+			return patch
+		}, git: []string{"--index"}, pair: func(o *Options) { o.Index, o.Yes = true, true }, fails: true, kept: true, said: "one: does not match index"},
+		{name: "cached applies to the index, not the file", build: func(t *testing.T, dir string) string {
+			patch := untouched(t, dir)
+			writeFiles(t, dir, map[string]string{"one": lines("1", "2", "3", "4", "5", "6", "7", "worktree only")})
+			return patch
+		}, git: []string{"--cached"}, pair: func(o *Options) { o.Cached, o.Yes = true, true }},
+		{name: "cached refuses a file not in the index", build: func(t *testing.T, dir string) string {
+			patch := untouched(t, dir)
+			repotest.Git(t, dir, "rm", "-q", "--cached", "two")
+			return patch
+		}, git: []string{"--cached"}, pair: func(o *Options) { o.Cached, o.Yes = true, true }, fails: true, kept: true, said: "two: does not exist in index"},
+		{name: "index refuses to create a file the index has", build: func(t *testing.T, dir string) string {
+			writeFiles(t, dir, map[string]string{"a": "a\n"})
+			repotest.Git(t, dir, "add", "-A")
+			repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+			writeFiles(t, dir, map[string]string{"new": "new\n"})
+			repotest.Git(t, dir, "add", "-N", "new")
+			patch := repotest.Git(t, dir, "diff")
+			repotest.Git(t, dir, "rm", "-q", "--cached", "new")
+			os.Remove(filepath.Join(dir, "new"))
+			writeFiles(t, dir, map[string]string{"new": "other\n"})
+			repotest.Git(t, dir, "add", "new")
+			os.Remove(filepath.Join(dir, "new"))
+			return patch
+		}, git: []string{"--index"}, pair: func(o *Options) { o.Index, o.Yes = true, true }, fails: true, kept: true, said: "new: already exists in index"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mine, theirs := gitRepo(t), gitRepo(t)
+			patch := c.build(t, mine)
+			if c.build(t, theirs) != patch {
+				t.Fatal("the two repositories give different patches")
+			}
+			file := filepath.Join(t.TempDir(), "p.diff")
+			if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := state(t, mine)
+			cmd := repotest.Cmd(t, theirs, append(append([]string{"apply"}, c.git...), file)...)
+			gitOut, gitErr := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if gitErr != nil && !errors.As(gitErr, &ee) {
+				t.Fatal(gitErr)
+			}
+			o, out, errw := options(mine, "")
+			o.Patch = file
+			c.pair(&o)
+			err := Run(context.Background(), o)
+			if (err != nil) != (gitErr != nil) || (err != nil) != c.fails {
+				t.Fatalf("pair apply: %v; git apply %s: %v (want failure: %v)\npair:\n%s%s\ngit:\n%s", err, strings.Join(c.git, " "), gitErr, c.fails, out, errw, gitOut)
+			}
+			if got, want := state(t, mine), state(t, theirs); got != want {
+				t.Errorf("pair gives\n%s\ngit apply %s gives\n%s\npair said:\n%s%s", got, strings.Join(c.git, " "), want, out, errw)
+			}
+			if said := errw.String() + out.String() + fmt.Sprint(err); !strings.Contains(said, c.said) {
+				t.Errorf("pair said\n%s%s\nwant it to say %q", out, errw, c.said)
+			}
+			if c.kept && state(t, mine) != before {
+				t.Errorf("a refused patch changed the repository:\n%s\nwas\n%s", state(t, mine), before)
+			}
+		})
+	}
+}
+
+// state is what a differential case compares: the working files, the
+// index (see snapshot) and HEAD's tree, which staging leaves alone.
+func state(t *testing.T, dir string) string {
+	t.Helper()
+	return snapshot(t, dir) + "HEAD " + repotest.Git(t, dir, "rev-parse", "HEAD^{tree}")
+}
