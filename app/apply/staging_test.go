@@ -2,14 +2,17 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/repo/repotest"
 )
 
@@ -164,4 +167,131 @@ func TestStagingSameAsGit(t *testing.T) {
 func state(t *testing.T, dir string) string {
 	t.Helper()
 	return snapshot(t, dir) + "HEAD " + repotest.Git(t, dir, "rev-parse", "HEAD^{tree}")
+}
+
+// conflictRepo is t4108's repository where master changed line 5 of one
+// as the patch does, differently: the patch and the file conflict.
+func conflictRepo(t *testing.T) (dir, patch string) {
+	t.Helper()
+	dir = gitRepo(t)
+	patch = t4108(lines("1", "2", "3", "4", "FIVE", "6", "7"))(t, dir)
+	return dir, patch
+}
+
+// markers is one after the patch merged with the conflict of conflictRepo.
+var markers = lines("1", "2", "3", "4", "<<<<<<< ours", "FIVE", "=======", "five", ">>>>>>> theirs", "6", "7")
+
+func TestThreeWayConflictNeverCommitted(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(*Options)
+		// written says the markers are written; index what git ls-files -s
+		// must show for one (a prefix of each line's stage), nil for as
+		// it was.
+		written bool
+		stages  []string
+		err     string
+	}{
+		{"--yes refuses it", func(o *Options) { o.ThreeWay, o.Yes = true, true }, false, nil,
+			"--yes does not approve it"},
+		{"--yes with --index refuses it", func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, false, nil,
+			"--yes does not approve it"},
+		{"approved, not committed", func(o *Options) { o.ThreeWay, o.Decisions = true, "yy" }, true, nil,
+			"conflicts: the working tree holds conflict markers in one; resolve them, then git add and commit; nothing was committed"},
+		{"approved with --no-commit", func(o *Options) { o.ThreeWay, o.NoCommit, o.Decisions = true, true, "yy" }, true, nil,
+			"conflicts: the working tree holds conflict markers in one"},
+		{"approved with --index, unmerged", func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, true, []string{" 1\tone", " 2\tone", " 3\tone"},
+			"the index the three versions of, one"},
+		{"rejected", func(o *Options) { o.ThreeWay, o.Decisions = true, "ny" }, false, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, patch := conflictRepo(t)
+			head, index, two := repotest.Head(t, dir), repotest.Git(t, dir, "ls-files", "-s", "one"), repotest.ReadFile(t, dir, "two")
+			_, err := applyPatch(t, dir, patch, tt.set)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("pair apply: %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("pair apply: %v; want an error saying %q", err, tt.err)
+			}
+			if got := repotest.ReadFile(t, dir, "one"); (got == markers) != tt.written {
+				t.Errorf("one holds\n%s\nwant the markers written: %v", got, tt.written)
+			}
+			if strings.Contains(tt.name, "refuses") && repotest.ReadFile(t, dir, "two") != two {
+				t.Errorf("a refused patch wrote two")
+			}
+			if h := repotest.Head(t, dir); h != head && tt.err != "" {
+				t.Errorf("HEAD moved from %s to %s: a conflict was committed", head, h)
+			}
+			got := repotest.Git(t, dir, "ls-files", "-s", "one")
+			if tt.stages == nil && got != index {
+				t.Errorf("the index holds\n%s\nwant it as it was:\n%s", got, index)
+			}
+			for _, s := range tt.stages {
+				if !strings.Contains(got, s) {
+					t.Errorf("the index holds\n%s\nwant a line with %q", got, s)
+				}
+			}
+		})
+	}
+}
+
+func TestThreeWayCleanIsCommitted(t *testing.T) {
+	dir := gitRepo(t)
+	patch := t4108(lines("1", "TWO", "THREE", "4", "5", "6", "7"))(t, dir)
+	head := repotest.Head(t, dir)
+	out, err := applyPatch(t, dir, patch, func(o *Options) { o.ThreeWay, o.Yes, o.JSON = true, true, true })
+	if err != nil {
+		t.Fatalf("pair apply --3way --yes: %v\n%s", err, out)
+	}
+	if repotest.Head(t, dir) == head {
+		t.Fatal("a clean three-way merge was not committed")
+	}
+	if got, want := repotest.Git(t, dir, "show", "HEAD:one"), lines("1", "TWO", "THREE", "4", "five", "6", "7"); got != want {
+		t.Errorf("committed one:\n%s\nwant\n%s", got, want)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if want := []Merged{{Path: "one", Base: "06e567b11dfdafeaf7d3edcc89864149383aeab6", Merged: 1}}; !slices.Equal(r.Merged, want) || len(r.Conflicted) > 0 {
+		t.Errorf("the report lists merges %+v, conflicts %v; want %+v and none", r.Merged, r.Conflicted, want)
+	}
+	if st := repotest.Status(t, dir); st != "" {
+		t.Errorf("git status after the commit:\n%s", st)
+	}
+}
+
+func TestStagingRefusals(t *testing.T) {
+	tests := []struct {
+		name  string
+		git   bool
+		set   func(*Options)
+		usage bool
+		err   string
+	}{
+		{"--3way outside a repository", false, func(o *Options) { o.ThreeWay, o.Yes = true, true }, false, "--3way outside a repository"},
+		{"--index outside a repository", false, func(o *Options) { o.Index, o.Yes = true, true }, false, "--index outside a repository"},
+		{"--cached outside a repository", false, func(o *Options) { o.Cached, o.Yes = true, true }, false, "--cached outside a repository"},
+		{"--index with a message", true, func(o *Options) { o.Index, o.Yes, o.Message = true, true, "x" }, true, "-m has no commit to name"},
+		{"--cached with mail", true, func(o *Options) { o.Cached, o.Yes, o.Mail = true, true, true }, true, "mail is committed one message at a time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.git {
+				dir = gitRepo(t)
+			}
+			writeFiles(t, dir, map[string]string{"one": "1\n"})
+			_, err := applyPatch(t, dir, "--- a/one\n+++ b/one\n@@ -1 +1 @@\n-1\n+one\n", tt.set)
+			var ue *output.UsageError
+			if err == nil || !strings.Contains(err.Error(), tt.err) || errors.As(err, &ue) != tt.usage {
+				t.Fatalf("pair apply: %v; want an error saying %q (a usage error: %v)", err, tt.err, tt.usage)
+			}
+			if got := repotest.ReadFile(t, dir, "one"); got != "1\n" {
+				t.Errorf("a refused patch wrote one: %q", got)
+			}
+		})
+	}
 }

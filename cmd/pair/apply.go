@@ -143,9 +143,23 @@ matches decides; with an --include, a file none matches is left out), and
 -R applies the patch backwards. To run as if started in another directory,
 use pair -C DIR apply (the old pair apply -C DIR).
 
+git apply's staging options keep git's meaning too, and commit nothing:
+--index writes the files and stages them, and refuses a file that does not
+match the index; --cached places the patch on the index's content and
+stages the result, leaving the files alone. --3way (-3) merges each file
+whose hunks do not place with the preimage blob its "index" line names, as
+git apply --3way does: the file's own changes are kept, and lines both the
+file and the patch changed, or changed next to each other, are offered as
+one "conflict" hunk holding both versions between <<<<<<< ours, =======
+and >>>>>>> theirs. --yes never approves a conflict. An approved one is
+written but never committed: with --index or --cached the index holds the
+preimage, yours and the patch's version, as git leaves an unmerged file.
+When the repository lacks the preimage blob, the hunks stay refused.
+
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
-answers on standard input) or a file could not be written;
+answers on standard input), a file could not be written, or a --3way
+conflict was written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
