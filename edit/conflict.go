@@ -229,6 +229,11 @@ func conflictHunk(r Resolved, base, cur fileText, regions []region, match []int)
 	if !ok || conflicts == 0 || c.Start < 0 {
 		return Resolved{}, false
 	}
+	// Markers that end a file without a final newline get one, as git
+	// writes them.
+	if n := len(cur.lines); next == n && n > 0 && cur.eols[n-1] == "" && c.Lines[len(c.Lines)-1].Kind == Add {
+		c.FinalNewline = NewlineAdd
+	}
 	return c, true
 }
 

@@ -27,6 +27,7 @@ func TestConflictsWriteMarkers(t *testing.T) {
 	}{
 		{"changed line", "1\n2\n3\n4\nFIVE\n6\n7\n", "1\n2\n3\n4\n<<<<<<< ours\nFIVE\n=======\nfive\n>>>>>>> theirs\n6\n7\n"},
 		{"deleted line", "1\n2\n3\n4\n6\n7\n", "1\n2\n3\n4\n<<<<<<< ours\n=======\nfive\n>>>>>>> theirs\n6\n7\n"},
+		{"no final newline", "1\n2\n3\n4\nFIVE\n6\n7", "1\n2\n3\n4\n<<<<<<< ours\nFIVE\n=======\nfive\n>>>>>>> theirs\n6\n7"},
 		{"crlf", "1\r\n2\r\n3\r\n4\r\nFIVE\r\n6\r\n7\r\n", "1\r\n2\r\n3\r\n4\r\n<<<<<<< ours\r\nFIVE\r\n=======\r\nfive\r\n>>>>>>> theirs\r\n6\r\n7\r\n"},
 	}
 	for _, tt := range tests {

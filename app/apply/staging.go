@@ -148,16 +148,14 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 	for i, p := range conflicts {
 		names[i] = safetext.Name(p)
 	}
-	what := "the working tree holds"
+	what := "the files hold conflict markers"
 	switch {
 	case a.o.Cached:
-		what = "the index holds the preimage, yours and the patch's versions of"
+		what = "the index holds the preimage, yours and the patch's version of each; the files are as they were"
 	case a.o.Index:
-		what = "the working tree holds conflict markers in, and the index the three versions of,"
-	default:
-		what += " conflict markers in"
+		what += ", and the index the preimage, yours and the patch's version of each"
 	}
-	msg := fmt.Sprintf("apply: conflicts: %s %s; resolve them, then git add and commit; nothing was committed", what, strings.Join(names, ", "))
+	msg := fmt.Sprintf("apply: conflicts in %s: %s; resolve them, then git add and commit; nothing was committed", strings.Join(names, ", "), what)
 	a.report.Status, a.report.Error = StatusFailed, msg
 	return fmt.Errorf("%s", msg), nil
 }

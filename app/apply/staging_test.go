@@ -59,6 +59,22 @@ func t4108(ours string) func(t *testing.T, dir string) string {
 	}
 }
 
+// threeway builds a repository whose first commit holds base, makes the
+// patch from base to theirs, and commits ours on top.
+func threeway(base, theirs, ours map[string]string) func(t *testing.T, dir string) string {
+	return func(t *testing.T, dir string) string {
+		writeFiles(t, dir, base)
+		repotest.Git(t, dir, "add", "-A")
+		repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+		writeFiles(t, dir, theirs)
+		patch := repotest.Git(t, dir, "diff")
+		repotest.Git(t, dir, "checkout", "-q", "--", ".")
+		writeFiles(t, dir, ours)
+		repotest.Git(t, dir, "commit", "-q", "--allow-empty", "-a", "-m", "ours")
+		return patch
+	}
+}
+
 // untouched is t4108's repository where master changed nothing.
 var untouched = t4108(lines("1", "2", "3", "4", "5", "6", "7"))
 
@@ -83,11 +99,24 @@ func TestStagingSameAsGit(t *testing.T) {
 		{name: "3way merges cleanly", build: t4108(lines("1", "TWO", "THREE", "4", "5", "6", "7")), git: []string{"--3way"},
 			pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, said: "merged three-way with its preimage 06e567b: 1 hunk placed cleanly"},
 		{name: "3way conflict of changes next to each other (t4108)", build: t4108(""), git: []string{"--3way"},
-			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts:"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts in one:"},
 		{name: "3way leaves a conflict", build: t4108(conflicting), git: []string{"--3way"},
-			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts:"},
+			pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts in one:"},
 		{name: "3way conflict in the index only", build: t4108(conflicting), git: []string{"--3way", "--cached"},
-			pair: func(o *Options) { o.ThreeWay, o.Cached, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts: the index holds"},
+			pair: func(o *Options) { o.ThreeWay, o.Cached, o.Decisions = true, true, "yy" }, fails: true, said: "conflicts in one: the index holds"},
+		{name: "3way conflict at the end of a file without a final newline", build: threeway(
+			map[string]string{"f": "1\n2\n3\n4\n5"}, map[string]string{"f": "1\n2\n3\n4\nfive"}, map[string]string{"f": "1\n2\n3\n4\nFIVE"}),
+			git: []string{"--3way"}, pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "y" }, fails: true, said: "conflicts in f:"},
+		{name: "3way two conflicts and a clean change in one hunk", build: threeway(
+			map[string]string{"f": lines("a", "b", "c", "d", "e", "f", "g", "h", "i")},
+			map[string]string{"f": lines("a", "B", "c", "d", "E", "f", "g", "H", "i")},
+			map[string]string{"f": lines("a", "b2", "c", "d", "e", "f", "g", "h2", "i")}),
+			git: []string{"--3way"}, pair: func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "y" }, fails: true, said: "conflicts in f:"},
+		{name: "3way with the person's lines added inside the hunk", build: threeway(
+			map[string]string{"f": lines("a", "b", "c", "d", "e", "f", "g")},
+			map[string]string{"f": lines("a", "b", "c", "D", "e", "f", "g")},
+			map[string]string{"f": lines("a", "new1", "new2", "b", "c", "d", "e", "f", "new3", "g")}),
+			git: []string{"--3way"}, pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }},
 		{name: "3way without the preimage blob, applying directly", build: withBlobsLost(untouched), git: []string{"--3way"},
 			pair: func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }},
 		{name: "3way without the preimage blob, not applying", build: withBlobsLost(t4108("")), git: []string{"--3way"},
@@ -197,11 +226,11 @@ func TestThreeWayConflictNeverCommitted(t *testing.T) {
 		{"--yes with --index refuses it", func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, false, nil,
 			"--yes does not approve it"},
 		{"approved, not committed", func(o *Options) { o.ThreeWay, o.Decisions = true, "yy" }, true, nil,
-			"conflicts: the working tree holds conflict markers in one; resolve them, then git add and commit; nothing was committed"},
+			"conflicts in one: the files hold conflict markers; resolve them, then git add and commit; nothing was committed"},
 		{"approved with --no-commit", func(o *Options) { o.ThreeWay, o.NoCommit, o.Decisions = true, true, "yy" }, true, nil,
-			"conflicts: the working tree holds conflict markers in one"},
+			"conflicts in one: the files hold conflict markers;"},
 		{"approved with --index, unmerged", func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, true, []string{" 1\tone", " 2\tone", " 3\tone"},
-			"the index the three versions of, one"},
+			"conflicts in one: the files hold conflict markers, and the index the preimage, yours and the patch's version of each;"},
 		{"rejected", func(o *Options) { o.ThreeWay, o.Decisions = true, "ny" }, false, nil, ""},
 	}
 	for _, tt := range tests {
