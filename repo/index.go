@@ -248,6 +248,15 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 		committed[p.NewPath] = true
 	}
 	next := t.nextIndex(idx, idxTime, changes, committed, nil)
+	// nextIndex keeps the time and size of a file that holds its staged
+	// blob: git also compares the rest of the stat data.
+	for _, e := range next.Entries {
+		if c := changes[e.Name]; c != nil && !c.delete && e.Size != 0 {
+			if fi, err := t.root.Lstat(e.Name); err == nil && fi.Mode().IsRegular() {
+				statEntry(e, fi)
+			}
+		}
+	}
 	next.Entries = append(next.Entries, stages...)
 	slices.SortStableFunc(next.Entries, func(a, b *index.Entry) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))

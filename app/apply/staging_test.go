@@ -181,6 +181,13 @@ func TestStagingSameAsGit(t *testing.T) {
 			if got, want := state(t, mine), state(t, theirs); got != want {
 				t.Errorf("pair gives\n%s\ngit apply %s gives\n%s\npair said:\n%s%s", got, strings.Join(c.git, " "), want, out, errw)
 			}
+			if err == nil && !slices.Contains(c.git, "--cached") {
+				// Staged with its stat data, as git add stages it: git sees
+				// the file clean without a refresh.
+				if d, err := repotest.Cmd(t, mine, "diff-files", "--exit-code").CombinedOutput(); err != nil {
+					t.Errorf("git diff-files after pair apply: %v\n%s", err, d)
+				}
+			}
 			if said := errw.String() + out.String() + fmt.Sprint(err); !strings.Contains(said, c.said) {
 				t.Errorf("pair said\n%s%s\nwant it to say %q", out, errw, c.said)
 			}
