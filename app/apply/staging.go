@@ -44,10 +44,7 @@ func checkStaging(o Options) error {
 	if o.Cached {
 		flag = "--cached"
 	}
-	switch {
-	case o.Mail:
-		return output.Usagef("apply: %s: mail is committed one message at a time; apply it without %s", flag, flag)
-	case o.Message != "":
+	if o.Message != "" {
 		return output.Usagef("apply: %s stages the patch and commits nothing: -m has no commit to name", flag)
 	}
 	return nil

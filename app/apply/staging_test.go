@@ -311,7 +311,8 @@ func TestStagingRefusals(t *testing.T) {
 		{"--index outside a repository", false, func(o *Options) { o.Index, o.Yes = true, true }, false, "--index outside a repository"},
 		{"--cached outside a repository", false, func(o *Options) { o.Cached, o.Yes = true, true }, false, "--cached outside a repository"},
 		{"--index with a message", true, func(o *Options) { o.Index, o.Yes, o.Message = true, true, "x" }, true, "-m has no commit to name"},
-		{"--cached with mail", true, func(o *Options) { o.Cached, o.Yes, o.Mail = true, true, true }, true, "mail is committed one message at a time"},
+		{"--cached with mail", true, func(o *Options) { o.Cached, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
+		{"--3way with mail", true, func(o *Options) { o.ThreeWay, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
