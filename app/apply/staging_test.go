@@ -75,6 +75,31 @@ func threeway(base, theirs, ours map[string]string) func(t *testing.T, dir strin
 	}
 }
 
+// tree builds a repository whose commit holds base, and returns git diff
+// -M of the change to theirs, where an empty content deletes the file;
+// the change is then undone.
+func tree(base, theirs map[string]string) func(t *testing.T, dir string) string {
+	return func(t *testing.T, dir string) string {
+		writeFiles(t, dir, base)
+		repotest.Git(t, dir, "add", "-A")
+		repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+		written := map[string]string{}
+		for name, content := range theirs {
+			if content == "" {
+				os.Remove(filepath.Join(dir, name))
+			} else {
+				written[name] = content
+			}
+		}
+		writeFiles(t, dir, written)
+		repotest.Git(t, dir, "add", "-A")
+		patch := repotest.Git(t, dir, "diff", "--cached", "-M")
+		repotest.Git(t, dir, "reset", "-q", "--hard")
+		repotest.Git(t, dir, "clean", "-q", "-fd")
+		return patch
+	}
+}
+
 // untouched is t4108's repository where master changed nothing.
 var untouched = t4108(lines("1", "2", "3", "4", "5", "6", "7"))
 
@@ -133,6 +158,14 @@ func TestStagingSameAsGit(t *testing.T) {
 			writeFiles(t, dir, map[string]string{"one": lines("1", "2", "3", "4", "5", "6", "7", "worktree only")})
 			return patch
 		}, git: []string{"--cached"}, pair: func(o *Options) { o.Cached, o.Yes = true, true }},
+		{name: "cached creates, deletes and renames", build: tree(
+			map[string]string{"gone": "gone\n", "old": lines("a", "b", "c", "d", "e", "f")},
+			map[string]string{"gone": "", "old": "", "new": lines("a", "b", "c", "d", "e", "F"), "created": "created\n"}),
+			git: []string{"--cached"}, pair: func(o *Options) { o.Cached, o.Yes = true, true }},
+		{name: "index creates, deletes and renames", build: tree(
+			map[string]string{"gone": "gone\n", "old": lines("a", "b", "c", "d", "e", "f")},
+			map[string]string{"gone": "", "old": "", "new": lines("a", "b", "c", "d", "e", "F"), "created": "created\n"}),
+			git: []string{"--index"}, pair: func(o *Options) { o.Index, o.Yes = true, true }},
 		{name: "cached refuses a file not in the index", build: func(t *testing.T, dir string) string {
 			patch := untouched(t, dir)
 			repotest.Git(t, dir, "rm", "-q", "--cached", "two")
