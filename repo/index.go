@@ -31,7 +31,21 @@ func indexError(path, what string) error {
 	return fmt.Errorf("%s: %s: %w", path, what, ErrIndex)
 }
 
-// stageEntries returns the index's entries by path, at stage 0, and the
+// readEntries reads the index: its entries by path, at stage 0, and the
+// paths with unmerged entries.
+func (t *Tree) readEntries() (entries map[string]*index.Entry, unmerged map[string]bool, err error) {
+	if err := t.needGit(); err != nil {
+		return nil, nil, err
+	}
+	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, unmerged = stageEntries(idx)
+	return entries, unmerged, nil
+}
+
+// stageEntries returns the entries of idx by path, at stage 0, and the
 // paths with unmerged entries.
 func stageEntries(idx *index.Index) (entries map[string]*index.Entry, unmerged map[string]bool) {
 	entries, unmerged = map[string]*index.Entry{}, map[string]bool{}
@@ -68,14 +82,10 @@ func earlier(plans []*edit.FilePlan) []bool {
 // the index ("already exists in index"). Content filters are not run:
 // the working file's bytes are compared with the blob's.
 func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
-	if err := t.needGit(); err != nil {
-		return err
-	}
-	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+	entries, unmerged, err := t.readEntries()
 	if err != nil {
 		return err
 	}
-	entries, unmerged := stageEntries(idx)
 	prev := earlier(plans)
 	for i, p := range plans {
 		if prev[i] {
@@ -139,11 +149,10 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 	if err != nil {
 		return err
 	}
-	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+	entries, _, err := t.readEntries()
 	if err != nil {
 		return err
 	}
-	entries, _ := stageEntries(idx)
 	prev := earlier(plans)
 	at := map[string]int{} // the plan that last wrote each path
 	for i, p := range plans {
