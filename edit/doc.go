@@ -35,7 +35,10 @@
 // and every refused one (PlacementError.Rules) carries the ids of the
 // rules that decided it. The pass that found a place is its label
 // (Resolved.Label); "interpreted" and "uncertain" are labels of trust,
-// given to readings offered on a refusal, not passes. A hunk that need
+// given to readings offered on a refusal, not passes; "conflict" is a
+// hunk that writes git's conflict markers, where a three-way reading
+// against a patch's preimage found the file and the patch changing the
+// same lines (FilePlan.Conflicts). A hunk that need
 // not be applied (it changes nothing, is applied already, or repeats
 // another) is skipped and reported, not refused (PlacementError.Skip,
 // FilePlan.Skipped), unless the whole patch would then change nothing.

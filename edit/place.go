@@ -44,6 +44,8 @@ func (p Pass) String() string {
 		return "interpreted"
 	case PassUncertain:
 		return "uncertain"
+	case PassConflict:
+		return "conflict"
 	}
 	return fmt.Sprintf("pass(%d)", int(p))
 }

@@ -26,6 +26,25 @@ import (
 type Seen struct {
 	Start int    `json:"start"`
 	Text  string `json:"text"`
+	// Preimage is set when Text is the blob a patch's index line names
+	// (git apply --3way), not what a model read: the notes say so.
+	Preimage bool `json:"-"`
+}
+
+// whenSeen and sinceSeen word the base of a three-way reading in its
+// notes: what the model read, or the patch's preimage.
+func whenSeen(preimage bool) string {
+	if preimage {
+		return "in the patch's preimage"
+	}
+	return "when the model read it"
+}
+
+func sinceSeen(preimage bool) string {
+	if preimage {
+		return "since the patch's preimage"
+	}
+	return "since the model read the file"
 }
 
 // ErrConflict means the hunk changes a line that was changed since the
@@ -67,7 +86,7 @@ func (p *FilePlan) ThreeWay(seen Seen) bool {
 			errs = append(errs, e)
 			continue
 		}
-		nr, err := rebase(r, base, cur, start)
+		nr, err := rebase(r, base, cur, start, seen.Preimage)
 		var ce *conflictError
 		switch {
 		case errors.As(err, &ce):
@@ -168,7 +187,7 @@ func personChanges(base, cur fileText) ([]region, []int) {
 // being line start+1 of the file), to cur, the file's lines now. The
 // person's changes inside r's lines are kept when they touch only its
 // context; errNoBase reports that they do not touch r at all.
-func rebase(r Resolved, base, cur fileText, start int) (Resolved, error) {
+func rebase(r Resolved, base, cur fileText, start int, preimage bool) (Resolved, error) {
 	regions, match := personChanges(base, cur)
 	lo := r.Start
 	hi := lo + r.OldCount()
@@ -188,7 +207,7 @@ func rebase(r Resolved, base, cur fileText, start int) (Resolved, error) {
 		return &conflictError{detail: fmt.Sprintf(format, args...)}
 	}
 	was := func(g int) string {
-		return fmt.Sprintf("line %d was %q when the model read it", start+g+1, base.lines[g])
+		return fmt.Sprintf("line %d was %q %s", start+g+1, base.lines[g], whenSeen(preimage))
 	}
 
 	insertAt := map[int]region{}  // a gap where the person added lines
@@ -201,11 +220,11 @@ func rebase(r Resolved, base, cur fileText, start int) (Resolved, error) {
 				continue
 			}
 			if adds[g] || g > lo && at(g-1) == Delete || g < hi && at(g) == Delete {
-				return Resolved{}, conflict("lines were added at line %d since the model read the file, where the hunk changes the file", rg.cLo+1)
+				return Resolved{}, conflict("lines were added at line %d %s, where the hunk changes the file", rg.cLo+1, sinceSeen(preimage))
 			}
 			if g > lo && g < hi {
 				insertAt[g] = rg
-				notes = append(notes, fmt.Sprintf("%slines %d-%d were added since the model read the file; the hunk keeps them", NoteKept, rg.cLo+1, rg.cHi))
+				notes = append(notes, fmt.Sprintf("%slines %d-%d were added %s; the hunk keeps them", NoteKept, rg.cLo+1, rg.cHi, sinceSeen(preimage)))
 			}
 			continue
 		}
@@ -220,6 +239,11 @@ func rebase(r Resolved, base, cur fileText, start int) (Resolved, error) {
 				}
 				return Resolved{}, conflict("%s, and is %s now; the hunk changes it", was(g), describeLines(cur, rg.cLo, rg.cHi))
 			}
+		}
+		// A patch's preimage is merged as git merges: a change of the
+		// person's next to one of the hunk's is a conflict too.
+		if preimage && (a > lo && at(a-1) == Delete || b < hi && at(b) == Delete || adds[a] || adds[b]) {
+			return Resolved{}, conflict("%s, and was changed since, next to the lines the hunk changes", was(a))
 		}
 		inside := rg.bLo >= lo && rg.bHi <= hi
 		for g := a; g <= b; g++ {
@@ -240,7 +264,7 @@ func rebase(r Resolved, base, cur fileText, start int) (Resolved, error) {
 		case b-a == 1 && rg.cHi-rg.cLo == 1:
 			notes = append(notes, fmt.Sprintf("%s%s, and is %q now; the hunk keeps it as it is now", NoteKept, was(a), cur.lines[rg.cLo]))
 		default:
-			notes = append(notes, fmt.Sprintf("%slines %d-%d changed since the model read the file; the hunk keeps them as they are now", NoteKept, start+a+1, start+b))
+			notes = append(notes, fmt.Sprintf("%slines %d-%d changed %s; the hunk keeps them as they are now", NoteKept, start+a+1, start+b, sinceSeen(preimage)))
 		}
 	}
 	if len(notes) == 0 {

@@ -58,6 +58,9 @@ type Options struct {
 	Message  string // commit subject
 	NoVerify bool   // skip hooks
 	Access   repo.Access
+	// ThreeWay, Index and Cached are git apply's --3way, --index and
+	// --cached (see staging.go).
+	ThreeWay, Index, Cached bool
 
 	// Verify runs the test command on the approved hunks before writing
 	// (--verify; verify: true in .pair.yml does too). LoadConfig loads
@@ -120,6 +123,11 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Verify is the outcome of --verify.
 	Verify *review.VerifyResult `json:"verify,omitempty"`
+	// Merged are the files --3way merged; Conflicted those written with
+	// conflict markers; Staged says the result went to the index.
+	Merged     []Merged `json:"merged,omitempty"`
+	Conflicted []string `json:"conflicted,omitempty"`
+	Staged     bool     `json:"staged,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -167,6 +175,9 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
+	if err := checkStaging(o); err != nil {
+		return err
+	}
 	a, err := newApplier(o)
 	if err != nil {
 		return err
@@ -204,6 +215,8 @@ type applier struct {
 	// to, before writing.
 	verifier    review.CommandVerifier
 	verifyFirst bool
+	// merges are the files --3way merged.
+	merges []repo.Merge
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -239,6 +252,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	}
 	patch.SetPlacing(a.o.Placing)
 	plans, err := a.tree.PlaceWith(patch, a.o.Access)
+	if err == nil {
+		err = a.prepare(plans)
+	}
 	if err != nil {
 		return a.fail(err)
 	}
@@ -250,7 +266,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if failed > 0 && (a.how != review.DecideTerminal || placed == 0) || a.o.Check {
 		return a.placedOnly(placed, failed)
 	}
-	commit := a.tree.Git && !a.o.NoCommit
+	commit := a.tree.Git && !a.o.NoCommit && !a.o.staged()
 	if commit {
 		if err := a.checkCommit(plans); err != nil {
 			return a.fail(fmt.Errorf("%w (or use --no-commit)", err))
@@ -280,7 +296,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if err := a.verifyBeforeWrite(ctx, rev); err != nil {
 		return err
 	}
-	commitErr, err := a.write(ctx, rev, plans, commit)
+	commitErr, err := a.writeStaged(ctx, rev, plans, commit)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -594,6 +610,9 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 		fmt.Fprintln(out)
 		if r.Commit != "" {
 			fmt.Fprintf(out, "committed %s\n", r.Commit[:12])
+		}
+		if r.Staged {
+			fmt.Fprintln(out, "staged in the index; nothing committed")
 		}
 		for _, p := range r.HookChanged {
 			fmt.Fprintf(out, "pre-commit hook changed %s; committed its version\n", safetext.Name(p))

@@ -116,6 +116,8 @@ func (a *applier) mailRules(n int) error {
 		return output.Usagef("apply: --no-commit: mail becomes one commit per message; apply its diff alone to write it without committing")
 	case a.o.Message != "":
 		return output.Usagef("apply: --message: each mail gives its own commit's message")
+	case a.o.staged() || a.o.ThreeWay:
+		return output.Usagef("apply: --3way, --index and --cached apply a diff, not mail, which becomes one commit per message: apply its diff alone with them")
 	case n > 1 && a.o.Check:
 		return output.Usagef("apply: --check: the mailbox holds %d mails, and each is placed on what the ones before it made; check them one at a time", n)
 	case n > 1 && (a.how == review.DecideLetters || a.how == review.DecideLines):

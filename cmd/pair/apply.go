@@ -198,9 +198,23 @@ and one from line 1 with none before its first change at the start, as
 git reads them: one whose result is the file's at that edge already is
 refused as applied.
 
+git apply's staging options keep git's meaning too, and commit nothing:
+--index writes the files and stages them, and refuses a file that does not
+match the index; --cached places the patch on the index's content and
+stages the result, leaving the files alone. --3way (-3) merges each file
+whose hunks do not place with the preimage blob its "index" line names, as
+git apply --3way does: the file's own changes are kept, and lines both the
+file and the patch changed, or changed next to each other, are offered as
+one "conflict" hunk holding both versions between <<<<<<< ours, =======
+and >>>>>>> theirs. --yes never approves a conflict. An approved one is
+written but never committed: with --index or --cached the index holds the
+preimage, yours and the patch's version, as git leaves an unmerged file.
+When the repository lacks the preimage blob, the hunks stay refused.
+
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
-answers on standard input) or a file could not be written;
+answers on standard input), a file could not be written, or a --3way
+conflict was written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
@@ -217,6 +231,9 @@ answers on standard input) or a file could not be written;
 			&cli.IntFlag{Name: "C", Usage: "a hunk that does not fit as written may fit with its outer context lines left out, down to `N` on each side (git apply -C<n>)", DefaultText: "every context line must fit"},
 			&cli.BoolFlag{Name: "ignore-whitespace", Aliases: []string{"ignore-space-change"}, Usage: "compare context and deleted lines with runs of whitespace collapsed, and write added lines as the patch has them (git apply --ignore-whitespace)"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
+			&cli.BoolFlag{Name: "index", Usage: "write the files and stage them, commit nothing (git apply --index: the files must match the index)"},
+			&cli.BoolFlag{Name: "cached", Usage: "apply the patch to the index only, leave the files alone, commit nothing (git apply --cached)"},
+			&cli.BoolFlag{Name: "3way", Aliases: []string{"3"}, Usage: "merge the files whose hunks do not place with the preimage blobs of the patch's index lines; conflicts are offered with markers and never committed (git apply --3way)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
 			&cli.BoolFlag{Name: "verify", Usage: "run the test command on the approved hunks in a scratch tree before writing, and write only when it passes (verify: true in .pair.yml does too)"},
@@ -257,6 +274,9 @@ answers on standard input) or a file could not be written;
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
 
 				NoCommit: c.Bool("no-commit"),
+				ThreeWay: c.Bool("3way"),
+				Index:    c.Bool("index"),
+				Cached:   c.Bool("cached"),
 				Message:  c.String("message"),
 				NoVerify: c.Bool("no-verify"),
 				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},

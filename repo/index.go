@@ -1,0 +1,296 @@
+// index.go: git apply's --index and --cached: the index checked as git checks it, patches placed on its content, and results staged.
+
+package repo
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
+)
+
+// ErrIndex is the refusal of a patch that --index or --cached cannot
+// apply as the index stands; the error names the path in git's words
+// ("does not match index", "does not exist in index", "already exists in
+// index").
+var ErrIndex = errors.New("the index does not allow the patch")
+
+// indexError is git apply's refusal of path, wrapping ErrIndex.
+func indexError(path, what string) error {
+	return fmt.Errorf("%s: %s: %w", path, what, ErrIndex)
+}
+
+// readEntries reads the index: its entries by path, at stage 0, and the
+// paths with unmerged entries.
+func (t *Tree) readEntries() (entries map[string]*index.Entry, unmerged map[string]bool, err error) {
+	if err := t.needGit(); err != nil {
+		return nil, nil, err
+	}
+	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, unmerged = stageEntries(idx)
+	return entries, unmerged, nil
+}
+
+// stageEntries returns the entries of idx by path, at stage 0, and the
+// paths with unmerged entries.
+func stageEntries(idx *index.Index) (entries map[string]*index.Entry, unmerged map[string]bool) {
+	entries, unmerged = map[string]*index.Entry{}, map[string]bool{}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 {
+			unmerged[e.Name] = true
+			continue
+		}
+		entries[e.Name] = e
+	}
+	return entries, unmerged
+}
+
+// earlier reports, for each plan, whether an earlier section of the patch
+// wrote the path it reads: such a section is checked, and read, as that
+// section left it (git apply's "previous" patch).
+func earlier(plans []*edit.FilePlan) []bool {
+	out := make([]bool, len(plans))
+	written := map[string]bool{}
+	for i, p := range plans {
+		out[i] = p.OldPath != "" && written[p.OldPath] && !p.Diff.Renamed && !p.Diff.Copied
+		if p.NewPath != "" {
+			written[p.NewPath] = true
+		}
+	}
+	return out
+}
+
+// CheckIndex checks the plans' paths against the index, as git apply
+// --index (cached false) or --cached does before it applies anything: a
+// file the patch reads is in the index ("does not exist in index") and,
+// with --index, the working file holds what the index holds, mode
+// included ("does not match index"); a file the patch creates is not in
+// the index ("already exists in index"). Content filters are not run:
+// the working file's bytes are compared with the blob's.
+func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
+	entries, unmerged, err := t.readEntries()
+	if err != nil {
+		return err
+	}
+	prev := earlier(plans)
+	for i, p := range plans {
+		if prev[i] {
+			continue
+		}
+		if p.OldPath != "" {
+			if unmerged[p.OldPath] {
+				return indexError(p.OldPath, "needs merge")
+			}
+			e := entries[p.OldPath]
+			if e == nil {
+				return indexError(p.OldPath, "does not exist in index")
+			}
+			if !cached && !t.matchesEntry(p.OldPath, e) {
+				return indexError(p.OldPath, "does not match index")
+			}
+		}
+		if p.NewPath != "" && (p.OldPath == "" || p.NewPath != p.OldPath && (p.Diff.Renamed || p.Diff.Copied)) {
+			if entries[p.NewPath] != nil || unmerged[p.NewPath] {
+				return indexError(p.NewPath, "already exists in index")
+			}
+		}
+	}
+	return nil
+}
+
+// matchesEntry reports whether the working file p holds what the index
+// entry e holds: the same blob and the same kind of file.
+func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
+	b, mode, err := t.workEntry(p)
+	return err == nil && mode == e.Mode && plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash
+}
+
+// workEntry reads the working file p as git add would store it (see
+// worktreeBlob), with the mode git records for it.
+func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
+	fi, err := t.root.Lstat(p)
+	if err != nil {
+		return nil, 0, wrapEscape(p, err)
+	}
+	link := fi.Mode()&fs.ModeSymlink != 0
+	if !link && !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s: not a regular file", p)
+	}
+	b, err := t.worktreeBlob(p, link)
+	switch {
+	case link:
+		return b, filemode.Symlink, err
+	case fi.Mode()&0o111 != 0:
+		return b, filemode.Executable, err
+	}
+	return b, filemode.Regular, err
+}
+
+// FromIndex places the plans again on the index's content of their files,
+// for git apply --cached: the working tree is neither read nor written.
+// A section that reads what an earlier one wrote is placed on that
+// one's result. Links, binary files and submodules are refused.
+func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
+	st, err := t.gitStorage()
+	if err != nil {
+		return err
+	}
+	entries, _, err := t.readEntries()
+	if err != nil {
+		return err
+	}
+	prev := earlier(plans)
+	at := map[string]int{} // the plan that last wrote each path
+	for i, p := range plans {
+		fd := p.Diff
+		if fd == nil || fd.Binary || linkSource(fd) || linkResult(fd) || gitlinkSource(fd) || gitlinkResult(fd) {
+			return fmt.Errorf("%s: --cached applies text files only, not a link, a binary file or a submodule", p.Path())
+		}
+		old := ""
+		switch {
+		case p.OldPath == "":
+		case prev[i]:
+			w := plans[at[p.OldPath]]
+			if old, err = edit.Apply(w.Old, w.Hunks); err != nil {
+				return fmt.Errorf("%s: %w", w.Path(), err)
+			}
+		default:
+			e := entries[p.OldPath]
+			if e == nil {
+				return indexError(p.OldPath, "does not exist in index")
+			}
+			b, err := gitobj.ReadBlob(st, e.Hash)
+			if err != nil {
+				return fmt.Errorf("%s: read from the index: %w", p.OldPath, err)
+			}
+			old = string(b)
+		}
+		plans[i] = edit.PlanFile(p.OldPath, p.NewPath, old, fd)
+		if p.NewPath != "" {
+			at[p.NewPath] = i
+		}
+	}
+	return nil
+}
+
+// Stage records written plans in the index, as git apply --index does
+// after writing the working tree (cached false: each path as its working
+// file now is), or as git apply --cached does without it (each path as
+// its plan makes it). A path of conflicted, whose plan wrote conflict
+// markers, is left unmerged as git leaves it: the preimage, ours and
+// theirs at stages 1, 2 and 3, from its merge (see ThreeWay).
+func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string, cached bool) error {
+	st, err := t.gitStorage()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(t.gitDir, "index")
+	lock, err := lockIndex(path)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	idx, idxTime, err := readIndex(path)
+	if err != nil {
+		return err
+	}
+	entries, _ := stageEntries(idx)
+	changes := map[string]*treeChange{}
+	committed := map[string]bool{}
+	var stages []*index.Entry
+	for _, p := range plans {
+		if p.OldPath != "" && p.OldPath != p.NewPath && (p.NewPath == "" || p.Diff.Renamed) {
+			changes[p.OldPath], committed[p.OldPath] = &treeChange{path: p.OldPath, delete: true}, true
+		}
+		if p.NewPath == "" {
+			continue
+		}
+		mode := filemode.Regular
+		if e := entries[p.OldPath]; e != nil {
+			mode = e.Mode
+		}
+		if slices.Contains(conflicted, p.NewPath) {
+			i := slices.IndexFunc(merges, func(m Merge) bool { return m.Path == p.Path() })
+			if i < 0 {
+				return fmt.Errorf("%s: conflicted without a three-way merge", p.Path())
+			}
+			es, err := conflictStages(st, p, merges[i], mode)
+			if err != nil {
+				return err
+			}
+			stages = append(stages, es...)
+			changes[p.NewPath], committed[p.NewPath] = &treeChange{path: p.NewPath, delete: true}, true
+			continue
+		}
+		var content []byte
+		if cached {
+			s, err := p.Result(nil)
+			if err != nil {
+				return err
+			}
+			content = []byte(s)
+			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" {
+				mode = m
+			}
+		} else if content, mode, err = t.workEntry(p.NewPath); err != nil {
+			return fmt.Errorf("stage %s: %w", p.NewPath, err)
+		}
+		h, err := storeBlob(st, string(content))
+		if err != nil {
+			return err
+		}
+		changes[p.NewPath] = &treeChange{path: p.NewPath, content: string(content), blob: h, mode: mode}
+		committed[p.NewPath] = true
+	}
+	next := t.nextIndex(idx, idxTime, changes, committed, nil)
+	// nextIndex keeps the time and size of a file that holds its staged
+	// blob: git also compares the rest of the stat data.
+	for _, e := range next.Entries {
+		if c := changes[e.Name]; c != nil && !c.delete && e.Size != 0 {
+			if fi, err := t.root.Lstat(e.Name); err == nil && fi.Mode().IsRegular() {
+				statEntry(e, fi)
+			}
+		}
+	}
+	next.Entries = append(next.Entries, stages...)
+	slices.SortStableFunc(next.Entries, func(a, b *index.Entry) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))
+	})
+	if err := writeIndex(lock, next); err != nil {
+		return fmt.Errorf("write the index: %w", err)
+	}
+	return nil
+}
+
+// conflictStages are the unmerged entries of a conflicted plan, as git
+// apply --3way writes them: the preimage (1), the file before the patch
+// (2, ours) and the preimage with the patch applied (3, theirs).
+func conflictStages(st storer.EncodedObjectStorer, p *edit.FilePlan, m Merge, mode filemode.FileMode) ([]*index.Entry, error) {
+	ours, err := storeBlob(st, p.Old)
+	if err != nil {
+		return nil, err
+	}
+	theirs, err := storeBlob(st, m.Theirs)
+	if err != nil {
+		return nil, err
+	}
+	return []*index.Entry{
+		{Name: p.NewPath, Hash: plumbing.NewHash(m.Base), Mode: mode, Stage: 1},
+		{Name: p.NewPath, Hash: ours, Mode: mode, Stage: 2},
+		{Name: p.NewPath, Hash: theirs, Mode: mode, Stage: 3},
+	}, nil
+}

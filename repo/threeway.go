@@ -1,0 +1,121 @@
+// threeway.go: ThreeWay, the hunks a patch could not place merged three-way with the preimage blob its index line names (git apply --3way).
+
+package repo
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
+)
+
+// ErrNoPreimage means the object database lacks the blob a patch's index
+// line names as the file's preimage: the three-way merge cannot be made.
+var ErrNoPreimage = errors.New("repository lacks the necessary blob to perform 3-way merge")
+
+// Merge is the three-way reading of one file of a patch (see ThreeWay).
+type Merge struct {
+	// Path is the file the plan writes.
+	Path string
+	// Base is the full id of the preimage blob; Missing reports that the
+	// object database lacks it (ErrNoPreimage), and nothing was merged.
+	Base    string
+	Missing bool
+	// Merged counts the hunks the merge placed cleanly, Conflicts those
+	// it wrote with conflict markers (edit.PassConflict).
+	Merged, Conflicts int
+	// Theirs is the preimage with the patch applied: the third stage of a
+	// conflicted file in the index, as git apply --3way records it.
+	Theirs string
+}
+
+// ThreeWay merges, as git apply --3way does, each file whose hunks could
+// not all be placed: the file as it is (ours), the preimage blob its
+// index line names (base) and the preimage with the patch applied
+// (theirs). The refused hunks are read again against the preimage (see
+// edit.FilePlan.ThreeWay): those the file's own changes do not touch are
+// placed, and those that overlap them are written with conflict markers
+// (edit.FilePlan.Conflicts), for review. A file whose preimage the
+// object database lacks keeps its refused hunks, with ErrNoPreimage in
+// their detail; so does a binary file, a link or a submodule, which git
+// does not merge either.
+func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
+	st, err := t.gitStorage()
+	if err != nil {
+		return nil, fmt.Errorf("--3way: %w", err)
+	}
+	var out []Merge
+	for _, p := range plans {
+		fd := p.Diff
+		if len(p.Errors) == 0 || fd == nil || fd.Binary || p.OldPath == "" || linkSource(fd) || gitlinkSource(fd) {
+			continue
+		}
+		m := Merge{Path: p.Path()}
+		h, ok := findBlob(st, fd.OldID)
+		if !ok {
+			m.Missing = true
+			for _, e := range p.Errors {
+				e.Detail = strings.TrimSpace(e.Detail + "\n--3way: " + ErrNoPreimage.Error())
+			}
+			out = append(out, m)
+			continue
+		}
+		b, err := gitobj.ReadBlob(st, h)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read the preimage %s: %w", p.Path(), h, err)
+		}
+		base := string(b)
+		before := len(p.Hunks)
+		p.ThreeWay(edit.Seen{Start: 1, Text: base, Preimage: true})
+		m.Conflicts = p.Conflicts(base)
+		m.Base, m.Merged = h.String(), len(p.Hunks)-before-m.Conflicts
+		if m.Conflicts > 0 {
+			theirs := edit.PlanFile(p.OldPath, p.NewPath, base, fd)
+			if len(theirs.Errors) == 0 {
+				m.Theirs, _ = theirs.Result(nil)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// findBlob finds the blob an index line names by its id, abbreviated or
+// not; an id that names no blob, or more than one, is not found.
+func findBlob(st interface {
+	HashesWithPrefix([]byte) ([]plumbing.Hash, error)
+	HasEncodedObject(plumbing.Hash) error
+}, id string) (plumbing.Hash, bool) {
+	id = strings.ToLower(id)
+	if len(id) < 4 || strings.Trim(id, "0") == "" {
+		return plumbing.ZeroHash, false
+	}
+	if _, err := hex.DecodeString(id[:len(id)&^1]); err != nil {
+		return plumbing.ZeroHash, false
+	}
+	if len(id) == 40 {
+		h := plumbing.NewHash(id)
+		return h, st.HasEncodedObject(h) == nil
+	}
+	prefix, _ := hex.DecodeString(id[:len(id)&^1])
+	hashes, err := st.HashesWithPrefix(prefix)
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	var found []plumbing.Hash
+	for _, h := range hashes {
+		if strings.HasPrefix(h.String(), id) && !slices.Contains(found, h) {
+			found = append(found, h)
+		}
+	}
+	if len(found) != 1 {
+		return plumbing.ZeroHash, false
+	}
+	return found[0], true
+}
