@@ -20,9 +20,6 @@ import (
 var excluded = map[string]string{
 	"binary":  "binary patches (GIT binary patch, literal and delta) are being added on another branch; pair refuses them here",
 	"symlink": "symbolic links as content (create, change, typechange) are being added on another branch; pair refuses them here",
-	"crlf":    "a change of a file's line endings alone: edit.Parse drops the CR of a patch's lines, so the hunk changes nothing (edit/parse.go, the parse helper's file)",
-	// CRLF files of the first commit, edited, are made all the same.
-	"crlf-created": "CRLF lines in a file the patch creates (new, or a copy or rename git writes as new) come out LF, for the same reason",
 }
 
 // kinds are the changes the generator makes, each chosen at random.
