@@ -112,13 +112,13 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 }
 
 // finalState is what ApplyPlans writes for plans, and what it commits.
-// Text files follow the patch's sections in order (see settle); a patch
-// with a link, a binary file or a submodule pointer is written as each
-// plan was placed, checked again on disk (see Refresh): those are not
-// sequenced.
+// Files and symbolic links, text and binary, follow the patch's sections
+// in order (see settle); a patch with a submodule pointer is written as
+// each plan was placed, checked again on disk (see Refresh): pointers are
+// not sequenced.
 func (t *Tree) finalState(plans []*edit.FilePlan) (changes []Change, commits func() []FileCommit, replaced []string, err error) {
 	for _, p := range plans {
-		if p.Diff != nil && (p.Diff.Binary || linkResult(p.Diff) || linkSource(p.Diff)) || gitlinkPlan(p) {
+		if gitlinkPlan(p) {
 			if replaced, err = t.Refresh(plans); err != nil {
 				return nil, nil, nil, err
 			}

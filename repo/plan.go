@@ -94,7 +94,12 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				}
 			}
 			// The path itself a link (its folders were looked at by
-			// resolve): the write would refuse it, so a check does too.
+			// resolve): the write would refuse it, so a check does too;
+			// unless an earlier section wrote the path (a link turned into
+			// a file, then edited), which the write replaces as a link.
+			if at, ok := seq.known(p); ok && at >= 0 {
+				linked = false
+			}
 			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return nil, fmt.Errorf("%s: is a symbolic link; pair does not write through links", p)
 			}
@@ -142,9 +147,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		// What the earlier section makes of the file, with the hunks it
 		// could place.
 		prev := plans[tg.after]
-		old, err := edit.Apply(prev.Old, prev.Hunks)
+		old, err := prev.Result(nil) // a binary patch's too
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", prev.Path(), err)
+			return nil, err
 		}
 		plans[i] = edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd)
 	}

@@ -233,8 +233,8 @@ func TestApplyLikeGit(t *testing.T) {
 }
 
 // The patch makers: a sectionCase's patch command that starts with
-// "git format-patch" is also applied by git am, whose commits pair's
-// must match; diffRuN is a traditional diff of the two trees, applied by
+// "git format-patch" is applied by git am (not git apply), whose commits
+// pair's must match; diffRuN is a traditional diff of the two trees, applied by
 // patch -p1 and git apply, whose results pair's must match.
 const (
 	formatPatch = "git format-patch --stdout -M -C --binary base"
@@ -260,10 +260,7 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	copyDir(t, made, byPair)
 	am := strings.HasPrefix(patchCmd, "git format-patch")
 	traditional := patchCmd == diffRuN
-	byAm, byPatch := filepath.Join(root, "am"), filepath.Join(root, "patch")
-	if am {
-		copyDir(t, made, byAm)
-	}
+	byPatch := filepath.Join(root, "patch")
 	if traditional {
 		copyDir(t, made, byPatch)
 	}
@@ -278,7 +275,12 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 		t.Fatal(err)
 	}
 
-	sh(t, byGit, "git apply ../change.patch; git add -A")
+	if am {
+		// --keep-cr: a CR that is a file's content stays, as pair keeps it.
+		sh(t, byGit, "git am -q --keep-cr ../change.patch")
+	} else {
+		sh(t, byGit, "git apply ../change.patch; git add -A")
+	}
 	want := snapshot(t, made)
 	if traditional {
 		// diff writes no modes: the result is what patch -p1 and git apply
@@ -289,7 +291,7 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 			t.Fatalf("patch -p1 made\n%s\ngit apply made\n%s\npatch:\n%s", got, want, patch)
 		}
 	} else if got := snapshot(t, byGit); got != want {
-		t.Fatalf("git apply does not make the change itself (the case is wrong):\n%s\nwant\n%s\npatch:\n%s", got, want, patch)
+		t.Fatalf("git apply or am does not make the change itself (the case is wrong):\n%s\nwant\n%s\npatch:\n%s", got, want, patch)
 	}
 	wantTree := strings.TrimSpace(sh(t, byGit, "git write-tree"))
 
@@ -308,20 +310,12 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 		t.Errorf("after pair's commit, git status says\n%s", got)
 	}
 	if am {
-		sameCommitsAsAm(t, byAm, byPair, patch)
+		// As many commits as git am's, each with the same tree, author,
+		// date and subject.
+		format := "git log --date=raw '--format=%T %an <%ae> %ad %s' base..HEAD"
+		if got, want := sh(t, byPair, format), sh(t, byGit, format); got != want {
+			t.Errorf("pair am's commits\n%s\ngit am's\n%s\npatch:\n%s", got, want, patch)
+		}
 	}
 	return patch
-}
-
-// sameCommitsAsAm applies the mail in am's directory with git am
-// --keep-cr (a CR that is a file's content stays, as pair keeps it) and
-// checks that pair's commits, in pair's directory, match git am's: as
-// many, each with the same tree, author, date and subject.
-func sameCommitsAsAm(t *testing.T, am, pair, patch string) {
-	t.Helper()
-	sh(t, am, "git am -q --keep-cr ../change.patch")
-	format := "--format=%T %an <%ae> %ad %s"
-	if got, want := sh(t, pair, "git log --date=raw '"+format+"' base..HEAD"), sh(t, am, "git log --date=raw '"+format+"' base..HEAD"); got != want {
-		t.Errorf("pair am's commits\n%s\ngit am's\n%s\npatch:\n%s", got, want, patch)
-	}
 }
