@@ -558,6 +558,11 @@ var diffDate = sync.OnceValue(func() *regexp.Regexp {
 func headerName(s string) (name, stamp string) {
 	if strings.HasPrefix(s, `"`) {
 		if name, rest, err := unquoteCPrefix(s); err == nil {
+			if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+				// Quoted in part ("a/"sub/file): the rest goes on.
+				more, stamp := headerName(rest)
+				return name + more, stamp
+			}
 			return name, strings.TrimSpace(rest)
 		}
 	}
