@@ -1,7 +1,13 @@
 package apply
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/pair-cli/pair/repo/repotest"
 )
 
 // Several sections for one symbolic link or binary file, applied in
@@ -90,5 +96,38 @@ func TestSequenceLikeGit(t *testing.T) {
 				runGitCase(t, func(dir string) { sh(t, dir, c.setup) }, func(dir string) { sh(t, dir, c.change) }, patch)
 			})
 		}
+	}
+}
+
+// Two sections for one submodule pointer (git apply --index p1 p2): the
+// pointer moves twice, as git apply moves it.
+func TestSequenceGitlinkLikeGit(t *testing.T) {
+	id := func(c byte) string { return strings.Repeat(string(c), 40) }
+	dir := gitRepo(t)
+	writeFiles(t, dir, map[string]string{"a.txt": "a\n"})
+	repotest.Git(t, dir, "add", "a.txt")
+	setGitlink(t, dir, "lib/dep", id('1'))
+	repotest.Git(t, dir, "commit", "-q", "-m", "base")
+	setGitlink(t, dir, "lib/dep", id('2'))
+	repotest.Git(t, dir, "commit", "-q", "-m", "one")
+	setGitlink(t, dir, "lib/dep", id('3'))
+	repotest.Git(t, dir, "commit", "-q", "-m", "two")
+	patch := repotest.Git(t, dir, "diff", "HEAD~2", "HEAD~1") + repotest.Git(t, dir, "diff", "HEAD~1", "HEAD")
+	repotest.Git(t, dir, "reset", "-q", "--hard", "HEAD~2")
+	file := filepath.Join(t.TempDir(), "p.diff")
+	if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(t.TempDir(), "theirs")
+	repotest.Git(t, dir, "clone", "-q", "--no-recurse-submodules", dir, theirs)
+	repotest.Git(t, theirs, "apply", "--index", file)
+
+	o, out, errw := options(dir, "")
+	o.Patch, o.Yes = file, true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatalf("pair apply: %v\n%s%s\npatch:\n%s", err, out, errw, patch)
+	}
+	if got, want := repotest.Git(t, dir, "ls-files", "-s"), repotest.Git(t, theirs, "ls-files", "-s"); got != want {
+		t.Errorf("pair's index\n%s\ngit apply's\n%s", got, want)
 	}
 }
