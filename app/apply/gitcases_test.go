@@ -33,6 +33,13 @@ type applyCase struct {
 	differs string
 }
 
+// hunkDZ changes line d of lettersTo's a to m into z; hunkEY then
+// changes line e into y.
+const (
+	hunkDZ = "@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+z\n e\n f\n g\n"
+	hunkEY = "@@ -2,7 +2,7 @@\n b\n c\n z\n-e\n+y\n f\n g\n h\n"
+)
+
 // lettersTo writes a shell command that fills name with the letters a
 // to last, one a line.
 func lettersTo(name string, last byte) string {
@@ -54,16 +61,7 @@ func applyCases() []applyCase {
 		{name: "t4127 one file twice, apart", setup: lettersTo("f", 'm'), patch: `diff --git a/f b/f
 --- a/f
 +++ b/f
-@@ -1,7 +1,7 @@
- a
- b
- c
--d
-+z
- e
- f
- g
-diff --git a/f b/f
+` + hunkDZ + `diff --git a/f b/f
 --- a/f
 +++ b/f
 @@ -6,7 +6,7 @@
@@ -79,72 +77,27 @@ diff --git a/f b/f
 		{name: "t4127 one file twice, the second on the first's line", setup: lettersTo("f", 'm'), patch: `diff --git a/f b/f
 --- a/f
 +++ b/f
-@@ -1,7 +1,7 @@
- a
- b
- c
--d
-+z
- e
- f
- g
-diff --git a/f b/f
+` + hunkDZ + `diff --git a/f b/f
 --- a/f
 +++ b/f
-@@ -2,7 +2,7 @@
- b
- c
- z
--e
-+y
- f
- g
- h
-`},
+` + hunkEY},
 		{name: "t4127 renamed, then the new name changed", setup: lettersTo("f", 'm'), patch: `diff --git a/f b/n
 similarity index 92%
 rename from f
 rename to n
 --- a/f
 +++ b/n
-@@ -1,7 +1,7 @@
- a
- b
- c
--d
-+z
- e
- f
- g
-diff --git a/n b/n
+` + hunkDZ + `diff --git a/n b/n
 --- a/n
 +++ b/n
-@@ -2,7 +2,7 @@
- b
- c
- z
--e
-+y
- f
- g
- h
-`},
+` + hunkEY},
 		{name: "t4127 renamed, then the old name changed: refused", setup: lettersTo("f", 'm'), patch: `diff --git a/f b/n
 similarity index 92%
 rename from f
 rename to n
 --- a/f
 +++ b/n
-@@ -1,7 +1,7 @@
- a
- b
- c
--d
-+z
- e
- f
- g
-diff --git a/f b/f
+` + hunkDZ + `diff --git a/f b/f
 --- a/f
 +++ b/f
 @@ -2,7 +2,7 @@
@@ -163,16 +116,7 @@ rename from f
 rename to n
 --- a/f
 +++ b/n
-@@ -1,7 +1,7 @@
- a
- b
- c
--d
-+z
- e
- f
- g
-diff --git a/o b/f
+` + hunkDZ + `diff --git a/o b/f
 similarity index 92%
 rename from o
 rename to f
@@ -425,17 +369,7 @@ func TestGitApplyCases(t *testing.T) {
 // they differ.
 func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	t.Helper()
-	root := t.TempDir()
-	made := filepath.Join(root, "made")
-	if err := os.Mkdir(made, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sh(t, made, "git init -q -b main; git config core.autocrlf false; git config user.name 'Pair Tester'; git config user.email tester@example.com")
-	sh(t, made, c.setup)
-	sh(t, made, "git add -A; git commit -q --allow-empty -m base")
-	byGit, byPair := filepath.Join(root, "git"), filepath.Join(root, "pair")
-	copyDir(t, made, byGit)
-	copyDir(t, made, byPair)
+	root, made, byGit, byPair := caseRepos(t, func(dir string) { sh(t, dir, c.setup) })
 	patch := c.patch
 	if c.makePatch != "" {
 		patch = sh(t, made, c.makePatch)

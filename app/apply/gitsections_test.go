@@ -243,21 +243,30 @@ const (
 	diffRuN = "rm -rf ../ta ../tb; mkdir ../ta ../tb; git archive base | tar -x -C ../ta; git archive HEAD | tar -x -C ../tb; cd ..; diff -ruN ta tb || test $? = 1"
 )
 
-// runGitCase checks one change (see sectionCase), made by setup and change in
-// the repository's directory, and returns the patch.
-func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) string {
+// caseRepos makes a repository, its first commit (tagged base) of the
+// files setup makes, and two copies of it, for git and for pair, all in
+// root.
+func caseRepos(t *testing.T, setup func(dir string)) (root, made, byGit, byPair string) {
 	t.Helper()
-	root := t.TempDir()
-	made := filepath.Join(root, "made")
+	root = t.TempDir()
+	made = filepath.Join(root, "made")
 	if err := os.Mkdir(made, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sh(t, made, "git init -q -b main; git config core.autocrlf false; git config user.name 'Pair Tester'; git config user.email tester@example.com")
 	setup(made)
 	sh(t, made, "git add -A; git commit -q --allow-empty -m base; git tag base")
-	byGit, byPair := filepath.Join(root, "git"), filepath.Join(root, "pair")
+	byGit, byPair = filepath.Join(root, "git"), filepath.Join(root, "pair")
 	copyDir(t, made, byGit)
 	copyDir(t, made, byPair)
+	return root, made, byGit, byPair
+}
+
+// runGitCase checks one change (see sectionCase), made by setup and change in
+// the repository's directory, and returns the patch.
+func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) string {
+	t.Helper()
+	root, made, byGit, byPair := caseRepos(t, setup)
 	am := strings.HasPrefix(patchCmd, "git format-patch")
 	traditional := patchCmd == diffRuN
 	byPatch := filepath.Join(root, "patch")
