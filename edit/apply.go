@@ -16,7 +16,7 @@ var ErrStale = errors.New("file changed since the hunk was placed")
 // edit is one contiguous change: del old lines from pos are replaced by ins.
 type edit struct {
 	pos, del int
-	ins      []string
+	ins      []Line
 }
 
 // edits breaks a resolved hunk into its contiguous changes.
@@ -38,7 +38,7 @@ func (r *Resolved) edits() []edit {
 				cur.del++
 				pos++
 			} else {
-				cur.ins = append(cur.ins, l.Text)
+				cur.ins = append(cur.ins, l)
 			}
 		}
 	}
@@ -160,14 +160,19 @@ func build(t fileText, all []edit, final Newline) string {
 		for ; next < e.pos; next++ {
 			out = append(out, outLine{t.lines[next], t.eols[next]})
 		}
-		for k, s := range e.ins {
-			// An added line takes the ending of the line it replaces, so a
-			// mixed file keeps its mix; past those, the file's usual one.
+		for k, l := range e.ins {
+			// An added line takes the ending the patch gives it, where
+			// the patch's endings are content; else the ending of the
+			// line it replaces, so a mixed file keeps its mix; past
+			// those, the file's usual one.
 			le := eol
-			if k < e.del && t.eols[e.pos+k] != "" {
+			switch {
+			case l.EOL != "":
+				le = l.EOL
+			case k < e.del && t.eols[e.pos+k] != "":
 				le = t.eols[e.pos+k]
 			}
-			out = append(out, outLine{s, le})
+			out = append(out, outLine{l.Text, le})
 		}
 		next = e.pos + e.del
 	}

@@ -8,6 +8,23 @@ import (
 	"github.com/pair-cli/pair/edit"
 )
 
+// TestApplyCRLFPatch: a patch whose every line ends with CRLF (a model's
+// reply, a mail client's) says nothing of the file's endings; one where
+// only some do (git diff of a CRLF file) gives each added line its own.
+func TestApplyCRLFPatch(t *testing.T) {
+	for _, tt := range []struct{ name, old, patch, want string }{
+		{"whole patch CRLF, LF file", "a\nb\nc\n", text("--- a/f", "+++ b/f", "@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"), "a\nB\nc\n"},
+		{"whole patch CRLF, CRLF file", "a\r\nb\r\nc\r\n", text("--- a/f", "+++ b/f", "@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"), "a\r\nB\r\nc\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			patch := strings.ReplaceAll(tt.patch, "\n", "\r\n")
+			if got := mustApply(t, tt.old, mustPlace(t, tt.old, patch)); got != tt.want {
+				t.Errorf("Apply:\ngot  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestApplyPlaced(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -26,6 +43,24 @@ func TestApplyPlaced(t *testing.T) {
 			old:   "a\r\nb\r\nc\r\n",
 			patch: strings.ReplaceAll(text("@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"), "\n", "\r\n"),
 			want:  "a\r\nB\r\nc\r\n",
+		},
+		{
+			name:  "endings as content: LF to CRLF, as git diff writes it",
+			old:   "a\nb\n",
+			patch: text("@@ -1,2 +1,2 @@", "-a", "-b", "+a\r", "+b\r"),
+			want:  "a\r\nb\r\n",
+		},
+		{
+			name:  "endings as content: CRLF to LF",
+			old:   "a\r\nb\r\nc\r\n",
+			patch: text("@@ -1,3 +1,3 @@", " a\r", "-b\r", "+b", " c\r"),
+			want:  "a\r\nb\nc\r\n",
+		},
+		{
+			name:  "endings as content: an added line in a CRLF file keeps the patch's LF",
+			old:   "a\r\nb\r\n",
+			patch: text("@@ -1,2 +1,3 @@", " a\r", "+x", " b\r"),
+			want:  "a\r\nx\nb\r\n",
 		},
 		{
 			name: "mixed endings outside the hunk kept byte for byte",

@@ -115,7 +115,7 @@ func ParseEdits(text string) (*Edits, error) {
 	case hasSearchReplace(lines):
 		return parseSearchReplace(lines)
 	}
-	if p, err := parseLines(lines); err == nil {
+	if p, err := parseLines(lines, lineEnds(text)); err == nil {
 		Unnumber(p)
 		e := &Edits{Form: FormUnified, Files: p.Files}
 		for _, b := range diffFences(lines) {

@@ -23,6 +23,7 @@ func TestParseTraditionalNames(t *testing.T) {
 		{"timestamp with a colon in its zone", "x.go\t2024-03-01 10:00:00 +05:30", "x.go\t2024-03-01 10:00:00 +05:30", "x.go", "x.go", false, false, false, []string{"x.go"}},
 		{"spaces in a name before a timestamp", "old/my file.txt 2024-03-01 10:00:00", "new/my file.txt 2024-03-01 10:00:00", "my file.txt", "my file.txt", true, false, false, []string{"my file.txt"}},
 		{"a tab in a name before a timestamp", "old/a\tb.txt\t2024-03-01 10:00:00 +0000", "new/a\tb.txt\t2024-03-01 10:00:00 +0000", "a\tb.txt", "a\tb.txt", true, false, false, []string{"a\tb.txt"}},
+		{"quoted in part, then a timestamp", `"a/"sub/x.go` + "\t2024-03-01 10:00:00 +0000", `"b/"sub/x.go`, "sub/x.go", "sub/x.go", true, false, false, []string{"sub/x.go"}},
 		{"a tab in a quoted name", `"a/x\ty.txt"` + "\t2024-03-01 10:00:00 +0000", `"b/x\ty.txt"`, "x\ty.txt", "x\ty.txt", true, false, false, []string{"x\ty.txt"}},
 		{"x.go.orig and x.go: the shorter", "x.go.orig\t2024-03-01 10:00:00 +0000", "x.go\t2024-03-02 10:00:00 +0000", "x.go", "x.go", false, false, false, []string{"x.go", "x.go.orig"}},
 		{"x.go and x.go~: the shorter", "x.go", "x.go~", "x.go", "x.go", false, false, false, []string{"x.go", "x.go~"}},

@@ -51,15 +51,16 @@ func (p *Patch) CheckHunks() error {
 // Line counts in hunk headers are not trusted: a hunk ends where its lines
 // stop looking like hunk lines.
 func Parse(text string) (*Patch, error) {
-	return parseLines(splitPatchLines(text))
+	return parseLines(splitPatchLines(text), lineEnds(text))
 }
 
-// parseLines is Parse of a text already split by splitPatchLines.
-func parseLines(lines []string) (*Patch, error) {
+// parseLines is Parse of a text already split by splitPatchLines, with
+// the lines' endings where they are content (see lineEnds).
+func parseLines(lines, ends []string) (*Patch, error) {
 	if blocks := fencedDiffs(lines); blocks != nil {
-		lines = blocks
+		lines, ends = blocks, nil
 	}
-	p := &parser{lines: lines}
+	p := &parser{lines: lines, ends: ends}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -101,6 +102,29 @@ func splitPatchLines(text string) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// lineEnds returns the ending of each line of text as splitPatchLines
+// splits it, "\n" or "\r\n", when its carriage returns are content:
+// some lines end with CRLF and others do not, as git diff writes a
+// change to a CRLF file, or to a file's line endings. It returns nil
+// when no line or every line ends with CRLF (a last line without a
+// terminator aside): a patch whose whole text has CRLF endings (a model's reply, a mail client's) says nothing about
+// the files' endings.
+func lineEnds(text string) []string {
+	n, crlf := strings.Count(text, "\n"), strings.Count(text, "\r\n")
+	if crlf == n || crlf == 0 && !strings.HasSuffix(text, "\r") {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	ends := make([]string, len(lines))
+	for i, l := range lines {
+		ends[i] = "\n"
+		if strings.HasSuffix(l, "\r") {
+			ends[i] = "\r\n"
+		}
+	}
+	return ends
 }
 
 // fencedDiffs returns the contents of the fenced code blocks that hold a
@@ -155,6 +179,9 @@ func looksLikeDiff(lines []string) bool {
 
 type parser struct {
 	lines []string
+	// ends are the lines' endings where they are content, else nil (see
+	// lineEnds).
+	ends  []string
 	i     int
 	patch Patch
 	cur   *FileDiff
@@ -531,6 +558,11 @@ var diffDate = sync.OnceValue(func() *regexp.Regexp {
 func headerName(s string) (name, stamp string) {
 	if strings.HasPrefix(s, `"`) {
 		if name, rest, err := unquoteCPrefix(s); err == nil {
+			if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+				// Quoted in part ("a/"sub/file): the rest goes on.
+				more, stamp := headerName(rest)
+				return name + more, stamp
+			}
 			return name, strings.TrimSpace(rest)
 		}
 	}
@@ -696,7 +728,7 @@ func (p *parser) hunk() error {
 			break // the signature of git format-patch mail: "-- " then git's version
 		}
 		if l == "" {
-			body = append(body, Line{Kind: Context})
+			body = append(body, Line{Kind: Context, EOL: p.end()})
 			lastKind = Context
 			bare++
 			continue
@@ -716,7 +748,7 @@ func (p *parser) hunk() error {
 		if !isHunkLine(l) {
 			break
 		}
-		body = append(body, Line{Kind: Kind(l[0]), Text: l[1:]})
+		body = append(body, Line{Kind: Kind(l[0]), Text: l[1:], EOL: p.end()})
 		lastKind = Kind(l[0])
 		bare = 0
 	}
@@ -724,6 +756,15 @@ func (p *parser) hunk() error {
 	h.Lines = body
 	f.Hunks = append(f.Hunks, h)
 	return nil
+}
+
+// end returns the ending of the current line where the patch's endings
+// are content, else "".
+func (p *parser) end() string {
+	if p.i < len(p.ends) {
+		return p.ends[p.i]
+	}
+	return ""
 }
 
 // isVersion reports whether l looks like the version line of a git

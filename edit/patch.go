@@ -18,6 +18,12 @@ const (
 type Line struct {
 	Kind Kind
 	Text string
+	// EOL is the line's terminator as the patch wrote it, "\n" or
+	// "\r\n", where the patch's carriage returns are content (some of
+	// its lines end with CRLF, others not, as git diff writes a change of
+	// a CRLF file); "" otherwise: an added line then takes the ending of
+	// the line it replaces, or the file's usual one.
+	EOL string `json:",omitempty"`
 }
 
 // Hunk is one "@@" section of a file diff, as written by its author.

@@ -143,8 +143,16 @@ func (g group) lines(ot fileText, cr bool) []rline {
 		for k := 0; k < e.del; k++ {
 			out = append(out, old(Delete, pos+k))
 		}
-		for _, s := range e.ins {
-			out = append(out, rline{kind: Add, text: s, cr: cr})
+		for k, l := range e.ins {
+			// The ending Apply gives the line (see build).
+			lcr := cr
+			switch {
+			case l.EOL != "":
+				lcr = l.EOL == "\r\n"
+			case k < e.del && ot.eols[e.pos+k] != "":
+				lcr = ot.eols[e.pos+k] == "\r\n"
+			}
+			out = append(out, rline{kind: Add, text: l.Text, cr: lcr})
 		}
 		pos = e.pos + e.del
 	}

@@ -256,7 +256,7 @@ func (pl *placer) layLines(r *Resolved, lines []Line, pre []preLine, align []int
 	}
 	for idx, l := range lines {
 		if l.Kind == Add {
-			pending = append(pending, Line{Kind: Add, Text: fix(l.Text)})
+			pending = append(pending, Line{Kind: Add, Text: fix(l.Text), EOL: l.EOL})
 			continue
 		}
 		fi := align[j]
@@ -309,7 +309,7 @@ func (pl *placer) layLines(r *Resolved, lines []Line, pre []preLine, align []int
 		if c.level > levelExact && key(levelLookalike, p.text) != key(levelLookalike, pl.file[fi]) {
 			r.Notes = append(r.Notes, fmt.Sprintf("context line %d differs from the patch's %q", fi+1, p.text))
 		}
-		out = append(out, Line{Kind: p.kind, Text: pl.file[fi]})
+		out = append(out, Line{Kind: p.kind, Text: pl.file[fi], EOL: l.EOL})
 		last = fi
 	}
 	out = append(out, pending...)

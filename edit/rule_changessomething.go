@@ -19,7 +19,8 @@ func (fx *fileIndex) changes(r Resolved) bool {
 }
 
 // changes reports whether lines change anything: their old side differs
-// from their new side.
+// from their new side, in a line's text or in its ending where the patch
+// gives endings.
 func changes(lines []Line) bool {
 	// Walk both sides at once: i on the old side, j on the new.
 	next := func(k int, skip Kind) int {
@@ -30,7 +31,7 @@ func changes(lines []Line) bool {
 	}
 	i, j := next(0, Add), next(0, Delete)
 	for i < len(lines) && j < len(lines) {
-		if lines[i].Text != lines[j].Text {
+		if lines[i].Text != lines[j].Text || lines[i].EOL != lines[j].EOL {
 			return true
 		}
 		i, j = next(i+1, Add), next(j+1, Delete)

@@ -112,27 +112,67 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 }
 
 // finalState is what ApplyPlans writes for plans, and what it commits.
-// Text files follow the patch's sections in order (see settle); a patch
-// with a link, a binary file or a submodule pointer is written as each
-// plan was placed, checked again on disk (see Refresh): those are not
-// sequenced.
+// Files and symbolic links, text and binary, follow the patch's sections
+// in order (see settle); the sections of one submodule pointer are taken
+// together (see foldGitlinks), checked again on disk (see Refresh): the
+// pointer is in the index and the commit only.
 func (t *Tree) finalState(plans []*edit.FilePlan) (changes []Change, commits func() []FileCommit, replaced []string, err error) {
-	for _, p := range plans {
-		if p.Diff != nil && (p.Diff.Binary || linkResult(p.Diff) || linkSource(p.Diff)) || gitlinkPlan(p) {
-			if replaced, err = t.Refresh(plans); err != nil {
-				return nil, nil, nil, err
-			}
-			if changes, err = ChangesOf(plans); err != nil {
-				return nil, nil, nil, err
-			}
-			return changes, func() []FileCommit { return CommitsOf(plans, changes) }, replaced, nil
+	var rest, links []*edit.FilePlan
+	var at []int // the index in plans of each of rest
+	for i, p := range plans {
+		if gitlinkPlan(p) {
+			links = append(links, p)
+		} else {
+			rest, at = append(rest, p), append(at, i)
 		}
 	}
-	final, replaced, err := t.settle(plans)
+	if len(links) > 0 {
+		if links, err = foldGitlinks(links); err != nil {
+			return nil, nil, nil, err
+		}
+		if replaced, err = t.Refresh(links); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	final, more, err := t.settle(rest)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return final.changes(), final.commits, replaced, nil
+	for k, i := range at {
+		plans[i] = rest[k] // placed again by settle
+	}
+	return final.changes(), func() []FileCommit { return append(final.commits(), CommitsOf(links, nil)...) }, append(replaced, more...), nil
+}
+
+// foldGitlinks takes the sections of a patch that move one submodule
+// pointer one after another (git apply p1 p2) as one, from the first's
+// pointer to the last's.
+func foldGitlinks(plans []*edit.FilePlan) ([]*edit.FilePlan, error) {
+	var out []*edit.FilePlan
+	last := map[string]int{} // a path to the index in out of the plan that wrote it
+	for _, p := range plans {
+		k, ok := last[p.OldPath]
+		if !ok || p.OldPath == "" || p.Diff.Renamed || p.Diff.Copied {
+			if p.NewPath != "" {
+				last[p.NewPath] = len(out)
+			}
+			out = append(out, p)
+			continue
+		}
+		prev := out[k]
+		after, err := p.Result(nil)
+		if err != nil {
+			return nil, err
+		}
+		d := *p.Diff
+		d.OldPath, d.OldMode, d.OldID, d.New = prev.Diff.OldPath, prev.Diff.OldMode, prev.Diff.OldID, prev.Diff.New
+		out[k] = &edit.FilePlan{OldPath: prev.OldPath, NewPath: p.NewPath, Diff: &d, Old: prev.Old, Hunks: edit.Diff(prev.Old, after)}
+		delete(last, p.OldPath)
+		if p.NewPath != "" {
+			last[p.NewPath] = k
+		}
+	}
+	return out, nil
 }
 
 // ChangesOf computes the write set of fully placed plans.

@@ -663,6 +663,14 @@ func reapply(f FileCommit, head string) (string, bool, error) {
 	if len(p.Files) != 1 {
 		return "", false, fmt.Errorf("rendered hunks name %d files", len(p.Files))
 	}
+	// The rendered lines end as the working file's do; on HEAD's
+	// version (LF where git converts CRLF, say), an added line takes the
+	// ending of the line it replaces there, or HEAD's usual one.
+	for _, h := range p.Files[0].Hunks {
+		for i := range h.Lines {
+			h.Lines[i].EOL = ""
+		}
+	}
 	placed, errs := edit.Place(head, p.Files[0])
 	if len(errs) > 0 || len(placed) != len(p.Files[0].Hunks) {
 		return "", false, nil

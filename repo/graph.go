@@ -128,9 +128,14 @@ func (s *sequence) finalConflicts() error {
 
 // slot is what a path holds at one point of a patch.
 type slot struct {
-	exists  bool
+	exists bool
+	// content is a file's content, or a symbolic link's target (link).
 	content string
 	exec    bool
+	link    bool
+	// whole says a binary patch made the content: it is committed as a
+	// whole (see FileCommit.Whole).
+	whole bool
 	// origin is the tree path whose content this one continues ("" for
 	// content the patch created); renamed says a rename brought it here.
 	origin  string
@@ -166,6 +171,12 @@ func (s *settled) tree(p string) (*slot, error) {
 			return nil, wrapEscape(p, err)
 		}
 		o.exists, o.content, o.exec = true, string(b), fi.Mode()&0o111 != 0
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := s.t.root.Readlink(p)
+		if err != nil {
+			return nil, wrapEscape(p, err)
+		}
+		o.exists, o.content, o.link = true, target, true
 	}
 	s.orig[p] = o
 	return o, nil
@@ -218,6 +229,13 @@ func (t *Tree) settle(plans []*edit.FilePlan) (s *settled, replaced []string, er
 				}
 				return nil, nil, fmt.Errorf("%s: %w: it was removed", p.OldPath, ErrChanged)
 			}
+			if base.link != linkSource(p.Diff) {
+				what := "a file, not a symbolic link"
+				if base.link {
+					what = "a symbolic link"
+				}
+				return nil, nil, fmt.Errorf("%s: %w: it is %s", p.OldPath, ErrChanged, what)
+			}
 		}
 		if p.NewPath != "" && p.NewPath != p.OldPath && !leaving[p.NewPath] && s.state[p.NewPath] == nil {
 			// Created, or the target of a rename or a copy: it must not
@@ -252,12 +270,16 @@ func (t *Tree) settle(plans []*edit.FilePlan) (s *settled, replaced []string, er
 			return nil, nil, err
 		}
 		next := &slot{exists: true, content: content, exec: base.exec, origin: base.origin,
-			renamed: base.renamed || p.Diff.Renamed, plans: base.plans + 1, hunks: p.Hunks}
+			renamed: base.renamed || p.Diff.Renamed, plans: base.plans + 1, hunks: p.Hunks,
+			link: linkResult(p.Diff), whole: p.Diff.Binary || base.whole && len(p.Hunks) == 0}
 		if p.OldPath == "" {
 			next.exec, next.origin, next.renamed = false, "", false
 		}
 		if mode != 0 {
 			next.exec = mode&0o111 != 0
+		}
+		if next.link {
+			next.exec = false
 		}
 		s.set(p.NewPath, next)
 		if p.Diff.Renamed && p.OldPath != p.NewPath {
@@ -279,20 +301,27 @@ func perm(exec bool) fs.FileMode {
 	return 0o644
 }
 
+// same reports whether the tree's path o (nil: not read) holds what st
+// does.
+func (o *slot) same(st *slot) bool {
+	return o != nil && o.exists && st.exists && o.content == st.content && o.exec == st.exec && o.link == st.link
+}
+
 // changes is the write set of the final state: each path that differs
 // from the tree, once.
 func (s *settled) changes() []Change {
 	var out []Change
 	for _, p := range s.order {
 		st, o := s.state[p], s.orig[p]
+		was := o != nil && o.exists && o.link
 		switch {
 		case !st.exists && o != nil && o.exists:
-			out = append(out, Change{Path: p, Delete: true})
+			out = append(out, Change{Path: p, Delete: true, WasLink: was})
 		case !st.exists:
-		case o != nil && o.exists && o.content == st.content && o.exec == st.exec:
+		case o.same(st):
 		default:
-			c := Change{Path: p, Content: []byte(st.content)}
-			if o == nil || !o.exists || o.exec != st.exec {
+			c := Change{Path: p, Content: []byte(st.content), Link: st.link, WasLink: was}
+			if !st.link && (o == nil || !o.exists || o.link || o.exec != st.exec) {
 				c.Mode = perm(st.exec)
 			}
 			out = append(out, c)
@@ -326,7 +355,7 @@ func (s *settled) commits() []FileCommit {
 		}
 		claimed[st.origin] = true
 		out = append(out, FileCommit{Path: p, OldPath: st.origin, Before: src.content, After: st.content,
-			Mode: perm(st.exec), Hunks: hunks(st, src.content)})
+			Mode: perm(st.exec), Hunks: hunks(st, src.content), Link: st.link, Whole: st.whole})
 	}
 	done := map[string]bool{}
 	for _, fc := range out {
@@ -342,12 +371,13 @@ func (s *settled) commits() []FileCommit {
 			out = append(out, FileCommit{Path: p, Delete: true, Before: o.content})
 		case !st.exists:
 		case o != nil && o.exists:
-			if o.content == st.content && o.exec == st.exec {
+			if o.same(st) {
 				continue
 			}
-			out = append(out, FileCommit{Path: p, Before: o.content, After: st.content, Mode: perm(st.exec), Hunks: hunks(st, o.content)})
+			out = append(out, FileCommit{Path: p, Before: o.content, After: st.content, Mode: perm(st.exec), Hunks: hunks(st, o.content),
+				Link: st.link, Whole: st.whole})
 		default:
-			out = append(out, FileCommit{Path: p, Create: true, After: st.content, Mode: perm(st.exec)})
+			out = append(out, FileCommit{Path: p, Create: true, After: st.content, Mode: perm(st.exec), Link: st.link, Whole: st.whole})
 		}
 	}
 	return out

@@ -79,6 +79,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// A link is judged by what it leads to: a link to .env is .env.
 			// A link the patch changes is not followed: its folders are.
 			linked := w.linked(linkFolder(p, i == 0 && linkSource(fd)))
+			if i == 1 && seq.leavesAbove(p) {
+				// Below a link the patch takes away (resolve's
+				// checkPatchLinks saw no other): a folder by then.
+				linked = false
+			}
 			if linked {
 				if err := t.guardLinks(p, access); err != nil {
 					return nil, err
@@ -94,7 +99,13 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				}
 			}
 			// The path itself a link (its folders were looked at by
-			// resolve): the write would refuse it, so a check does too.
+			// resolve): the write would refuse it, so a check does too;
+			// unless an earlier section wrote or deleted the path (a link
+			// turned into a file, then edited; a link deleted, then
+			// created as a file), which the write replaces as a link.
+			if _, ok := seq.known(p); ok {
+				linked = false
+			}
 			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return nil, fmt.Errorf("%s: %w; pair does not write through links", p, ErrIsLink)
 			}
@@ -142,9 +153,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		// What the earlier section makes of the file, with the hunks it
 		// could place.
 		prev := plans[tg.after]
-		old, err := edit.Apply(prev.Old, prev.Hunks)
+		old, err := prev.Result(nil) // a binary patch's too
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", prev.Path(), err)
+			return nil, err
 		}
 		plans[i] = edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd)
 	}
@@ -194,13 +205,21 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 		if fd.Deleted || fd.Renamed || fd.Copied {
 			op = LinkRead
 		}
+		// A file deleted in a folder that the patch then makes a link
+		// (git's folder-to-link typechange) is deleted from the folder as
+		// it is on disk, before the link is made: links on disk still
+		// count.
+		srcLinks := links
+		if fd.Deleted {
+			srcLinks.made = nil
+		}
 		cands := fd.Candidates(src)
 		for i, c := range cands {
 			cp, err := t.Clean(c)
 			if err != nil {
 				return "", "", err
 			}
-			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
+			if err := t.checkPatchLinks(cp, op, srcLinks, w.lstat); err != nil {
 				return "", "", err
 			}
 			if at, ok := seq.known(cp); ok && !fd.Renamed && !fd.Copied {
@@ -281,7 +300,9 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	// made it, or a section may take it away.
 	if at, ok := seq.known(newPath); ok && at >= 0 {
 		return "", "", fmt.Errorf("%s: %w: an earlier section of the patch writes it, and this one creates it", newPath, ErrConflict)
-	} else if ok || seq.leaving[newPath] {
+	} else if ok || seq.leaving[newPath] || seq.leavesAbove(newPath) {
+		// Or a folder above it is a file or a link the patch takes away
+		// (a link turned into a folder): nothing is there then.
 		return oldPath, newPath, nil
 	}
 	fi, err := w.stat(newPath)

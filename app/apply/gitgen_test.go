@@ -11,18 +11,28 @@ import (
 )
 
 // The generator: random small repositories and random changes to them,
-// made into a patch by git diff -M -C --binary (or, for every third seed,
-// git format-patch with the same options), applied by pair and by git
-// apply (see runGitCase). A case is all a seed's.
+// made into a patch by one of the makers (git diff -M -C --binary, git
+// format-patch, diff -ruN), applied by pair and by git apply, git am or
+// patch -p1 (see runGitCase). A case is all a seed's.
 
 // excluded are the change kinds the generator knows but does not make
 // yet, each with why. Taking a kind out of the list switches it on.
 var excluded = map[string]string{
 	"binary":  "binary patches (GIT binary patch, literal and delta) are being added on another branch; pair refuses them here",
 	"symlink": "symbolic links as content (create, change, typechange) are being added on another branch; pair refuses them here",
-	"crlf":    "a change of a file's line endings alone: edit.Parse drops the CR of a patch's lines, so the hunk changes nothing (edit/parse.go, the parse helper's file)",
-	// CRLF files of the first commit, edited, are made all the same.
-	"crlf-created": "CRLF lines in a file the patch creates (new, or a copy or rename git writes as new) come out LF, for the same reason",
+}
+
+// makers are the commands that make a case's patch, chosen by its seed
+// (see runGitCase), with the change kinds each cannot write.
+var makers = []struct {
+	name, cmd string
+	unwrites  []string
+}{
+	{"git diff", "git diff -M -C --binary base HEAD", nil},
+	{"git format-patch", formatPatch, nil},
+	{"git diff", "git diff -M -C --binary base HEAD", nil},
+	// diff writes no modes, no links and no binary content.
+	{"diff -ruN", diffRuN, []string{"mode", "binary", "symlink"}},
 }
 
 // kinds are the changes the generator makes, each chosen at random.
@@ -242,7 +252,8 @@ func (g *generator) write(t *testing.T, dir string) {
 // genCase checks the case of one seed.
 func genCase(t *testing.T, seed uint64) {
 	g := &generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), files: map[string]*genFile{}}
-	allowed := slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return excluded[k] != "" })
+	m := makers[seed%uint64(len(makers))]
+	allowed := slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return excluded[k] != "" || slices.Contains(m.unwrites, k) })
 	for range 1 + g.r.IntN(5) {
 		g.change("new", true)
 	}
@@ -268,12 +279,8 @@ func genCase(t *testing.T, seed uint64) {
 		g.write(t, dir)
 		sh(t, dir, "git add -A; git commit -q --allow-empty -m change")
 	}
-	t.Logf("seed %d: %s", seed, strings.Join(g.log, ", "))
-	patch := "git diff -M -C --binary base HEAD"
-	if seed%3 == 0 { // a mail, as git format-patch writes it
-		patch = "git format-patch --stdout -M -C --binary base"
-	}
-	runGitCase(t, setup, change, patch)
+	t.Logf("seed %d: %s; patch by %s", seed, strings.Join(g.log, ", "), m.name)
+	runGitCase(t, setup, change, m.cmd)
 }
 
 func TestApplyLikeGitGenerated(t *testing.T) {

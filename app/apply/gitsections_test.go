@@ -232,41 +232,80 @@ func TestApplyLikeGit(t *testing.T) {
 	}
 }
 
-// runGitCase checks one change (see sectionCase), made by setup and change in
-// the repository's directory, and returns the patch.
-func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) string {
+// The patch makers: a sectionCase's patch command that starts with
+// "git format-patch" is applied by git am (not git apply), whose commits
+// pair's must match; diffRuN is a traditional diff of the two trees, applied by
+// patch -p1 and git apply, whose results pair's must match.
+const (
+	formatPatch = "git format-patch --stdout -M -C --binary base"
+	// diffRuN writes diff -ruN of the first commit's tree (ta/) and the
+	// change's (tb/), beside the repository.
+	diffRuN = "rm -rf ../ta ../tb; mkdir ../ta ../tb; git archive base | tar -x -C ../ta; git archive HEAD | tar -x -C ../tb; cd ..; diff -ruN ta tb || test $? = 1"
+)
+
+// caseRepos makes a repository, its first commit (tagged base) of the
+// files setup makes, and two copies of it, for git and for pair, all in
+// root.
+func caseRepos(t *testing.T, setup func(dir string)) (root, made, byGit, byPair string) {
 	t.Helper()
-	root := t.TempDir()
-	made := filepath.Join(root, "made")
+	root = t.TempDir()
+	made = filepath.Join(root, "made")
 	if err := os.Mkdir(made, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sh(t, made, "git init -q -b main; git config core.autocrlf false; git config user.name 'Pair Tester'; git config user.email tester@example.com")
 	setup(made)
 	sh(t, made, "git add -A; git commit -q --allow-empty -m base; git tag base")
-	byGit, byPair := filepath.Join(root, "git"), filepath.Join(root, "pair")
+	byGit, byPair = filepath.Join(root, "git"), filepath.Join(root, "pair")
 	copyDir(t, made, byGit)
 	copyDir(t, made, byPair)
+	return root, made, byGit, byPair
+}
+
+// runGitCase checks one change (see sectionCase), made by setup and change in
+// the repository's directory, and returns the patch.
+func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) string {
+	t.Helper()
+	root, made, byGit, byPair := caseRepos(t, setup)
+	am := strings.HasPrefix(patchCmd, "git format-patch")
+	traditional := patchCmd == diffRuN
+	byPatch := filepath.Join(root, "patch")
+	if traditional {
+		copyDir(t, made, byPatch)
+	}
 	change(made)
 	patch := sh(t, made, patchCmd)
 	if strings.TrimSpace(patch) == "" {
 		t.Log("no change: nothing to apply")
 		return patch
 	}
-	want := snapshot(t, made)
-	wantTree := strings.TrimSpace(sh(t, made, "git rev-parse HEAD^{tree}"))
 	patchFile := filepath.Join(root, "change.patch")
 	if err := os.WriteFile(patchFile, []byte(patch), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	sh(t, byGit, "git apply ../change.patch; git add -A")
-	if got := snapshot(t, byGit); got != want {
-		t.Fatalf("git apply does not make the change itself (the case is wrong):\n%s\nwant\n%s\npatch:\n%s", got, want, patch)
+	if am {
+		// --keep-cr: a CR that is a file's content stays, as pair keeps it.
+		sh(t, byGit, "git am -q --keep-cr ../change.patch")
+	} else {
+		sh(t, byGit, "git apply ../change.patch; git add -A")
 	}
+	want := snapshot(t, made)
+	if traditional {
+		// diff writes no modes: the result is what patch -p1 and git apply
+		// make, the same.
+		want = snapshot(t, byGit)
+		sh(t, byPatch, "patch -s -p1 < ../change.patch; git add -A")
+		if got := snapshot(t, byPatch); got != want {
+			t.Fatalf("patch -p1 made\n%s\ngit apply made\n%s\npatch:\n%s", got, want, patch)
+		}
+	} else if got := snapshot(t, byGit); got != want {
+		t.Fatalf("git apply or am does not make the change itself (the case is wrong):\n%s\nwant\n%s\npatch:\n%s", got, want, patch)
+	}
+	wantTree := strings.TrimSpace(sh(t, byGit, "git write-tree"))
 
 	o, out, errw := options(byPair, "")
-	o.Patch, o.Yes = patchFile, true
+	o.Patch, o.Yes, o.Mail = patchFile, true, am
 	if err := Run(context.Background(), o); err != nil {
 		t.Fatalf("pair apply --yes: %v\n%s%s\npatch:\n%s", err, out, errw, patch)
 	}
@@ -278,6 +317,14 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	}
 	if got := sh(t, byPair, "git status --porcelain"); got != "" {
 		t.Errorf("after pair's commit, git status says\n%s", got)
+	}
+	if am {
+		// As many commits as git am's, each with the same tree, author,
+		// date and subject.
+		format := "git log --date=raw '--format=%T %an <%ae> %ad %s' base..HEAD"
+		if got, want := sh(t, byPair, format), sh(t, byGit, format); got != want {
+			t.Errorf("pair am's commits\n%s\ngit am's\n%s\npatch:\n%s", got, want, patch)
+		}
 	}
 	return patch
 }

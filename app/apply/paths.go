@@ -190,8 +190,14 @@ func reverse(fd *edit.FileDiff) error {
 		return fmt.Errorf("%w: %s is a copy, which has no way back", ErrReverse, fd.Path())
 	}
 	if fd.Binary {
-		return fmt.Errorf("%w: %s is binary", ErrReverse, fd.Path())
+		// A GIT binary patch carries both ways: its second hunk goes back.
+		bp := fd.BinaryPatch
+		if bp == nil || bp.Reverse == nil {
+			return fmt.Errorf("%w: %s is binary, and the patch has no way back for it", ErrReverse, fd.Path())
+		}
+		fd.BinaryPatch = &edit.BinaryPatch{Forward: bp.Reverse, Reverse: bp.Forward}
 	}
+	fd.OldID, fd.NewID = fd.NewID, fd.OldID
 	fd.OldPath, fd.NewPath = fd.NewPath, fd.OldPath
 	fd.OldMode, fd.NewMode = fd.NewMode, fd.OldMode
 	fd.New, fd.Deleted = fd.Deleted, fd.New

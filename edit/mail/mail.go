@@ -5,7 +5,6 @@
 package mail
 
 import (
-	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -50,10 +49,11 @@ func IsMailbox(text string) bool {
 
 // Split splits a mailbox into its messages, as git mailsplit does: a
 // message starts at each "From " line that ends with a date (the line
-// itself is not part of it), and carriage returns before line ends are
-// removed. Text without such a line is one message.
+// itself is not part of it). Carriage returns before line ends are
+// removed where every line has one (see dropCR). Text without such a
+// line is one message.
 func Split(text string) []string {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = dropCR(text)
 	var msgs []string
 	var cur strings.Builder
 	started := false
@@ -73,6 +73,18 @@ func Split(text string) []string {
 		msgs = append(msgs, cur.String())
 	}
 	return msgs
+}
+
+// dropCR removes the carriage return before each line end of text when
+// every line has one: the mail's transport wrote them. Where only some
+// lines have one, as in git format-patch's mail of a change to a CRLF
+// file, they are the files' content and are kept, as git am --keep-cr
+// keeps them (git am without it drops them, and the patch fails).
+func dropCR(text string) string {
+	if n := strings.Count(text, "\n"); n == 0 || strings.Count(text, "\r\n") < n {
+		return text
+	}
+	return strings.ReplaceAll(text, "\r\n", "\n")
 }
 
 // isFromLine reports whether line is a mailbox's "From " line: "From ",
@@ -129,7 +141,7 @@ func cutHeaders(msg string) (h header, body string, ok bool) {
 
 // Parse reads one message of Split.
 func Parse(msg string) (Mail, error) {
-	msg = strings.ReplaceAll(msg, "\r\n", "\n")
+	msg = dropCR(msg)
 	h, body, ok := cutHeaders(msg)
 	if !ok {
 		return Mail{}, errors.New("the message has no header")
@@ -268,7 +280,7 @@ func decodeBody(h header, body string) (string, error) {
 	default:
 		b = []byte(body)
 	}
-	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	b = []byte(dropCR(string(b)))
 	if isLatin1(params["charset"]) && !utf8.Valid(b) {
 		return latin1(b), nil
 	}

@@ -140,3 +140,28 @@ func TestSplitKeepsBodyFromLines(t *testing.T) {
 		t.Fatalf("Split = %q", msgs)
 	}
 }
+
+// TestCarriageReturns: a message whose every line ends with CRLF lost
+// nothing when its CRs go; where only some lines have one (git
+// format-patch of a change to a CRLF file), they are the files' and stay,
+// as with git am --keep-cr.
+func TestCarriageReturns(t *testing.T) {
+	head := "From: A <a@example.org>\nSubject: [PATCH] eol\n\n---\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n"
+	for _, tt := range []struct{ name, msg, patch string }{
+		{"content", head + "-a\n+a\r\n", "-a\n+a\r\n"},
+		{"content, a deleted CR", head + "-a\r\n+a\n", "-a\r\n+a\n"},
+		{"transport", strings.ReplaceAll(head+"-a\n+b\n", "\n", "\r\n"), "-a\n+b\n"},
+	} {
+		msgs := mail.Split("From 1234567 Mon Sep 17 00:00:00 2001\n" + tt.msg)
+		if len(msgs) != 1 {
+			t.Fatalf("%s: %d messages", tt.name, len(msgs))
+		}
+		m, err := mail.Parse(msgs[0])
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !strings.HasSuffix(m.Patch, "@@ -1 +1 @@\n"+tt.patch) {
+			t.Errorf("%s: patch %q, want it to end %q", tt.name, m.Patch, tt.patch)
+		}
+	}
+}
