@@ -86,7 +86,7 @@ func conflictHunk(r Resolved, base, cur fileText, regions []region, match []int)
 		cs = append(cs, change{bLo: regions[i].bLo, bHi: regions[i].bHi, ours: &regions[i]})
 	}
 	for _, e := range r.edits() {
-		cs = append(cs, change{bLo: e.pos, bHi: e.pos + e.del, ins: e.ins})
+		cs = append(cs, change{bLo: e.pos, bHi: e.pos + e.del, ins: newSide(e.ins)})
 	}
 	slices.SortStableFunc(cs, func(a, b change) int { return a.bLo - b.bLo })
 	// Changes that overlap or touch make one group, as in git's merge.
