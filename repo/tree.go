@@ -133,10 +133,12 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 		return nil, err
 	}
 	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
+	home, _ := t.journalHome()
+	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
 	if t.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
-		release, err := t.lockWritesWait(0)
+		release, err := t.writer.lock(0)
 		if errors.Is(err, ErrBusy) {
 			return t, nil
 		}
