@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pair-cli/pair/internal/proc"
@@ -349,7 +348,7 @@ func (t *Tree) saveJournal(dir *os.Root, j *journal) error {
 		return err
 	}
 	tmp := journalFile + ".tmp"
-	if err := t.writeIn(dir, tmp, b, 0o600); err != nil {
+	if err := t.disk.writeIn(dir, tmp, b, 0o600); err != nil {
 		_ = dir.Remove(tmp)
 		return fmt.Errorf("write journal: %w", err)
 	}
@@ -511,7 +510,7 @@ func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
 	if err != nil {
 		var changed []string
 		for _, e := range j.Changes {
-			if s, serr := t.stateOf(e.Path); serr != nil || !s.isOld(e) {
+			if s, serr := t.disk.stateOf(e.Path); serr != nil || !s.isOld(e) {
 				changed = append(changed, e.Path)
 			}
 		}
@@ -568,10 +567,6 @@ type fileState struct {
 	dir     bool
 	mode    fs.FileMode
 	hash    string
-}
-
-func (t *Tree) stateOf(p string) (fileState, error) {
-	return stateIn(t.root, p)
 }
 
 // stateIn is what the file p of r holds now.
@@ -650,7 +645,7 @@ func (t *Tree) placeNew(dir *os.Root, e journalEntry) error {
 	if e.NewCopy == "" {
 		return wrapEscape(e.Path, t.root.Rename(e.Temp, e.Path))
 	}
-	return t.moveIn(dir, e.NewCopy, e.Path, e.Temp)
+	return t.disk.moveIn(dir, e.NewCopy, e.Path, e.Temp)
 }
 
 // canRollForward reports whether every new content of the set is at
@@ -661,7 +656,7 @@ func (t *Tree) canRollForward(dir *os.Root, j *journal) bool {
 		if e.Delete || t.newReady(dir, e) {
 			continue
 		}
-		s, err := t.stateOf(e.Path)
+		s, err := t.disk.stateOf(e.Path)
 		if err != nil || s.isOld(e) && !s.isNew(e) {
 			return false
 		}
@@ -674,7 +669,7 @@ func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err er
 	// In the order write took: deletions, the directories, the new files.
 	for _, deletes := range []bool{true, false} {
 		if !deletes {
-			if err := t.makeRoom(j); err != nil {
+			if err := t.disk.makeRoom(j); err != nil {
 				return conflicts, err
 			}
 		}
@@ -682,7 +677,7 @@ func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err er
 			if e.Delete != deletes {
 				continue
 			}
-			s, err := t.stateOf(e.Path)
+			s, err := t.disk.stateOf(e.Path)
 			if err != nil {
 				return conflicts, err
 			}
@@ -704,13 +699,13 @@ func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err er
 		}
 	}
 	for _, e := range j.Changes {
-		t.removeTemp(e.Temp)
-		t.removeTemp(e.Restore)
+		t.disk.removeTemp(e.Temp)
+		t.disk.removeTemp(e.Restore)
 		if e.Delete {
-			t.removeEmptyDirs(path.Dir(e.Path))
+			t.disk.removeEmptyDirs(path.Dir(e.Path))
 		}
 	}
-	t.syncDirs(j)
+	t.disk.syncDirs(j)
 	return conflicts, nil
 }
 
@@ -723,7 +718,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 		if e.NewCopy != "" {
 			_ = dir.Remove(e.NewCopy)
 		}
-		t.removeTemp(e.Temp)
+		t.disk.removeTemp(e.Temp)
 	}
 	// The new files go first, then the directories made for them, then
 	// the old files come back: a directory that was a file is a file
@@ -734,7 +729,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 			if e.Existed != existed {
 				continue
 			}
-			s, err := t.stateOf(e.Path)
+			s, err := t.disk.stateOf(e.Path)
 			if err != nil {
 				return err
 			}
@@ -753,7 +748,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 					return err
 				}
 			}
-			t.removeTemp(e.Restore)
+			t.disk.removeTemp(e.Restore)
 			t.crash("recover: back " + strconv.Itoa(i))
 		}
 		return nil
@@ -771,7 +766,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 	if err := back(true); err != nil {
 		return conflicts, err
 	}
-	t.syncDirs(j)
+	t.disk.syncDirs(j)
 	return conflicts, nil
 }
 
@@ -779,7 +774,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 // renamed onto the target, which needs no space. Once it is, the target
 // holds its old content, so that a repeated roll-back leaves it.
 func (t *Tree) restore(dir *os.Root, e journalEntry) error {
-	old, link, err := t.readCopy(dir, e.OldCopy)
+	old, link, err := t.disk.readCopy(dir, e.OldCopy)
 	if err != nil || link != e.OldLink {
 		return fmt.Errorf("%s: old content: %w", e.Path, cmp.Or(err, errors.New("the journal's copy is of another kind")))
 	}
@@ -787,7 +782,7 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 		return fmt.Errorf("%s: the journal's copy of the old content is damaged", e.Path)
 	}
 	// A deletion may have removed the directory as it became empty.
-	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
+	if _, err := t.disk.mkdirs(path.Dir(e.Path)); err != nil {
 		return err
 	}
 	// The old mode, made durable as the content is (a link has no mode
@@ -798,61 +793,10 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	if err != nil {
 		return pathErr("restore", e.Path, err)
 	}
-	if err := t.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
+	if err := t.disk.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
 		return fmt.Errorf("put back the old %s: %w", e.Path, err)
 	}
 	return nil
-}
-
-// moveIn renames the file name of the journal directory dir onto the
-// tree's path target. Where the two are on different file systems, it
-// copies the file to the temporary file beside (a path of the tree) and
-// renames that; beside is removed on every way out (or, if it cannot be,
-// named by the roll-back).
-func (t *Tree) moveIn(dir *os.Root, name, target, beside string) error {
-	err := t.renameInto(dir, name, target)
-	if err == nil || !errors.Is(err, syscall.EXDEV) {
-		return wrapEscape(target, err)
-	}
-	fi, err := dir.Lstat(name)
-	if err != nil {
-		return wrapEscape(target, err)
-	}
-	b, link, err := t.readCopy(dir, name)
-	if err != nil {
-		return wrapEscape(target, err)
-	}
-	err = t.writeCopy(t.root, beside, b, fi.Mode().Perm(), link)
-	if err == nil {
-		err = t.root.Rename(beside, target)
-	}
-	if err != nil {
-		// What cannot be removed, the roll-back names (see abandon).
-		t.removeTemp(beside)
-		return wrapEscape(target, err)
-	}
-	_ = dir.Remove(name)
-	return nil
-}
-
-func (t *Tree) removeTemp(p string) {
-	if p != "" && t.faultAt("remove", p) == nil {
-		_ = t.root.Remove(p)
-	}
-}
-
-// syncDirs flushes the directories of a write set's files to disk.
-func (t *Tree) syncDirs(j *journal) {
-	dirs := map[string]bool{".": true}
-	for _, e := range j.Changes {
-		dirs[path.Dir(e.Path)] = true
-	}
-	for _, d := range j.Dirs {
-		dirs[path.Dir(d)] = true
-	}
-	for d := range dirs {
-		_ = syncDir(t.root, d) // a directory a deletion removed is gone
-	}
 }
 
 // restoreMode gives an entry's old copy its old mode, made durable as

@@ -182,7 +182,7 @@ func (t *Tree) gitlinkFolders(plans []*edit.FilePlan) {
 		}
 		if p.NewPath != "" && gitlinkResult(p.Diff) {
 			if _, err := t.root.Lstat(p.NewPath); errors.Is(err, fs.ErrNotExist) {
-				_, _ = t.mkdirs(p.NewPath)
+				_, _ = t.disk.mkdirs(p.NewPath)
 			}
 		}
 	}

@@ -97,28 +97,28 @@ func noSymlinks(err error) error {
 
 // readOld reads the old state of a write set's path: a link's target
 // (link true) or a file's content.
-func (t *Tree) readOld(p string, fi fs.FileInfo) (content []byte, link bool, err error) {
+func (dk *disk) readOld(p string, fi fs.FileInfo) (content []byte, link bool, err error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := t.root.Readlink(p)
+		target, err := dk.root.Readlink(p)
 		return []byte(target), true, wrapEscape(p, err)
 	}
-	b, err := t.root.ReadFile(p)
+	b, err := dk.root.ReadFile(p)
 	return b, false, wrapEscape(p, err)
 }
 
 // writeCopy writes a journal copy: a link to content, or a file of it.
-func (t *Tree) writeCopy(r *os.Root, name string, content []byte, mode fs.FileMode, link bool) error {
+func (dk *disk) writeCopy(r *os.Root, name string, content []byte, mode fs.FileMode, link bool) error {
 	if link {
-		if err := t.faultAt("symlink", name); err != nil {
+		if err := dk.faultAt("symlink", name); err != nil {
 			return noSymlinks(err)
 		}
 		return makeSymlink(r, string(content), name)
 	}
-	return t.writeIn(r, name, content, mode)
+	return dk.writeIn(r, name, content, mode)
 }
 
 // readCopy reads a journal copy: a link's target, or a file's content.
-func (t *Tree) readCopy(r *os.Root, name string) (content []byte, link bool, err error) {
+func (dk *disk) readCopy(r *os.Root, name string) (content []byte, link bool, err error) {
 	fi, err := r.Lstat(name)
 	if err != nil {
 		return nil, false, err

@@ -67,13 +67,12 @@ type Tree struct {
 	gitErr error
 	// crashPoint is the crash tests' hook (see crash).
 	crashPoint func(step string)
-	// fault is the fault tests' hook (see faultAt).
-	fault func(op, name string) error
 	// LockWait bounds how long a write waits for another pair process
 	// writing the same tree (0: ten seconds); then it fails with a
 	// *BusyError.
 	LockWait time.Duration
 	writer   writerLock
+	disk     disk
 	// mapCache keeps what the repository map read of each file (see
 	// Map).
 	mapCache sync.Map
@@ -135,6 +134,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	home, _ := t.journalHome()
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
+	t.disk = disk{root: r, top: top, journal: filepath.Join(home, "journal")}
 	if t.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
@@ -298,7 +298,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}()
 	for i, e := range j.Changes {
 		if e.Existed {
-			if err := t.writeCopy(l.dir, e.OldCopy, olds[i], 0o600, e.OldLink); err != nil {
+			if err := t.disk.writeCopy(l.dir, e.OldCopy, olds[i], 0o600, e.OldLink); err != nil {
 				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
 			}
 		}
@@ -313,7 +313,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		if e.Delete {
 			continue
 		}
-		if err := t.writeCopy(l.dir, e.NewCopy, news[i], e.NewMode, e.NewLink); err != nil {
+		if err := t.disk.writeCopy(l.dir, e.NewCopy, news[i], e.NewMode, e.NewLink); err != nil {
 			// Named by the user's file, not the journal's copy.
 			return pathErr("write", e.Path, err)
 		}
@@ -335,7 +335,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 			t.crash("write: rename " + strconv.Itoa(i))
 		}
 	}
-	if err := t.makeRoom(j); err != nil {
+	if err := t.disk.makeRoom(j); err != nil {
 		return err
 	}
 	for i, e := range j.Changes {
@@ -348,10 +348,10 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}
 	for _, e := range j.Changes {
 		if e.Delete {
-			t.removeEmptyDirs(path.Dir(e.Path))
+			t.disk.removeEmptyDirs(path.Dir(e.Path))
 		}
 	}
-	t.syncDirs(j)
+	t.disk.syncDirs(j)
 	t.crash("write: done")
 	if keep {
 		j.State = stateWritten
@@ -436,7 +436,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			if !fi.Mode().IsRegular() && !c.WasLink {
 				return nil, nil, nil, fmt.Errorf("%s: not a regular file", c.Path)
 			}
-			if olds[i], e.OldLink, err = t.readOld(c.Path, fi); err != nil {
+			if olds[i], e.OldLink, err = t.disk.readOld(c.Path, fi); err != nil {
 				return nil, nil, nil, err
 			}
 			e.Existed, e.OldMode, e.OldHash = true, fi.Mode().Perm(), hashOf(olds[i])
@@ -459,7 +459,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			e.NewHash = hashOf(c.Content)
 			e.NewCopy = "new-" + strconv.Itoa(i)
 			e.Temp = tempName(c.Path)
-			dirs, err := t.missingDirs(path.Dir(c.Path), planned, deleted)
+			dirs, err := t.disk.missingDirs(path.Dir(c.Path), planned, deleted)
 			if err != nil {
 				return nil, nil, nil, err
 			}
@@ -468,119 +468,4 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 		j.Changes = append(j.Changes, e)
 	}
 	return j, olds, news, nil
-}
-
-// missingDirs returns dir and those of its parents that neither exist nor
-// are planned already, parents first, and adds them to planned.
-// A file the set deletes (deleted) is missing too: the directory takes its
-// place.
-func (t *Tree) missingDirs(dir string, planned, deleted map[string]bool) ([]string, error) {
-	if dir == "." || dir == "" || planned[dir] {
-		return nil, nil
-	}
-	fi, err := t.root.Stat(dir)
-	if deleted[dir] || err != nil && notExist(err) {
-		err = fs.ErrNotExist
-	}
-	if err == nil {
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory", dir)
-		}
-		return nil, nil
-	}
-	if werr := wrapEscape(dir, err); errors.Is(werr, ErrOutsideRepo) {
-		return nil, werr
-	}
-	missing, err := t.missingDirs(path.Dir(dir), planned, deleted)
-	if err != nil {
-		return nil, err
-	}
-	planned[dir] = true
-	return append(missing, dir), nil
-}
-
-// removeEmptyDirs removes dir and its parents while they are empty, as
-// git does when a file's deletion leaves its directory empty. A symbolic
-// link is never removed: it is no directory of the deleted file's.
-func (t *Tree) removeEmptyDirs(dir string) {
-	for dir != "." && dir != "" && dir != "/" {
-		if fi, err := t.root.Lstat(dir); err != nil || !fi.IsDir() {
-			return
-		}
-		if t.root.Remove(dir) != nil { // fails unless empty
-			return
-		}
-		dir = path.Dir(dir)
-	}
-}
-
-// mkdirs creates dir and its missing parents, returning those it created.
-func (t *Tree) mkdirs(dir string) ([]string, error) {
-	if dir == "." || dir == "" {
-		return nil, nil
-	}
-	if fi, err := t.root.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory", dir)
-		}
-		return nil, nil
-	}
-	made, err := t.mkdirs(path.Dir(dir))
-	if err != nil {
-		return made, err
-	}
-	if err := t.root.Mkdir(dir, 0o755); err != nil {
-		return made, wrapEscape(dir, err)
-	}
-	return append(made, dir), nil
-}
-
-// writeIn writes the file name of r (the tree's root, or the journal
-// directory), with mode exactly, and syncs it to disk.
-func (t *Tree) writeIn(r *os.Root, name string, content []byte, mode fs.FileMode) error {
-	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if ferr := t.faultAt("write", name); ferr != nil {
-		// As a full disk does: part of the content is written.
-		_, _ = f.Write(content[:len(content)/2])
-		f.Close()
-		return &fs.PathError{Op: "write", Path: f.Name(), Err: ferr}
-	}
-	// OpenFile's mode is filtered by the umask and ignored for an existing
-	// file: set it exactly, before the sync that makes it durable.
-	return writeDurably(f, content, &mode)
-}
-
-// faultAt calls the tree's fault hook, if any, before an operation (op
-// "write", "rename" or "remove") on name; the error it returns is the
-// operation's (a "remove" of a temporary file is then not done).
-// Only the fault tests set one, to make a disk full or a rename cross
-// file systems.
-func (t *Tree) faultAt(op, name string) error {
-	if t.fault == nil {
-		return nil
-	}
-	return t.fault(op, name)
-}
-
-// writeDurably writes content to f, sets its mode when mode is not nil,
-// syncs it to disk and closes it; f is closed whatever happens.
-func writeDurably(f *os.File, content []byte, mode *fs.FileMode) error {
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return err
-	}
-	if mode != nil {
-		if err := f.Chmod(*mode); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

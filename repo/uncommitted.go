@@ -42,7 +42,7 @@ func (t *Tree) differFromHead(j *journal) []string {
 	}
 	var out []string
 	for _, e := range j.Changes {
-		s, err := t.stateOf(e.Path)
+		s, err := t.disk.stateOf(e.Path)
 		if err != nil || head == nil {
 			out = append(out, e.Path)
 			continue
