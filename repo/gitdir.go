@@ -116,3 +116,12 @@ func headCommit(st storer.Storer) (*gitobj.Commit, error) {
 	}
 	return c, nil
 }
+
+// GitDir returns the tree's git directory (the target of a ".git" file
+// for a linked worktree or a submodule), or "" outside a repository.
+func (t *Tree) GitDir() string { return t.gitDir }
+
+// CommonDir returns the git directory that the tree's worktrees share
+// (the git directory itself but in a linked worktree), or "" outside a
+// repository.
+func (t *Tree) CommonDir() string { return t.commonDir }

@@ -65,14 +65,13 @@ type Tree struct {
 	gitDir, commonDir string
 	// gitErr says why a .git at the top leads to no git directory.
 	gitErr error
-	// crashPoint is the crash tests' hook (see crash).
-	crashPoint func(step string)
 	// LockWait bounds how long a write waits for another pair process
 	// writing the same tree (0: ten seconds); then it fails with a
 	// *BusyError.
 	LockWait time.Duration
 	writer   writerLock
 	disk     disk
+	journal  crashJournal
 	// mapCache keeps what the repository map read of each file (see
 	// Map).
 	mapCache sync.Map
@@ -131,11 +130,12 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
-	home, _ := t.journalHome()
+	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
+	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	home, _ := t.journal.journalHome()
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
 	t.disk = disk{root: r, top: top, journal: filepath.Join(home, "journal")}
-	if t.hasJournal() {
+	if t.journal.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
 		release, err := t.writer.lock(0)
@@ -276,14 +276,14 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	if err != nil {
 		return err
 	}
-	l, err := t.lock()
+	l, err := t.journal.lock()
 	if err != nil {
 		return err
 	}
 	defer l.unlock()
 	// A set interrupted since this tree was opened (or whose recovery
 	// failed then) comes first.
-	if rep, err := t.recoverLocked(l.dir); err != nil {
+	if rep, err := t.journal.recoverLocked(l.dir); err != nil {
 		return err
 	} else if rep.Action != "" {
 		t.Recovery = rep
@@ -293,7 +293,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			err = t.abandon(l.dir, j, err)
+			err = t.journal.abandon(l.dir, j, err)
 		}
 	}()
 	for i, e := range j.Changes {
@@ -304,10 +304,10 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		}
 	}
 	j.State = statePrepared
-	if err := t.saveJournal(l.dir, j); err != nil {
+	if err := t.journal.saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	t.crash("write: prepared")
+	t.journal.crash("write: prepared")
 
 	for i, e := range j.Changes {
 		if e.Delete {
@@ -317,13 +317,13 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 			// Named by the user's file, not the journal's copy.
 			return pathErr("write", e.Path, err)
 		}
-		t.crash("write: temp " + strconv.Itoa(i))
+		t.journal.crash("write: temp " + strconv.Itoa(i))
 	}
 	j.State = stateCommitting
-	if err := t.saveJournal(l.dir, j); err != nil {
+	if err := t.journal.saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	t.crash("write: committing")
+	t.journal.crash("write: committing")
 	// Deletions first, then the directories, then the new files, as git
 	// writes a patch's result: a file may become a directory, and the
 	// reverse.
@@ -332,7 +332,7 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 			if err := wrapEscape(e.Path, t.root.Remove(e.Path)); err != nil {
 				return err
 			}
-			t.crash("write: rename " + strconv.Itoa(i))
+			t.journal.crash("write: rename " + strconv.Itoa(i))
 		}
 	}
 	if err := t.disk.makeRoom(j); err != nil {
@@ -340,10 +340,10 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}
 	for i, e := range j.Changes {
 		if !e.Delete {
-			if err := t.placeNew(l.dir, e); err != nil {
+			if err := t.journal.placeNew(l.dir, e); err != nil {
 				return err
 			}
-			t.crash("write: rename " + strconv.Itoa(i))
+			t.journal.crash("write: rename " + strconv.Itoa(i))
 		}
 	}
 	for _, e := range j.Changes {
@@ -352,10 +352,10 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 		}
 	}
 	t.disk.syncDirs(j)
-	t.crash("write: done")
+	t.journal.crash("write: done")
 	if keep {
 		j.State = stateWritten
-		if t.saveJournal(l.dir, j) == nil {
+		if t.journal.saveJournal(l.dir, j) == nil {
 			for _, e := range j.Changes {
 				if e.OldCopy != "" {
 					_ = l.dir.Remove(e.OldCopy)

@@ -17,8 +17,8 @@ import (
 
 // forgetWritten removes the journal that write kept in the state
 // "written", once the commit that followed is made or refused.
-func (t *Tree) forgetWritten() {
-	l, err := t.lock()
+func (cj *crashJournal) forgetWritten() {
+	l, err := cj.lock()
 	if err != nil {
 		return // left for the next Open, which checks against HEAD
 	}
