@@ -107,7 +107,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
-	t.gitlinkFolders(plans)
+	t.disk.gitlinkFolders(plans)
 	return res, nil
 }
 

@@ -53,7 +53,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		if err := checkBinary(fd); err != nil {
 			return nil, err
 		}
-		if err := t.checkGitlinkDiff(fd); err != nil {
+		if err := t.submodules.checkGitlinkDiff(fd); err != nil {
 			return nil, err
 		}
 		if fd.Path() == "" {
@@ -211,7 +211,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 				break
 			}
 			if gitlinkSource(fd) {
-				if ok, err := t.gitlinkAt(cp); err != nil || ok {
+				if ok, err := t.submodules.gitlinkAt(cp); err != nil || ok {
 					oldPath, stripped = cp, i > 0
 					if err != nil {
 						return "", "", err
@@ -286,7 +286,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	}
 	fi, err := w.stat(newPath)
 	if gitlinkResult(fd) {
-		return oldPath, newPath, t.checkNewGitlink(newPath, fi, err)
+		return oldPath, newPath, t.submodules.checkNewGitlink(newPath, fi, err)
 	}
 	switch {
 	case err == nil && fi.IsDir() && seq.leavesUnder(newPath):

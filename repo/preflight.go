@@ -3,18 +3,13 @@
 package repo
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // ErrSubmodule is returned for a path inside a submodule or a nested
@@ -136,7 +131,7 @@ func (t *Tree) checkWritePath(p string) error {
 			return fmt.Errorf("%s: %w (%s has its own .git)%s", p, ErrSubmodule, dir, via)
 		}
 	}
-	if sub := t.gitlinkOf(p, real); sub != "" {
+	if sub := t.submodules.gitlinkOf(p, real); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)%s", p, ErrSubmodule, sub, via)
 	}
 	return nil
@@ -173,7 +168,7 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 			return fmt.Errorf("%s: %w (%s has its own .git)", p, ErrSubmodule, dir)
 		}
 	}
-	if sub := t.gitlinkOf(p); sub != "" {
+	if sub := t.submodules.gitlinkOf(p); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)", p, ErrSubmodule, sub)
 	}
 	return nil
@@ -239,127 +234,4 @@ func (t *Tree) realPath(p string) (string, error) {
 	}
 	rest := append([]string{filepath.ToSlash(rel)}, parts[n:]...)
 	return path.Join(append(rest, base)...), nil
-}
-
-// gitlinkOf returns the submodule of the git index that holds p or real
-// (the same path, followed through links), or "".
-func (t *Tree) gitlinkOf(paths ...string) string {
-	if !t.Git {
-		return ""
-	}
-	if t.gitlinks == nil {
-		t.gitlinks = t.readGitlinks()
-	}
-	for _, p := range paths {
-		for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
-			if t.gitlinks[d] {
-				return d
-			}
-		}
-	}
-	return ""
-}
-
-// readGitlinks returns the submodules (gitlinks) of the git index. It
-// reads only the mode and the name of each entry, and falls back to
-// decoding the whole index when that index is one it does not know.
-func (t *Tree) readGitlinks() map[string]bool {
-	if b, err := os.ReadFile(filepath.Join(t.gitDir, "index")); err == nil && !t.sha256() {
-		if links, ok := indexGitlinks(b); ok {
-			return links
-		}
-	}
-	links := map[string]bool{}
-	if idx, _, err := readIndex(filepath.Join(t.gitDir, "index")); err == nil {
-		for _, e := range idx.Entries {
-			if e.Mode == filemode.Submodule {
-				links[e.Name] = true
-			}
-		}
-	}
-	return links
-}
-
-// sha256 reports whether the repository's configuration may name another
-// object format than SHA-1, whose longer object names an index entry
-// would hold.
-func (t *Tree) sha256() bool {
-	b, err := os.ReadFile(filepath.Join(t.commonDir, "config"))
-	return err != nil || bytes.Contains(bytes.ToLower(b), []byte("objectformat"))
-}
-
-// indexGitlinks returns the names of the gitlinks (mode 160000) of a git
-// index of version 2, 3 or 4 with SHA-1 object names; ok is false for
-// anything else, or anything it cannot follow.
-func indexGitlinks(b []byte) (links map[string]bool, ok bool) {
-	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, false
-	}
-	version := binary.BigEndian.Uint32(b[4:])
-	count := binary.BigEndian.Uint32(b[8:])
-	if version < 2 || version > 4 {
-		return nil, false
-	}
-	links = map[string]bool{}
-	pos := 12
-	var prev []byte // the previous name, which version 4 names build on
-	for range count {
-		// 40 bytes of file data (the mode at 24), a 20-byte object name,
-		// 2 bytes of flags (the name's length in the low 12 bits).
-		start := pos
-		if pos+62 > len(b) {
-			return nil, false
-		}
-		mode := binary.BigEndian.Uint32(b[pos+24:])
-		flags := binary.BigEndian.Uint16(b[pos+60:])
-		pos += 62
-		if flags&0x4000 != 0 { // extended flags
-			if version < 3 {
-				return nil, false
-			}
-			pos += 2
-		}
-		var name []byte
-		if version == 4 {
-			// How many bytes to drop from the end of the previous name (git's
-			// offset varint), then the rest of this one, NUL-terminated.
-			strip, n := 0, 0
-			for {
-				if pos+n >= len(b) || n > 4 {
-					return nil, false
-				}
-				c := b[pos+n]
-				strip = strip<<7 | int(c&0x7f)
-				n++
-				if c&0x80 == 0 {
-					break
-				}
-				strip++
-			}
-			pos += n
-			end := bytes.IndexByte(b[pos:], 0)
-			if end < 0 || strip > len(prev) {
-				return nil, false
-			}
-			name = append(prev[:len(prev)-strip:len(prev)-strip], b[pos:pos+end]...)
-			pos += end + 1
-		} else {
-			end := bytes.IndexByte(b[pos:], 0)
-			if end < 0 || int(flags&0xfff) != min(end, 0xfff) {
-				return nil, false
-			}
-			name = b[pos : pos+end]
-			// Padded with 1 to 8 NULs to a multiple of 8 bytes.
-			next := start + (pos+end-start+8)&^7
-			if next > len(b) || bytes.ContainsFunc(b[pos+end:next], func(r rune) bool { return r != 0 }) {
-				return nil, false
-			}
-			pos = next
-		}
-		if mode&0o170000 == 0o160000 {
-			links[string(name)] = true
-		}
-		prev = name
-	}
-	return links, true
 }

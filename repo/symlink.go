@@ -46,7 +46,7 @@ func checkLinkSource(p string, fi fs.FileInfo) error {
 // or a file's content.
 func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
 	if gitlinkSource(fd) {
-		return w.t.readGitlink(p)
+		return w.t.submodules.readGitlink(p)
 	}
 	if linkSource(fd) {
 		target, err := w.t.root.Readlink(p)
@@ -58,7 +58,7 @@ func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
 // currentSource is readSource for Refresh: what p holds now.
 func (t *Tree) currentSource(p string, fd *edit.FileDiff) ([]byte, error) {
 	if fd != nil && gitlinkSource(fd) {
-		s, err := t.readGitlink(p)
+		s, err := t.submodules.readGitlink(p)
 		return []byte(s), err
 	}
 	if fd != nil && linkSource(fd) {

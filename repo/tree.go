@@ -74,10 +74,8 @@ type Tree struct {
 	journal  crashJournal
 	// mapCache keeps what the repository map read of each file (see
 	// Map).
-	mapCache sync.Map
-	// gitlinks caches the submodules of the git index during a check of
-	// a write set (see gitlinkOf).
-	gitlinks map[string]bool
+	mapCache   sync.Map
+	submodules submodules
 	// gitDirInside says whether the git directory is inside the tree
 	// under another name (0 not known yet, 1 yes, -1 no).
 	gitDirInside int
@@ -132,6 +130,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	}
 	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
 	home, _ := t.journal.journalHome()
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
 	t.disk = disk{root: r, top: top, journal: filepath.Join(home, "journal")}
@@ -378,7 +377,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	news = make([][]byte, len(changes))
 	planned := map[string]bool{}
 	seen := map[string]bool{}
-	t.gitlinks = nil // read the index afresh
+	t.submodules.gitlinks = nil // read the index afresh
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
