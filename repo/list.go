@@ -297,10 +297,10 @@ func (t *Tree) checkGlobLinks(g *pathGlob) error {
 			break
 		}
 	}
-	err := t.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
+	err := t.links.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
 	var le *LinkError
 	if errors.As(err, &le) {
-		return t.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
+		return t.links.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
 	}
 	return err
 }

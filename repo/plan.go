@@ -200,7 +200,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 			if err != nil {
 				return "", "", err
 			}
-			if err := t.checkPatchLinks(cp, op, links, w.lstat); err != nil {
+			if err := t.links.checkPatchLinks(cp, op, links, w.lstat); err != nil {
 				return "", "", err
 			}
 			if at, ok := seq.known(cp); ok && !fd.Renamed && !fd.Copied {
@@ -273,7 +273,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	if err := t.checkName(newPath); err != nil {
 		return "", "", err
 	}
-	if err := t.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
+	if err := t.links.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
 		return "", "", err
 	}
 	// It must not exist yet (an empty file may be filled), and must not

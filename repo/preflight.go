@@ -95,7 +95,7 @@ func (t *Tree) checkWritePath(p string) error {
 	if err := t.checkName(p); err != nil {
 		return err
 	}
-	if err := t.checkLinks(p, LinkWrite); err != nil {
+	if err := t.links.checkLinks(p, LinkWrite); err != nil {
 		return err
 	}
 	real, err := t.realPath(p)

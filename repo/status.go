@@ -176,7 +176,7 @@ func (t *Tree) worktreeState(e *index.Entry, gs *gitState) (byte, error) {
 	if e.Mode == filemode.Submodule || e.SkipWorktree {
 		return ' ', nil
 	}
-	if err := t.checkPatchLinks(e.Name, LinkRead, patchLinks{}, gs.lstat); errors.Is(err, ErrBeyondLink) {
+	if err := t.links.checkPatchLinks(e.Name, LinkRead, patchLinks{}, gs.lstat); errors.Is(err, ErrBeyondLink) {
 		return 'D', nil
 	}
 	indexTime := gs.indexTime

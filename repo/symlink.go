@@ -62,7 +62,7 @@ func (t *Tree) currentSource(p string, fd *edit.FileDiff) ([]byte, error) {
 		return []byte(s), err
 	}
 	if fd != nil && linkSource(fd) {
-		if err := t.checkLinks(p, LinkRead); err != nil {
+		if err := t.links.checkLinks(p, LinkRead); err != nil {
 			return nil, err
 		}
 		target, err := t.root.Readlink(p)

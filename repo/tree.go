@@ -76,6 +76,7 @@ type Tree struct {
 	// Map).
 	mapCache   sync.Map
 	submodules submodules
+	links      linkCheck
 	// gitDirInside says whether the git directory is inside the tree
 	// under another name (0 not known yet, 1 yes, -1 no).
 	gitDirInside int
@@ -130,6 +131,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	}
 	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	t.links = linkCheck{root: r, top: top}
 	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
 	home, _ := t.journal.journalHome()
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
@@ -197,7 +199,7 @@ func (t *Tree) Clean(p string) (string, error) {
 // clean (see Clean), and none of its folders a symbolic link (see
 // LinkError).
 func (t *Tree) Stat(p string) (fs.FileInfo, error) {
-	if err := t.checkLinks(p, LinkRead); err != nil {
+	if err := t.links.checkLinks(p, LinkRead); err != nil {
 		return nil, err
 	}
 	fi, err := t.root.Stat(p)
@@ -207,7 +209,7 @@ func (t *Tree) Stat(p string) (fs.FileInfo, error) {
 // ReadFile reads a file of the tree, none of whose folders may be a
 // symbolic link.
 func (t *Tree) ReadFile(p string) ([]byte, error) {
-	if err := t.checkLinks(p, LinkRead); err != nil {
+	if err := t.links.checkLinks(p, LinkRead); err != nil {
 		return nil, err
 	}
 	b, err := t.root.ReadFile(p)
