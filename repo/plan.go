@@ -89,7 +89,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// under the writer lock.
 			// A submodule's pointer is not written there (see submodule.go).
 			if gl := i == 0 && gitlinkSource(fd) || i == 1 && gitlinkResult(fd); !gl {
-				if err := t.checkPlacedPath(p, linked, w); err != nil {
+				if err := t.preflight.checkPlacedPath(p, linked, w); err != nil {
 					return nil, err
 				}
 			}
@@ -270,7 +270,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	if newPath, err = t.Clean(np); err != nil {
 		return "", "", err
 	}
-	if err := t.checkName(newPath); err != nil {
+	if err := t.preflight.checkName(newPath); err != nil {
 		return "", "", err
 	}
 	if err := t.links.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {

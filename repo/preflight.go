@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -57,9 +58,26 @@ func isDotGit(name string) bool {
 	return strings.EqualFold(name, ".git") || strings.EqualFold(name, "git~1")
 }
 
+// preflight checks, before anything is written, that a write set's paths
+// can be written as git would: names the system can hold, outside any
+// .git directory, submodule or nested repository, and not beyond a
+// symbolic link.
+type preflight struct {
+	root *os.Root
+	// git says whether the tree is a repository's; top is its root and
+	// gitDir its git directory.
+	git         bool
+	top, gitDir string
+	links       *linkCheck
+	submodules  *submodules
+	// gitDirInside says whether the git directory is inside the tree
+	// under another name (0 not known yet, 1 yes, -1 no).
+	gitDirInside int
+}
+
 // checkName refuses a clean path with a control character or longer than
 // the system allows.
-func (t *Tree) checkName(p string) error {
+func (pf *preflight) checkName(p string) error {
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {
 			return fmt.Errorf("%q: %w: it holds a control character (%q)", p, ErrBadPath, r)
@@ -75,8 +93,8 @@ func (t *Tree) checkName(p string) error {
 		}
 	}
 	// The temporary file beside it may be the longer of the two.
-	n := len(filepath.Join(t.Dir, filepath.FromSlash(p)))
-	if m := len(filepath.Join(t.Dir, filepath.FromSlash(path.Dir(p)))) + 1 + tempNameLen; m > n {
+	n := len(filepath.Join(pf.top, filepath.FromSlash(p)))
+	if m := len(filepath.Join(pf.top, filepath.FromSlash(path.Dir(p)))) + 1 + tempNameLen; m > n {
 		n = m
 	}
 	if n >= pathMax() {
@@ -91,14 +109,14 @@ func (t *Tree) checkName(p string) error {
 // symbolic link (see checkLinks), and its directories must stay outside
 // any .git directory (this repository's, or one that another spelling
 // reaches), and outside any submodule or nested repository.
-func (t *Tree) checkWritePath(p string) error {
-	if err := t.checkName(p); err != nil {
+func (pf *preflight) checkWritePath(p string) error {
+	if err := pf.checkName(p); err != nil {
 		return err
 	}
-	if err := t.links.checkLinks(p, LinkWrite); err != nil {
+	if err := pf.links.checkLinks(p, LinkWrite); err != nil {
 		return err
 	}
-	real, err := t.realPath(p)
+	real, err := pf.realPath(p)
 	if err != nil {
 		return err
 	}
@@ -112,9 +130,9 @@ func (t *Tree) checkWritePath(p string) error {
 			return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
 		}
 	}
-	if t.Git {
-		if gd, err := filepath.EvalSymlinks(t.gitDir); err == nil {
-			if rr, err := filepath.EvalSymlinks(t.Dir); err == nil {
+	if pf.git {
+		if gd, err := filepath.EvalSymlinks(pf.gitDir); err == nil {
+			if rr, err := filepath.EvalSymlinks(pf.top); err == nil {
 				full := filepath.Join(rr, filepath.FromSlash(real))
 				if rel, err := filepath.Rel(gd, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 					return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
@@ -127,11 +145,11 @@ func (t *Tree) checkWritePath(p string) error {
 	// one.
 	for i := 1; i < len(parts); i++ {
 		dir := strings.Join(parts[:i], "/")
-		if _, err := t.root.Lstat(path.Join(dir, ".git")); err == nil {
+		if _, err := pf.root.Lstat(path.Join(dir, ".git")); err == nil {
 			return fmt.Errorf("%s: %w (%s has its own .git)%s", p, ErrSubmodule, dir, via)
 		}
 	}
-	if sub := t.submodules.gitlinkOf(p, real); sub != "" {
+	if sub := pf.submodules.gitlinkOf(p, real); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)%s", p, ErrSubmodule, sub, via)
 	}
 	return nil
@@ -142,11 +160,11 @@ func (t *Tree) checkWritePath(p string) error {
 // name, its .git components, the git directory and the submodules above
 // it are looked at, each directory once per walk w. With linked set it is
 // checkWritePath.
-func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
+func (pf *preflight) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 	if linked {
-		return t.checkWritePath(p)
+		return pf.checkWritePath(p)
 	}
-	if err := t.checkName(p); err != nil {
+	if err := pf.checkName(p); err != nil {
 		return err
 	}
 	parts := strings.Split(p, "/")
@@ -155,10 +173,10 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 			return fmt.Errorf("%s: %w", p, ErrGitInternal)
 		}
 	}
-	if t.Git && t.gitDirInTree() {
+	if pf.git && pf.gitDirInTree() {
 		// Only a git directory inside the tree under another name (a
 		// "gitdir:" line pointing there) can be reached without a link.
-		if err := t.checkWritePath(p); err != nil {
+		if err := pf.checkWritePath(p); err != nil {
 			return err
 		}
 	}
@@ -168,7 +186,7 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 			return fmt.Errorf("%s: %w (%s has its own .git)", p, ErrSubmodule, dir)
 		}
 	}
-	if sub := t.submodules.gitlinkOf(p); sub != "" {
+	if sub := pf.submodules.gitlinkOf(p); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)", p, ErrSubmodule, sub)
 	}
 	return nil
@@ -176,18 +194,18 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 
 // gitDirInTree reports whether the git directory is inside the tree by
 // another name than .git, found once per tree.
-func (t *Tree) gitDirInTree() bool {
-	if t.gitDirInside == 0 {
-		t.gitDirInside = -1
-		gd, err1 := filepath.EvalSymlinks(t.gitDir)
-		rr, err2 := filepath.EvalSymlinks(t.Dir)
+func (pf *preflight) gitDirInTree() bool {
+	if pf.gitDirInside == 0 {
+		pf.gitDirInside = -1
+		gd, err1 := filepath.EvalSymlinks(pf.gitDir)
+		rr, err2 := filepath.EvalSymlinks(pf.top)
 		if err1 != nil || err2 != nil {
-			t.gitDirInside = 1 // unknown: check every path in full
+			pf.gitDirInside = 1 // unknown: check every path in full
 		} else if rel, err := filepath.Rel(rr, gd); err != nil || (rel != ".git" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
-			t.gitDirInside = 1
+			pf.gitDirInside = 1
 		}
 	}
-	return t.gitDirInside == 1
+	return pf.gitDirInside == 1
 }
 
 // realPath returns where a clean path of the tree lands on disk, as a
@@ -195,7 +213,7 @@ func (t *Tree) gitDirInTree() bool {
 // its existing directories are followed (the path's last component is
 // not: the write set never writes through a link). A link that leads
 // out of the tree, or that is broken, is refused.
-func (t *Tree) realPath(p string) (string, error) {
+func (pf *preflight) realPath(p string) (string, error) {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
@@ -206,7 +224,7 @@ func (t *Tree) realPath(p string) (string, error) {
 	parts := strings.Split(dir, "/")
 	n := len(parts)
 	for ; n > 0; n-- {
-		if _, err := t.root.Lstat(strings.Join(parts[:n], "/")); err == nil {
+		if _, err := pf.root.Lstat(strings.Join(parts[:n], "/")); err == nil {
 			break
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 			return "", pathErr("read", strings.Join(parts[:n], "/"), err)
@@ -215,12 +233,12 @@ func (t *Tree) realPath(p string) (string, error) {
 	if n == 0 {
 		return p, nil
 	}
-	rootReal, err := filepath.EvalSymlinks(t.Dir)
+	rootReal, err := filepath.EvalSymlinks(pf.top)
 	if err != nil {
 		return "", err
 	}
 	existing := strings.Join(parts[:n], "/")
-	got, err := filepath.EvalSymlinks(filepath.Join(t.Dir, filepath.FromSlash(existing)))
+	got, err := filepath.EvalSymlinks(filepath.Join(pf.top, filepath.FromSlash(existing)))
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

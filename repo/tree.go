@@ -77,9 +77,7 @@ type Tree struct {
 	mapCache   sync.Map
 	submodules submodules
 	links      linkCheck
-	// gitDirInside says whether the git directory is inside the tree
-	// under another name (0 not known yet, 1 yes, -1 no).
-	gitDirInside int
+	preflight  preflight
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -132,6 +130,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
 	t.links = linkCheck{root: r, top: top}
+	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
 	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
 	home, _ := t.journal.journalHome()
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
@@ -389,7 +388,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
 		// Every check before anything is written: all or nothing.
-		if err := t.checkWritePath(cp); err != nil {
+		if err := t.preflight.checkWritePath(cp); err != nil {
 			return nil, nil, nil, err
 		}
 		if seen[cp] {
