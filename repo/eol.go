@@ -24,7 +24,7 @@ type eolRules struct {
 // eolRules reads the line-ending rules. info/attributes is the common
 // directory's: a linked worktree shares it, as git reads it.
 func (t *Tree) eolRules() (*eolRules, error) {
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return nil, err
 	}

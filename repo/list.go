@@ -190,7 +190,7 @@ func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
 			return nil, ig.err
 		}
 		base = ig.base
-		idx, _, err := t.readIndex()
+		idx, _, err := t.repo.readIndex()
 		if err != nil {
 			return nil, err
 		}
@@ -280,8 +280,8 @@ func (w *fileWalk) dir(dir string, parts []string, ps ignoreRules, ignored bool)
 }
 
 // readIndex reads the git index of the tree (empty when there is none).
-func (t *Tree) readIndex() (*index.Index, time.Time, error) {
-	return readIndex(filepath.Join(t.gitDir, "index"))
+func (gr *gitRepo) readIndex() (*index.Index, time.Time, error) {
+	return readIndex(filepath.Join(gr.gitDir, "index"))
 }
 
 // checkGlobLinks refuses a glob whose literal leading folders (those

@@ -184,7 +184,7 @@ func (t *Tree) ignored(p string, w *dirWalk) (bool, error) {
 	}
 	if ig.tracked == nil {
 		ig.tracked = map[string]bool{}
-		if idx, _, err := t.readIndex(); err == nil {
+		if idx, _, err := t.repo.readIndex(); err == nil {
 			for _, e := range idx.Entries {
 				ig.tracked[e.Name] = true
 			}
@@ -201,7 +201,7 @@ func (t *Tree) loadBase(ig *ignores) error {
 	if !t.Git {
 		return nil
 	}
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return err
 	}

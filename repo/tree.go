@@ -78,6 +78,7 @@ type Tree struct {
 	submodules submodules
 	links      linkCheck
 	preflight  preflight
+	repo       gitRepo
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -129,6 +130,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	}
 	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	t.repo = gitRepo{git: git, top: top, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.links = linkCheck{root: r, top: top}
 	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
 	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}

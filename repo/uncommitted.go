@@ -34,7 +34,7 @@ func (cj *crashJournal) forgetWritten() {
 // readable one), every file of the set counts.
 func (t *Tree) differFromHead(j *journal) []string {
 	var head *gitobj.Tree
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err == nil {
 		if c, err := headCommit(st); c != nil && err == nil {
 			head, _ = gitobj.ReadTree(st, c.Tree())

@@ -106,7 +106,7 @@ type UndoResult struct {
 // changing anything. Everything is read from git, so undo works in any
 // later process.
 func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
-	made, err := t.readCommitRecord()
+	made, err := t.repo.readCommitRecord()
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, err
 	}
-	gcfg, err := t.loadConfig()
+	gcfg, err := t.repo.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -752,7 +752,7 @@ func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbi
 // done already.
 func (t *Tree) undoReflog(gitDir, commonDir string, p *undoPlanned) {
 	name, email := "pair", ""
-	if cfg, err := t.loadConfig(); err == nil {
+	if cfg, err := t.repo.loadConfig(); err == nil {
 		if n, e, err := cfg.ident("COMMITTER", "committer"); err == nil {
 			name, email = n, e
 		}
