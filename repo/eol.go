@@ -46,7 +46,7 @@ func (e *eolRules) readAttrs(file string, domain []string, macros bool) ([]gitat
 	var b []byte
 	var err error
 	if domain != nil {
-		b, err = e.t.readTreePatternFile(nil, path.Join(path.Join(domain...), ".gitattributes"))
+		b, err = e.t.disk.readTreePatternFile(nil, path.Join(path.Join(domain...), ".gitattributes"))
 	} else {
 		b, err = readPatternFile(file)
 	}

@@ -206,7 +206,7 @@ func (f *filters) read(name string, inTree bool) ([]byte, error) {
 	var b []byte
 	var err error
 	if inTree {
-		b, err = f.t.readTreePatternFile(nil, name)
+		b, err = f.t.disk.readTreePatternFile(nil, name)
 	} else {
 		b, err = readPatternFile(name)
 	}

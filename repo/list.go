@@ -185,7 +185,7 @@ func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
 	var base ignoreRules
 	if w.ignore {
 		ig := &t.ignores
-		ig.once.Do(func() { ig.err = t.loadBase(ig) })
+		ig.once.Do(func() { ig.err = ig.loadBase() })
 		if ig.err != nil {
 			return nil, ig.err
 		}
@@ -240,7 +240,7 @@ func (w *fileWalk) dir(dir string, parts []string, ps ignoreRules, ignored bool)
 		}
 	}
 	if w.ignore {
-		own, err := readIgnoreFile(w.t, nil, dir)
+		own, err := w.t.ignores.readIgnoreFile(nil, dir)
 		if err != nil {
 			return err
 		}

@@ -132,6 +132,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
 	t.repo = gitRepo{git: git, top: top, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
 	t.links = linkCheck{root: r, top: top}
+	t.ignores.repo, t.ignores.disk = &t.repo, &t.disk
 	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
 	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
 	home, _ := t.journal.journalHome()
