@@ -43,7 +43,7 @@ func (t *Tree) ListFiles(glob string, access Access, limit int) (files []string,
 	if err != nil {
 		return nil, false, err
 	}
-	if err := t.checkGlobLinks(g); err != nil {
+	if err := t.links.checkGlobLinks(g); err != nil {
 		return nil, false, err
 	}
 	files, err = t.walkFiles(g, access)
@@ -286,7 +286,7 @@ func (gr *gitRepo) readIndex() (*index.Index, time.Time, error) {
 
 // checkGlobLinks refuses a glob whose literal leading folders (those
 // before its first wildcard) hold a symbolic link.
-func (t *Tree) checkGlobLinks(g *pathGlob) error {
+func (lk *linkCheck) checkGlobLinks(g *pathGlob) error {
 	if g == nil {
 		return nil
 	}
@@ -297,10 +297,10 @@ func (t *Tree) checkGlobLinks(g *pathGlob) error {
 			break
 		}
 	}
-	err := t.links.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
+	err := lk.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
 	var le *LinkError
 	if errors.As(err, &le) {
-		return t.links.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
+		return lk.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
 	}
 	return err
 }
