@@ -54,8 +54,6 @@ type Tree struct {
 	// Git reports whether Dir is the top of a git working tree.
 	Git  bool
 	root *os.Root
-	// ignores caches the gitignore patterns (see Ignored).
-	ignores ignores
 	// Recovery says what Open did with a write set that a crash had
 	// interrupted (see Recover).
 	Recovery RecoveryReport
@@ -63,22 +61,24 @@ type Tree struct {
 	// directory of the objects, refs, config and hooks; they differ in a
 	// linked worktree. Both are "" outside a repository (see gitDirs).
 	gitDir, commonDir string
-	// gitErr says why a .git at the top leads to no git directory.
-	gitErr error
 	// LockWait bounds how long a write waits for another pair process
 	// writing the same tree (0: ten seconds); then it fails with a
 	// *BusyError.
 	LockWait time.Duration
-	writer   writerLock
-	disk     disk
-	journal  crashJournal
 	// mapCache keeps what the repository map read of each file (see
 	// Map).
-	mapCache   sync.Map
-	submodules submodules
-	links      linkCheck
-	preflight  preflight
-	repo       gitRepo
+	mapCache sync.Map
+
+	// The concerns of a tree, each a type of its own, made by Open from
+	// the fields above:
+	repo       gitRepo      // the repository in the git directory (gitdir.go)
+	disk       disk         // the files as stored: durable writes (disk.go)
+	journal    crashJournal // the write journal and its recovery (journal.go)
+	writer     writerLock   // one writer process at a time (writelock.go)
+	links      linkCheck    // symbolic links among a path's folders (links.go)
+	submodules submodules   // the index's submodules (submodule.go)
+	preflight  preflight    // a write set's paths checked first (preflight.go)
+	ignores    ignores      // the gitignore rules, loaded when needed (ignore.go)
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -128,16 +128,16 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
-	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir}
 	t.repo = gitRepo{git: git, top: top, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
-	t.links = linkCheck{root: r, top: top}
-	t.ignores.repo, t.ignores.disk = &t.repo, &t.disk
-	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
-	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
-	home, _ := t.journal.journalHome()
+	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	home, name := t.journal.journalHome()
+	t.disk = disk{root: r, top: top, journal: filepath.Join(home, name)}
 	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
-	t.disk = disk{root: r, top: top, journal: filepath.Join(home, "journal")}
+	t.links = linkCheck{root: r, top: top}
+	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
+	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
+	t.ignores.repo, t.ignores.disk = &t.repo, &t.disk
 	if t.journal.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
