@@ -79,6 +79,7 @@ type Tree struct {
 	submodules submodules   // the index's submodules (submodule.go)
 	preflight  preflight    // a write set's paths checked first (preflight.go)
 	ignores    ignores      // the gitignore rules, loaded when needed (ignore.go)
+	undo       undoSteps    // Undo's checks of the files, its index and reflog (undo.go)
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -138,6 +139,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
 	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
 	t.ignores.repo, t.ignores.disk = &t.repo, &t.disk
+	t.undo = undoSteps{root: r, repo: &t.repo}
 	if t.journal.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
