@@ -98,16 +98,16 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	if !commit {
 		return res, nil
 	}
-	t.crash("apply: written")
+	t.journal.crash("apply: written")
 	// Made or refused, the commit is over: a crash after this no longer
 	// leaves files that the next run must report.
-	defer t.forgetWritten()
+	defer t.journal.forgetWritten()
 	c, err := t.Commit(commits(), CommitOptions{Record: opts.Record, NoVerify: opts.NoVerify, HookOutput: opts.HookOutput, Context: opts.Context, Author: opts.Author})
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	res.Commit = c
-	t.gitlinkFolders(plans)
+	t.disk.gitlinkFolders(plans)
 	return res, nil
 }
 

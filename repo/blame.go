@@ -114,7 +114,7 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 	if err != nil {
 		return nil, err
 	}
-	made, err := t.readCommitRecord()
+	made, err := t.repo.readCommitRecord()
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 // many objects: it keeps the pack files open between reads (go-git
 // otherwise opens a pack again for each object) until it is closed.
 func (t *Tree) blameStorage() (*filesystem.Storage, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -549,7 +549,7 @@ func (t *Tree) HeadFiles(p string, access Access) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}

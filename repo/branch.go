@@ -14,7 +14,7 @@ import (
 // without a commit yet. It reads git with go-git and is ErrNotGit outside
 // a repository.
 func (t *Tree) Branch() (name string, unborn bool, err error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return "", false, err
 	}

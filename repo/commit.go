@@ -217,7 +217,7 @@ type commitRun struct {
 // startCommit checks what git commit checks before it reads the index:
 // the identities, no operation in progress, the signing key.
 func (t *Tree) startCommit(opts CommitOptions) (*commitRun, error) {
-	if err := t.needGit(); err != nil {
+	if err := t.repo.needGit(); err != nil {
 		return nil, err
 	}
 	c := &commitRun{t: t, opts: opts, ctx: opts.Context}
@@ -225,7 +225,7 @@ func (t *Tree) startCommit(opts CommitOptions) (*commitRun, error) {
 		c.ctx = context.Background()
 	}
 	var err error
-	if c.cfg, err = t.loadConfig(); err != nil {
+	if c.cfg, err = t.repo.loadConfig(); err != nil {
 		return nil, err
 	}
 	if c.aName, c.aEmail, err = c.cfg.ident("AUTHOR", "author"); err != nil {
@@ -245,7 +245,7 @@ func (t *Tree) startCommit(opts CommitOptions) (*commitRun, error) {
 			return nil, err
 		}
 	}
-	if c.st, err = t.gitStorage(); err != nil {
+	if c.st, err = t.repo.gitStorage(); err != nil {
 		return nil, err
 	}
 	c.fl = t.newFilters(c.ctx, c.cfg)
@@ -441,8 +441,8 @@ func (c *commitRun) write(msg string, res *CommitResult) error {
 	res.Hash = hash.String()
 	// The id is final: hooks and signing are done. pair log and pair
 	// undo believe the trailers of recorded commits only.
-	if err := c.t.recordCommit(res.Hash, msg); err != nil {
-		_, shown := c.t.recordPath()
+	if err := c.t.repo.recordCommit(res.Hash, msg); err != nil {
+		_, shown := c.t.repo.recordPath()
 		res.Warnings = append(res.Warnings, fmt.Sprintf("commit %s made, but pair could not record it in %s (%v): pair log shows it as not made here, and pair undo refuses it", res.Hash[:12], shown, err))
 	}
 	return nil
@@ -962,7 +962,7 @@ func (t *Tree) startHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, 
 		os.Remove(tmp.Name())
 		return nil, err
 	}
-	return &commitHooks{hookRunner: t.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output), index: tmp.Name()}, nil
+	return &commitHooks{hookRunner: t.repo.newHookRunner(cfg, gitDir, commonDir, tmp.Name(), output), index: tmp.Name()}, nil
 }
 
 func (h *commitHooks) close() { os.Remove(h.index) }

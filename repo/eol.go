@@ -24,7 +24,7 @@ type eolRules struct {
 // eolRules reads the line-ending rules. info/attributes is the common
 // directory's: a linked worktree shares it, as git reads it.
 func (t *Tree) eolRules() (*eolRules, error) {
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (e *eolRules) readAttrs(file string, domain []string, macros bool) ([]gitat
 	var b []byte
 	var err error
 	if domain != nil {
-		b, err = e.t.readTreePatternFile(nil, path.Join(path.Join(domain...), ".gitattributes"))
+		b, err = e.t.disk.readTreePatternFile(nil, path.Join(path.Join(domain...), ".gitattributes"))
 	} else {
 		b, err = readPatternFile(file)
 	}

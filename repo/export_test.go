@@ -13,7 +13,7 @@ var ErrPatternFileSize = errPatternFileSize
 // RecordCommit records the commit id as one this pair made, as Commit
 // does for its own, for tests that make pair commits with git.
 func RecordCommit(t *Tree, id string) error {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return err
 	}
@@ -21,5 +21,5 @@ func RecordCommit(t *Tree, id string) error {
 	if err != nil {
 		return err
 	}
-	return t.recordCommit(id, c.Message)
+	return t.repo.recordCommit(id, c.Message)
 }

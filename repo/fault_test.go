@@ -71,7 +71,7 @@ func faultTree(t *testing.T, git bool, f *faults) (string, *Tree) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tr.Close() })
-	tr.fault = f.hook
+	tr.disk.fault = f.hook
 	return dir, tr
 }
 
@@ -165,7 +165,7 @@ func TestWriteLeftNamed(t *testing.T) {
 	// be written in full, nor removed.
 	dir, tr := faultTree(t, true, &faults{})
 	besides := 0
-	tr.fault = func(op, name string) error {
+	tr.disk.fault = func(op, name string) error {
 		switch {
 		case op == "write" && strings.HasPrefix(filepath.Base(name), ".pair-"):
 			if besides++; besides == 2 {
@@ -206,7 +206,7 @@ func TestWriteLeftNamed(t *testing.T) {
 	// does the deleted file (deletions come first).
 	dir, tr = faultTree(t, true, &faults{})
 	besides = 0
-	tr.fault = func(op, name string) error {
+	tr.disk.fault = func(op, name string) error {
 		switch {
 		case op == "write" && strings.HasPrefix(filepath.Base(name), ".pair-"):
 			if besides++; besides >= 2 {

@@ -206,7 +206,7 @@ func (f *filters) read(name string, inTree bool) ([]byte, error) {
 	var b []byte
 	var err error
 	if inTree {
-		b, err = f.t.readTreePatternFile(nil, name)
+		b, err = f.t.disk.readTreePatternFile(nil, name)
 	} else {
 		b, err = readPatternFile(name)
 	}
@@ -369,7 +369,7 @@ func (t *Tree) CheckFilters(paths []string) error {
 	if !t.Git {
 		return nil
 	}
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return err
 	}
@@ -390,7 +390,7 @@ func (t *Tree) CheckFilters(paths []string) error {
 // file it writes has a filter driver that cannot be run on its new
 // content (see filters.check).
 func (t *Tree) checkFilters(ctx context.Context, changes []Change) error {
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func TestFilterDriverMatchesGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	cfg, err := tr.loadConfig()
+	cfg, err := tr.repo.loadConfig()
 	if err != nil {
 		t.Fatal(err)
 	}

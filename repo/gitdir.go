@@ -1,4 +1,4 @@
-// gitdir.go: the git directory and the common directory found from .git, ErrNotGit, and go-git's storage over them.
+// gitdir.go: the git directory and the common directory found from .git, ErrNotGit, and gitRepo, the repository they hold (go-git's storage over them).
 
 package repo
 
@@ -24,13 +24,26 @@ import (
 // repository, and by Open for a .git file that leads to no git directory.
 var ErrNotGit = errors.New("not a git repository")
 
+// gitRepo is the tree's repository as git keeps it, in the git
+// directory: its object storage, configuration, index and hooks, and the
+// record of the commits pair made (record.go).
+type gitRepo struct {
+	// git says whether the tree is a repository's; top is its root.
+	git bool
+	top string
+	// gitDir and commonDir are the git directory and the common
+	// directory (see Tree); gitErr says why a .git leads to neither.
+	gitDir, commonDir string
+	gitErr            error
+}
+
 // needGit returns why the tree has no git repository to work on: ErrNotGit
 // outside one, or the error of a .git that leads to no git directory.
-func (t *Tree) needGit() error {
-	if !t.Git {
+func (gr *gitRepo) needGit() error {
+	if !gr.git {
 		return ErrNotGit
 	}
-	return t.gitErr
+	return gr.gitErr
 }
 
 // gitDirs finds the git directory of the working tree at top (HEAD, the
@@ -86,16 +99,16 @@ func relativeTo(dir, p string) string {
 // gitStorage opens the tree's repository for go-git: its objects, refs
 // and config in the common directory, and the worktree's own HEAD and
 // index in the git directory. It is ErrNotGit outside a repository.
-func (t *Tree) gitStorage() (*filesystem.Storage, error) {
-	if !t.Git {
-		return nil, fmt.Errorf("%s: %w", t.Dir, ErrNotGit)
+func (gr *gitRepo) gitStorage() (*filesystem.Storage, error) {
+	if !gr.git {
+		return nil, fmt.Errorf("%s: %w", gr.top, ErrNotGit)
 	}
-	if t.gitErr != nil {
-		return nil, t.gitErr
+	if gr.gitErr != nil {
+		return nil, gr.gitErr
 	}
-	var fs billy.Filesystem = osfs.New(t.gitDir)
-	if t.commonDir != t.gitDir {
-		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(t.commonDir))
+	var fs billy.Filesystem = osfs.New(gr.gitDir)
+	if gr.commonDir != gr.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(gr.commonDir))
 	}
 	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
 }
@@ -116,3 +129,12 @@ func headCommit(st storer.Storer) (*gitobj.Commit, error) {
 	}
 	return c, nil
 }
+
+// GitDir returns the tree's git directory (the target of a ".git" file
+// for a linked worktree or a submodule), or "" outside a repository.
+func (t *Tree) GitDir() string { return t.gitDir }
+
+// CommonDir returns the git directory that the tree's worktrees share
+// (the git directory itself but in a linked worktree), or "" outside a
+// repository.
+func (t *Tree) CommonDir() string { return t.commonDir }

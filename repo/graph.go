@@ -404,21 +404,21 @@ func deletesUnder(deleted map[string]bool, dir string) bool {
 // its new files: a directory where a new file goes, emptied by the
 // deletions, is removed, and the directories the set needs are made
 // (journal.Dirs). A directory is never removed unless empty.
-func (t *Tree) makeRoom(j *journal) error {
+func (dk *disk) makeRoom(j *journal) error {
 	for _, e := range j.Changes {
-		if fi, err := t.root.Lstat(e.Path); !e.Delete && err == nil && fi.IsDir() {
-			t.removeEmptyTree(e.Path)
+		if fi, err := dk.root.Lstat(e.Path); !e.Delete && err == nil && fi.IsDir() {
+			dk.removeEmptyTree(e.Path)
 		}
 	}
 	for _, d := range j.Dirs {
-		if fi, err := t.root.Lstat(d); err == nil && fi.IsDir() {
+		if fi, err := dk.root.Lstat(d); err == nil && fi.IsDir() {
 			continue // made before a crash
 		}
-		if err := t.root.Mkdir(d, 0o755); err != nil {
+		if err := dk.root.Mkdir(d, 0o755); err != nil {
 			return wrapEscape(d, err)
 		}
 		// Mkdir's mode is filtered by the umask.
-		if err := t.root.Chmod(d, 0o755); err != nil {
+		if err := dk.root.Chmod(d, 0o755); err != nil {
 			return wrapEscape(d, err)
 		}
 	}
@@ -427,8 +427,8 @@ func (t *Tree) makeRoom(j *journal) error {
 
 // removeEmptyTree removes dir and the directories below it, as long as
 // they hold no file.
-func (t *Tree) removeEmptyTree(dir string) {
-	f, err := t.root.Open(dir)
+func (dk *disk) removeEmptyTree(dir string) {
+	f, err := dk.root.Open(dir)
 	if err != nil {
 		return
 	}
@@ -436,8 +436,8 @@ func (t *Tree) removeEmptyTree(dir string) {
 	f.Close()
 	for _, e := range ents {
 		if e.IsDir() {
-			t.removeEmptyTree(dir + "/" + e.Name())
+			dk.removeEmptyTree(dir + "/" + e.Name())
 		}
 	}
-	_ = t.root.Remove(dir)
+	_ = dk.root.Remove(dir)
 }

@@ -22,7 +22,7 @@ func (t *Tree) HeadText(p string) (text string, ok bool, err error) {
 	if !t.Git {
 		return "", false, nil
 	}
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return "", false, err
 	}

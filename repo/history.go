@@ -41,7 +41,7 @@ func (t *Tree) HistoryOf(p string, access Access, n int) ([]Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}

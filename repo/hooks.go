@@ -33,7 +33,7 @@ func (e *HookError) Error() string {
 // hooksDir returns the directory git runs hooks from: core.hooksPath
 // (relative to the work tree root when relative, ~ expanded), or the
 // hooks directory of the common git directory.
-func (t *Tree) hooksDir(cfg gitConfig, commonDir string) string {
+func (gr *gitRepo) hooksDir(cfg gitConfig, commonDir string) string {
 	p := cfg.get("core", "hooksPath")
 	if p == "" {
 		return filepath.Join(commonDir, "hooks")
@@ -42,7 +42,7 @@ func (t *Tree) hooksDir(cfg gitConfig, commonDir string) string {
 		p = filepath.Join(os.Getenv("HOME"), rest)
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(t.Dir, p)
+		p = filepath.Join(gr.top, p)
 	}
 	return p
 }
@@ -56,7 +56,7 @@ type hookRunner struct {
 }
 
 // newHookRunner prepares hooks that see indexFile as the index.
-func (t *Tree) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string, output io.Writer) *hookRunner {
+func (gr *gitRepo) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string, output io.Writer) *hookRunner {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -68,7 +68,7 @@ func (t *Tree) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string,
 	}
 	env = append(env,
 		"GIT_DIR="+gitDir,
-		"GIT_WORK_TREE="+t.Dir,
+		"GIT_WORK_TREE="+gr.top,
 		"GIT_INDEX_FILE="+indexFile,
 		"GIT_PREFIX=",
 		"GIT_EDITOR=:",
@@ -76,7 +76,7 @@ func (t *Tree) newHookRunner(cfg gitConfig, gitDir, commonDir, indexFile string,
 	if output == nil {
 		output = io.Discard
 	}
-	return &hookRunner{dir: t.hooksDir(cfg, commonDir), work: t.Dir, env: env, output: output}
+	return &hookRunner{dir: gr.hooksDir(cfg, commonDir), work: gr.top, env: env, output: output}
 }
 
 // run runs the named hook with args when it exists and is executable. A

@@ -23,7 +23,7 @@ var ErrNoIdentity = errors.New("no git identity")
 // ($GIT_CONFIG_GLOBAL, or ~/.gitconfig over $XDG_CONFIG_HOME/git/config)
 // and the system one, then $EMAIL for the email.
 func (t *Tree) Identity() (name, email string, err error) {
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return "", "", err
 	}
@@ -129,14 +129,14 @@ func configFiles(commonDir string) []string {
 // skipped; a file that does not parse is an error, as it is for git.
 // include.path is followed, and includeIf "gitdir:" for a directory
 // prefix.
-func (t *Tree) loadConfig() (gitConfig, error) {
-	if err := t.needGit(); err != nil {
+func (gr *gitRepo) loadConfig() (gitConfig, error) {
+	if err := gr.needGit(); err != nil {
 		return nil, err
 	}
 	var cfg gitConfig
 	var err error
-	for _, p := range configFiles(t.commonDir) {
-		if cfg, err = readConfig(cfg, p, t.gitDir, 0); err != nil {
+	for _, p := range configFiles(gr.commonDir) {
+		if cfg, err = readConfig(cfg, p, gr.gitDir, 0); err != nil {
 			return nil, err
 		}
 	}

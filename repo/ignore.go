@@ -1,4 +1,4 @@
-// ignore.go: git's ignore stack: .gitignore, info/exclude and core.excludesFile parsed and matched.
+// ignore.go: git's ignore stack: .gitignore, info/exclude and core.excludesFile parsed and matched; ignores, the tree's rules loaded when first needed.
 
 package repo
 
@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -152,6 +153,104 @@ func (rs ignoreRules) excludes(p string, isDir bool) bool {
 	return ex
 }
 
+// ignores is the tree's gitignore rules, loaded when first needed, and
+// what they say of a path.
+type ignores struct {
+	repo    *gitRepo
+	disk    *disk
+	once    sync.Once
+	err     error
+	fold    bool                   // core.ignoreCase
+	base    ignoreRules            // core.excludesFile and info/exclude
+	dirs    map[string]ignoreRules // .gitignore rules by directory
+	tracked map[string]bool        // paths in the index, read on first need
+}
+
+// ignored is Ignored, reading the .gitignore files through the walk w
+// when it is not nil.
+func (ig *ignores) ignored(p string, w *dirWalk) (bool, error) {
+	if !ig.repo.git {
+		return false, nil
+	}
+	ig.once.Do(func() { ig.err = ig.loadBase() })
+	if ig.err != nil {
+		return false, ig.err
+	}
+	parts := strings.Split(p, "/")
+	rs := ig.base[:len(ig.base):len(ig.base)]
+	hit := false
+	// Each directory from the top, then the path: the rules of the
+	// .gitignore files above it decide; a directory excluded excludes
+	// all it holds, and its own .gitignore is not read.
+	for i := 1; i <= len(parts) && !hit; i++ {
+		dir := strings.Join(parts[:i-1], "/")
+		drs, ok := ig.dirs[dir]
+		if !ok {
+			var err error
+			if drs, err = ig.readIgnoreFile(w, dir); err != nil {
+				return false, err
+			}
+			ig.dirs[dir] = drs
+		}
+		rs = append(rs, drs...)
+		hit = rs.excludes(strings.Join(parts[:i], "/"), i < len(parts))
+	}
+	if !hit {
+		return false, nil
+	}
+	if ig.tracked == nil {
+		ig.tracked = map[string]bool{}
+		if idx, _, err := ig.repo.readIndex(); err == nil {
+			for _, e := range idx.Entries {
+				ig.tracked[e.Name] = true
+			}
+		}
+	}
+	return !ig.tracked[p], nil
+}
+
+// loadBase reads the ignore rules that come before any .gitignore: the
+// person's global file, then info/exclude (the common directory's, which
+// linked worktrees share, as git reads it).
+func (ig *ignores) loadBase() error {
+	ig.dirs = map[string]ignoreRules{}
+	if !ig.repo.git {
+		return nil
+	}
+	cfg, err := ig.repo.loadConfig()
+	if err != nil {
+		return err
+	}
+	if ig.fold, err = configBool(cfg.get("core", "ignoreCase")); err != nil {
+		return fmt.Errorf("read git config core.ignoreCase: %w", err)
+	}
+	for _, name := range []string{ig.excludesFile(cfg), filepath.Join(ig.repo.commonDir, "info", "exclude")} {
+		if name == "" {
+			continue
+		}
+		b, err := readPatternFile(name)
+		if err != nil {
+			return err
+		}
+		ig.base = append(ig.base, parseIgnoreRules(b, "", ig.fold)...)
+	}
+	return nil
+}
+
+// readIgnoreFile reads the .gitignore of a directory of the tree ("" for
+// the top), through the walk w when it is not nil.
+func (ig *ignores) readIgnoreFile(w *dirWalk, dir string) (ignoreRules, error) {
+	b, err := ig.disk.readTreePatternFile(w, path.Join(dir, ".gitignore"))
+	if err != nil || b == nil {
+		return nil, err
+	}
+	base := ""
+	if dir != "" {
+		base = dir + "/"
+	}
+	return parseIgnoreRules(b, base, ig.fold), nil
+}
+
 // readPatternFile reads an ignore or attributes file of the person's (a
 // global one, or one in the git directory), following links as git does.
 // A file that is missing, unreadable or not a regular file (a device, a
@@ -177,8 +276,8 @@ func readPatternFile(name string) ([]byte, error) {
 // following a symbolic link: git (2.32 on) does not read these files
 // through a link. A missing file, a link or anything but a regular file
 // holds no patterns.
-func (t *Tree) readTreePatternFile(w *dirWalk, p string) ([]byte, error) {
-	r, name := t.root, p
+func (dk *disk) readTreePatternFile(w *dirWalk, p string) ([]byte, error) {
+	r, name := dk.root, p
 	if w != nil {
 		if d := w.dir(path.Dir(p)); d != nil {
 			r, name = d, path.Base(p)
@@ -255,12 +354,12 @@ func (c gitConfig) lookup(section, key string) (string, bool) {
 // core.excludesFile ("~/" is the home directory, a relative path is
 // relative to the top of the tree), or else $XDG_CONFIG_HOME/git/ignore,
 // or ~/.config/git/ignore; "" when there is none.
-func (t *Tree) excludesFile(cfg gitConfig) string {
+func (ig *ignores) excludesFile(cfg gitConfig) string {
 	if p, ok := cfg.lookup("core", "excludesFile"); ok {
 		if p == "" {
 			return ""
 		}
-		return expandPath(p, t.Dir)
+		return expandPath(p, ig.repo.top)
 	}
 	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
 		return filepath.Join(xdg, "git", "ignore")

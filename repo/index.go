@@ -34,7 +34,7 @@ func indexError(path, what string) error {
 // readEntries reads the index: its entries by path, at stage 0, and the
 // paths with unmerged entries.
 func (t *Tree) readEntries() (entries map[string]*index.Entry, unmerged map[string]bool, err error) {
-	if err := t.needGit(); err != nil {
+	if err := t.repo.needGit(); err != nil {
 		return nil, nil, err
 	}
 	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
@@ -145,7 +145,7 @@ func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
 // A section that reads what an earlier one wrote is placed on that
 // one's result. Links, binary files and submodules are refused.
 func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 // markers, is left unmerged as git leaves it: the preimage, ours and
 // theirs at stages 1, 2 and 3, from its merge (see ThreeWay).
 func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string, cached bool) error {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return err
 	}

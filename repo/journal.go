@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pair-cli/pair/internal/proc"
@@ -81,12 +80,30 @@ const (
 // tree for longer than pair waits.
 var ErrBusy = errors.New("another pair process is writing this tree")
 
+// crashJournal is the tree's write journal: where it lives (journalHome),
+// its lock, a write set's record saved as the write goes (saveJournal),
+// and the recovery that rolls an interrupted set back or forward
+// (recoverLocked, abandon). Tree.Write and Tree.Recover drive it.
+type crashJournal struct {
+	root *os.Root
+	disk *disk
+	// git says whether the tree is a repository's; top is its root and
+	// gitDir its git directory.
+	git         bool
+	top, gitDir string
+	// crashPoint is the crash tests' hook (see crash).
+	crashPoint func(step string)
+	// differ returns the files of a written set that differ from HEAD
+	// (Tree.differFromHead).
+	differ func(j *journal) []string
+}
+
 // crash calls the tree's crash hook, if any, at a step of Write or
 // Recover that a crash could interrupt. Only the crash tests set one, to
 // kill the process there.
-func (t *Tree) crash(step string) {
-	if t.crashPoint != nil {
-		t.crashPoint(step)
+func (cj *crashJournal) crash(step string) {
+	if cj.crashPoint != nil {
+		cj.crashPoint(step)
 	}
 }
 
@@ -143,22 +160,13 @@ type RecoveryReport struct {
 	Conflicts []string
 }
 
-// GitDir returns the tree's git directory (the target of a ".git" file
-// for a linked worktree or a submodule), or "" outside a repository.
-func (t *Tree) GitDir() string { return t.gitDir }
-
-// CommonDir returns the git directory that the tree's worktrees share
-// (the git directory itself but in a linked worktree), or "" outside a
-// repository.
-func (t *Tree) CommonDir() string { return t.commonDir }
-
 // journalHome returns the directory that holds the journal directory, and
 // the journal directory's name in it.
-func (t *Tree) journalHome() (string, string) {
-	if t.Git {
-		return filepath.Join(t.gitDir, "pair"), "journal"
+func (cj *crashJournal) journalHome() (string, string) {
+	if cj.git {
+		return filepath.Join(cj.gitDir, "pair"), "journal"
 	}
-	return filepath.Join(t.Dir, ".pair"), "journal"
+	return filepath.Join(cj.top, ".pair"), "journal"
 }
 
 // hasJournal reports whether there may be a journal to recover: the
@@ -168,12 +176,12 @@ func (t *Tree) journalHome() (string, string) {
 // anything else in it counts (an empty parent too). Outside one, it is
 // .pair in the working tree, which a killed write may leave empty: its
 // presence is enough, so that recovery removes it.
-func (t *Tree) hasJournal() bool {
-	if !t.Git {
-		_, err := t.root.Lstat(".pair")
+func (cj *crashJournal) hasJournal() bool {
+	if !cj.git {
+		_, err := cj.root.Lstat(".pair")
 		return err == nil
 	}
-	home, _ := t.journalHome()
+	home, _ := cj.journalHome()
 	entries, err := os.ReadDir(home)
 	if err != nil {
 		return false
@@ -194,23 +202,23 @@ func (t *Tree) hasJournal() bool {
 // tree (sessions): <git dir>/pair, or <root>/.pair outside a repository.
 // Nothing in it is ever in the working tree of a repository.
 func (t *Tree) StateDir() string {
-	home, _ := t.journalHome()
+	home, _ := t.journal.journalHome()
 	return home
 }
 
 // openJournalDir creates the journal directory if needed and opens it.
-func (t *Tree) openJournalDir() (*os.Root, error) {
-	home, name := t.journalHome()
-	if !t.Git {
+func (cj *crashJournal) openJournalDir() (*os.Root, error) {
+	home, name := cj.journalHome()
+	if !cj.git {
 		// Through the tree's root, so that a link named .pair cannot
 		// lead the journal outside.
-		if err := t.root.MkdirAll(path.Join(".pair", name), 0o755); err != nil {
+		if err := cj.root.MkdirAll(path.Join(".pair", name), 0o755); err != nil {
 			return nil, fmt.Errorf("journal directory: %w", wrapEscape(".pair", err))
 		}
-		return t.root.OpenRoot(path.Join(".pair", name))
+		return cj.root.OpenRoot(path.Join(".pair", name))
 	}
-	if fi, err := os.Stat(t.gitDir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("git directory %s: not found", t.gitDir)
+	if fi, err := os.Stat(cj.gitDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("git directory %s: not found", cj.gitDir)
 	}
 	if err := os.MkdirAll(filepath.Join(home, name), 0o755); err != nil {
 		return nil, fmt.Errorf("journal directory: %w", err)
@@ -220,11 +228,11 @@ func (t *Tree) openJournalDir() (*os.Root, error) {
 
 // removeJournalDir removes the journal directory and its parent when
 // they are empty.
-func (t *Tree) removeJournalDir() {
-	home, name := t.journalHome()
-	if !t.Git {
-		if t.root.Remove(path.Join(".pair", name)) == nil {
-			_ = t.root.Remove(".pair")
+func (cj *crashJournal) removeJournalDir() {
+	home, name := cj.journalHome()
+	if !cj.git {
+		if cj.root.Remove(path.Join(".pair", name)) == nil {
+			_ = cj.root.Remove(".pair")
 		}
 		return
 	}
@@ -239,24 +247,24 @@ func (t *Tree) removeJournalDir() {
 // of the process that holds it. A lock whose process is gone is stale and
 // taken over.
 type treeLock struct {
-	t     *Tree
+	j     *crashJournal
 	dir   *os.Root
 	token string
 }
 
 // lock takes the tree's write lock, waiting up to lockWait for another
 // process to release it.
-func (t *Tree) lock() (*treeLock, error) {
+func (cj *crashJournal) lock() (*treeLock, error) {
 	token := fmt.Sprintf("%d %s\n", os.Getpid(), randomHex())
 	deadline := time.Now().Add(lockWait)
 	for {
-		dir, err := t.openJournalDir()
+		dir, err := cj.openJournalDir()
 		if err != nil {
 			return nil, err
 		}
 		ok, err := tryLock(dir, token)
 		if ok {
-			return &treeLock{t: t, dir: dir, token: token}, nil
+			return &treeLock{j: cj, dir: dir, token: token}, nil
 		}
 		dir.Close()
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -324,7 +332,7 @@ func (l *treeLock) unlock() {
 		_ = l.dir.Remove(lockFile)
 	}
 	l.dir.Close()
-	l.t.removeJournalDir()
+	l.j.removeJournalDir()
 }
 
 // readJournal reads the journal, or returns nil when there is none.
@@ -344,13 +352,13 @@ func readJournal(dir *os.Root) (*journal, error) {
 }
 
 // saveJournal writes the journal atomically.
-func (t *Tree) saveJournal(dir *os.Root, j *journal) error {
+func (cj *crashJournal) saveJournal(dir *os.Root, j *journal) error {
 	b, err := json.MarshalIndent(j, "", "\t")
 	if err != nil {
 		return err
 	}
 	tmp := journalFile + ".tmp"
-	if err := t.writeIn(dir, tmp, b, 0o600); err != nil {
+	if err := cj.disk.writeIn(dir, tmp, b, 0o600); err != nil {
 		_ = dir.Remove(tmp)
 		return fmt.Errorf("write journal: %w", err)
 	}
@@ -432,16 +440,16 @@ func (t *Tree) Recover() (RecoveryReport, error) {
 		return RecoveryReport{}, err
 	}
 	defer release()
-	l, err := t.lock()
+	l, err := t.journal.lock()
 	if err != nil {
 		return RecoveryReport{}, err
 	}
 	defer l.unlock()
-	return t.recoverLocked(l.dir)
+	return t.journal.recoverLocked(l.dir)
 }
 
 // recoverLocked is Recover, with the lock held.
-func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
+func (cj *crashJournal) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	j, err := readJournal(dir)
 	if err != nil {
 		return RecoveryReport{}, err
@@ -456,16 +464,16 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 		j.State = stateRollingBack
 	case stateCommitting:
 		j.State = stateRollingBack
-		if t.canRollForward(dir, j) {
+		if cj.canRollForward(dir, j) {
 			j.State = stateRollingForward
 		}
-		if err := t.saveJournal(dir, j); err != nil {
+		if err := cj.saveJournal(dir, j); err != nil {
 			return RecoveryReport{}, err
 		}
-		t.crash("recover: decided")
+		cj.crash("recover: decided")
 	case stateRollingBack, stateRollingForward:
 	case stateWritten:
-		rep := RecoveryReport{Action: ActionUncommitted, Paths: t.differFromHead(j)}
+		rep := RecoveryReport{Action: ActionUncommitted, Paths: cj.differ(j)}
 		if len(rep.Paths) == 0 {
 			rep = RecoveryReport{} // committed after all
 		}
@@ -479,14 +487,14 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 	}
 	if j.State == stateRollingForward {
 		rep.Action = "rolled forward"
-		rep.Conflicts, err = t.rollForward(dir, j)
+		rep.Conflicts, err = cj.rollForward(dir, j)
 	} else {
-		rep.Conflicts, err = t.rollBack(dir, j)
+		rep.Conflicts, err = cj.rollBack(dir, j)
 	}
 	if err != nil {
 		return rep, fmt.Errorf("recover interrupted write (%s): %w", j.State, err)
 	}
-	t.crash("recover: done")
+	cj.crash("recover: done")
 	return rep, clearJournal(dir)
 }
 
@@ -496,14 +504,14 @@ func (t *Tree) recoverLocked(dir *os.Root) (RecoveryReport, error) {
 // let it, and it needs not be: the new copies go first, so that recovery
 // after a crash finds the set prepared, or a new content missing, and
 // rolls it back too.
-func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
+func (cj *crashJournal) abandon(dir *os.Root, j *journal, cause error) error {
 	j.State = stateRollingBack
-	_ = t.saveJournal(dir, j)
-	conflicts, err := t.rollBack(dir, j)
+	_ = cj.saveJournal(dir, j)
+	conflicts, err := cj.rollBack(dir, j)
 	var left []string // pair's temporary files in the tree
 	for _, e := range j.Changes {
 		for _, p := range []string{e.Temp, e.Restore} {
-			if _, lerr := t.root.Lstat(p); lerr == nil && p != "" {
+			if _, lerr := cj.root.Lstat(p); lerr == nil && p != "" {
 				left = append(left, p)
 			}
 		}
@@ -512,12 +520,12 @@ func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
 	if err != nil {
 		var changed []string
 		for _, e := range j.Changes {
-			if s, serr := t.stateOf(e.Path); serr != nil || !s.isOld(e) {
+			if s, serr := cj.disk.stateOf(e.Path); serr != nil || !s.isOld(e) {
 				changed = append(changed, e.Path)
 			}
 		}
 		what = append(what, fmt.Sprintf("rolling the write back failed too (%v), and %s %s not as %s: pair rolls the write back the next time it runs in this tree, from its journal in %s",
-			err, strings.Join(changed, ", "), isOrAre(len(changed)), itOrThey(len(changed)), t.journalShown()))
+			err, strings.Join(changed, ", "), isOrAre(len(changed)), itOrThey(len(changed)), cj.journalShown()))
 	}
 	if len(conflicts) > 0 {
 		what = append(what, "changed meanwhile, and left as they are: "+strings.Join(conflicts, ", "))
@@ -527,7 +535,7 @@ func (t *Tree) abandon(dir *os.Root, j *journal, cause error) error {
 	}
 	if err == nil && len(conflicts) == 0 {
 		if cerr := clearJournal(dir); cerr != nil {
-			what = append(what, fmt.Sprintf("its journal in %s could not be removed (%v)", t.journalShown(), cerr))
+			what = append(what, fmt.Sprintf("its journal in %s could not be removed (%v)", cj.journalShown(), cerr))
 		}
 	}
 	if len(what) == 0 {
@@ -552,10 +560,10 @@ func itOrThey(n int) string {
 
 // journalShown is the journal directory's name for a person: relative to
 // the tree's root when it is inside.
-func (t *Tree) journalShown() string {
-	home, name := t.journalHome()
+func (cj *crashJournal) journalShown() string {
+	home, name := cj.journalHome()
 	p := filepath.Join(home, name)
-	if rel, err := filepath.Rel(t.Dir, p); err == nil && filepath.IsLocal(rel) {
+	if rel, err := filepath.Rel(cj.top, p); err == nil && filepath.IsLocal(rel) {
 		return filepath.ToSlash(rel)
 	}
 	return p
@@ -569,10 +577,6 @@ type fileState struct {
 	dir     bool
 	mode    fs.FileMode
 	hash    string
-}
-
-func (t *Tree) stateOf(p string) (fileState, error) {
-	return stateIn(t.root, p)
 }
 
 // stateIn is what the file p of r holds now.
@@ -634,10 +638,10 @@ func (s fileState) holdsNew(e journalEntry) bool {
 // newReady reports whether an entry's new copy in the journal directory
 // dir (or, in an older journal, its temporary file in the tree) holds its
 // new content.
-func (t *Tree) newReady(dir *os.Root, e journalEntry) bool {
+func (cj *crashJournal) newReady(dir *os.Root, e journalEntry) bool {
 	r, name := dir, e.NewCopy
 	if name == "" {
-		r, name = t.root, e.Temp
+		r, name = cj.root, e.Temp
 	}
 	if name == "" {
 		return false
@@ -647,22 +651,22 @@ func (t *Tree) newReady(dir *os.Root, e journalEntry) bool {
 }
 
 // placeNew renames an entry's new content onto its target.
-func (t *Tree) placeNew(dir *os.Root, e journalEntry) error {
+func (cj *crashJournal) placeNew(dir *os.Root, e journalEntry) error {
 	if e.NewCopy == "" {
-		return wrapEscape(e.Path, t.root.Rename(e.Temp, e.Path))
+		return wrapEscape(e.Path, cj.root.Rename(e.Temp, e.Path))
 	}
-	return t.moveIn(dir, e.NewCopy, e.Path, e.Temp)
+	return cj.disk.moveIn(dir, e.NewCopy, e.Path, e.Temp)
 }
 
 // canRollForward reports whether every new content of the set is at
 // hand: in place, or in its new copy. A file that someone changed since
 // the crash (neither old nor new) is left alone either way.
-func (t *Tree) canRollForward(dir *os.Root, j *journal) bool {
+func (cj *crashJournal) canRollForward(dir *os.Root, j *journal) bool {
 	for _, e := range j.Changes {
-		if e.Delete || t.newReady(dir, e) {
+		if e.Delete || cj.newReady(dir, e) {
 			continue
 		}
-		s, err := t.stateOf(e.Path)
+		s, err := cj.disk.stateOf(e.Path)
 		if err != nil || s.isOld(e) && !s.isNew(e) {
 			return false
 		}
@@ -671,11 +675,11 @@ func (t *Tree) canRollForward(dir *os.Root, j *journal) bool {
 }
 
 // rollForward finishes the renames and deletions of a write set.
-func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err error) {
+func (cj *crashJournal) rollForward(dir *os.Root, j *journal) (conflicts []string, err error) {
 	// In the order write took: deletions, the directories, the new files.
 	for _, deletes := range []bool{true, false} {
 		if !deletes {
-			if err := t.makeRoom(j); err != nil {
+			if err := cj.disk.makeRoom(j); err != nil {
 				return conflicts, err
 			}
 		}
@@ -683,35 +687,35 @@ func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err er
 			if e.Delete != deletes {
 				continue
 			}
-			s, err := t.stateOf(e.Path)
+			s, err := cj.disk.stateOf(e.Path)
 			if err != nil {
 				return conflicts, err
 			}
 			switch {
 			case s.isNew(e):
 			case e.Delete && s.isOld(e):
-				if err := t.root.Remove(e.Path); err != nil {
+				if err := cj.root.Remove(e.Path); err != nil {
 					return conflicts, wrapEscape(e.Path, err)
 				}
-			case !e.Delete && s.isOld(e) && t.newReady(dir, e):
+			case !e.Delete && s.isOld(e) && cj.newReady(dir, e):
 				// Not over a file someone changed since the crash.
-				if err := t.placeNew(dir, e); err != nil {
+				if err := cj.placeNew(dir, e); err != nil {
 					return conflicts, err
 				}
 			default:
 				conflicts = append(conflicts, e.Path)
 			}
-			t.crash("recover: forward " + strconv.Itoa(i))
+			cj.crash("recover: forward " + strconv.Itoa(i))
 		}
 	}
 	for _, e := range j.Changes {
-		t.removeTemp(e.Temp)
-		t.removeTemp(e.Restore)
+		cj.disk.removeTemp(e.Temp)
+		cj.disk.removeTemp(e.Restore)
 		if e.Delete {
-			t.removeEmptyDirs(path.Dir(e.Path))
+			cj.disk.removeEmptyDirs(path.Dir(e.Path))
 		}
 	}
-	t.syncDirs(j)
+	cj.disk.syncDirs(j)
 	return conflicts, nil
 }
 
@@ -719,12 +723,12 @@ func (t *Tree) rollForward(dir *os.Root, j *journal) (conflicts []string, err er
 // temporary files and directories the set made. The new copies go first:
 // that frees the space the old contents may need on another file system,
 // and a crash from then on finds a new content missing, and rolls back.
-func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error) {
+func (cj *crashJournal) rollBack(dir *os.Root, j *journal) (conflicts []string, err error) {
 	for _, e := range j.Changes {
 		if e.NewCopy != "" {
 			_ = dir.Remove(e.NewCopy)
 		}
-		t.removeTemp(e.Temp)
+		cj.disk.removeTemp(e.Temp)
 	}
 	// The new files go first, then the directories made for them, then
 	// the old files come back: a directory that was a file is a file
@@ -735,7 +739,7 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 			if e.Existed != existed {
 				continue
 			}
-			s, err := t.stateOf(e.Path)
+			s, err := cj.disk.stateOf(e.Path)
 			if err != nil {
 				return err
 			}
@@ -745,17 +749,17 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 				conflicts = append(conflicts, e.Path)
 			case !e.Existed:
 				if s.regular || s.link {
-					if err := t.root.Remove(e.Path); err != nil {
+					if err := cj.root.Remove(e.Path); err != nil {
 						return wrapEscape(e.Path, err)
 					}
 				}
 			default:
-				if err := t.restore(dir, e); err != nil {
+				if err := cj.restore(dir, e); err != nil {
 					return err
 				}
 			}
-			t.removeTemp(e.Restore)
-			t.crash("recover: back " + strconv.Itoa(i))
+			cj.disk.removeTemp(e.Restore)
+			cj.crash("recover: back " + strconv.Itoa(i))
 		}
 		return nil
 	}
@@ -765,22 +769,22 @@ func (t *Tree) rollBack(dir *os.Root, j *journal) (conflicts []string, err error
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
 		// Only a directory: where the set deletes a file to make one, the
 		// file may still be there.
-		if fi, err := t.root.Lstat(j.Dirs[i]); err == nil && fi.IsDir() {
-			_ = t.root.Remove(j.Dirs[i]) // fails unless empty
+		if fi, err := cj.root.Lstat(j.Dirs[i]); err == nil && fi.IsDir() {
+			_ = cj.root.Remove(j.Dirs[i]) // fails unless empty
 		}
 	}
 	if err := back(true); err != nil {
 		return conflicts, err
 	}
-	t.syncDirs(j)
+	cj.disk.syncDirs(j)
 	return conflicts, nil
 }
 
 // restore puts an entry's old content back: the journal's copy is
 // renamed onto the target, which needs no space. Once it is, the target
 // holds its old content, so that a repeated roll-back leaves it.
-func (t *Tree) restore(dir *os.Root, e journalEntry) error {
-	old, link, err := t.readCopy(dir, e.OldCopy)
+func (cj *crashJournal) restore(dir *os.Root, e journalEntry) error {
+	old, link, err := cj.disk.readCopy(dir, e.OldCopy)
 	if err != nil || link != e.OldLink {
 		return fmt.Errorf("%s: old content: %w", e.Path, cmp.Or(err, errors.New("the journal's copy is of another kind")))
 	}
@@ -788,7 +792,7 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 		return fmt.Errorf("%s: the journal's copy of the old content is damaged", e.Path)
 	}
 	// A deletion may have removed the directory as it became empty.
-	if _, err := t.mkdirs(path.Dir(e.Path)); err != nil {
+	if _, err := cj.disk.mkdirs(path.Dir(e.Path)); err != nil {
 		return err
 	}
 	// The old mode, made durable as the content is (a link has no mode
@@ -799,61 +803,10 @@ func (t *Tree) restore(dir *os.Root, e journalEntry) error {
 	if err != nil {
 		return pathErr("restore", e.Path, err)
 	}
-	if err := t.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
+	if err := cj.disk.moveIn(dir, e.OldCopy, e.Path, e.Restore); err != nil {
 		return fmt.Errorf("put back the old %s: %w", e.Path, err)
 	}
 	return nil
-}
-
-// moveIn renames the file name of the journal directory dir onto the
-// tree's path target. Where the two are on different file systems, it
-// copies the file to the temporary file beside (a path of the tree) and
-// renames that; beside is removed on every way out (or, if it cannot be,
-// named by the roll-back).
-func (t *Tree) moveIn(dir *os.Root, name, target, beside string) error {
-	err := t.renameInto(dir, name, target)
-	if err == nil || !errors.Is(err, syscall.EXDEV) {
-		return wrapEscape(target, err)
-	}
-	fi, err := dir.Lstat(name)
-	if err != nil {
-		return wrapEscape(target, err)
-	}
-	b, link, err := t.readCopy(dir, name)
-	if err != nil {
-		return wrapEscape(target, err)
-	}
-	err = t.writeCopy(t.root, beside, b, fi.Mode().Perm(), link)
-	if err == nil {
-		err = t.root.Rename(beside, target)
-	}
-	if err != nil {
-		// What cannot be removed, the roll-back names (see abandon).
-		t.removeTemp(beside)
-		return wrapEscape(target, err)
-	}
-	_ = dir.Remove(name)
-	return nil
-}
-
-func (t *Tree) removeTemp(p string) {
-	if p != "" && t.faultAt("remove", p) == nil {
-		_ = t.root.Remove(p)
-	}
-}
-
-// syncDirs flushes the directories of a write set's files to disk.
-func (t *Tree) syncDirs(j *journal) {
-	dirs := map[string]bool{".": true}
-	for _, e := range j.Changes {
-		dirs[path.Dir(e.Path)] = true
-	}
-	for _, d := range j.Dirs {
-		dirs[path.Dir(d)] = true
-	}
-	for d := range dirs {
-		_ = syncDir(t.root, d) // a directory a deletion removed is gone
-	}
 }
 
 // restoreMode gives an entry's old copy its old mode, made durable as

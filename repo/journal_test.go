@@ -297,13 +297,13 @@ func TestNoJournalBesideState(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	if tr.hasJournal() {
+	if tr.journal.hasJournal() {
 		t.Errorf("sessions, %s and trusted-config read as a journal to recover", recordFile)
 	}
 	if err := os.Mkdir(filepath.Join(home, "journal"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !tr.hasJournal() {
+	if !tr.journal.hasJournal() {
 		t.Errorf("a journal directory is not seen")
 	}
 }

@@ -103,10 +103,17 @@ func (e *LinkError) Unwrap() []error {
 	return errs
 }
 
+// linkCheck finds the symbolic links among a path's leading folders, which
+// git never reads, writes or deletes through, and says where they lead.
+type linkCheck struct {
+	root *os.Root
+	top  string // the tree's root directory
+}
+
 // checkLinks refuses the clean path p when one of its leading folders is
 // a symbolic link in the tree, with a *LinkError worded for op.
-func (t *Tree) checkLinks(p string, op LinkOp) error {
-	return t.checkPatchLinks(p, op, patchLinks{}, t.root.Lstat)
+func (lk *linkCheck) checkLinks(p string, op LinkOp) error {
+	return lk.checkPatchLinks(p, op, patchLinks{}, lk.root.Lstat)
 }
 
 // cachedLstat is lstat remembering what it found, for a look at many paths
@@ -125,9 +132,9 @@ func cachedLstat(lstat func(string) (fs.FileInfo, error)) func(string) (fs.FileI
 
 // linkError describes the link at the leading folder link of p: where
 // it leads, followed to its end, and p there when that is in the tree.
-func (t *Tree) linkError(p, link string, op LinkOp) *LinkError {
+func (lk *linkCheck) linkError(p, link string, op LinkOp) *LinkError {
 	e := &LinkError{Path: p, Link: link, Op: op}
-	full := filepath.Join(t.Dir, filepath.FromSlash(link))
+	full := filepath.Join(lk.top, filepath.FromSlash(link))
 	target, err := os.Readlink(full)
 	if err != nil {
 		return e
@@ -138,7 +145,7 @@ func (t *Tree) linkError(p, link string, op LinkOp) *LinkError {
 		e.nowhere = true
 		return e
 	}
-	top, err := filepath.EvalSymlinks(t.Dir)
+	top, err := filepath.EvalSymlinks(lk.top)
 	if err != nil {
 		return e
 	}
@@ -196,7 +203,7 @@ func (t *Tree) linksOf(p *edit.Patch) patchLinks {
 // never follows a link. Below a missing folder, or a link the patch takes
 // away, only the links the patch makes count: nothing below them exists
 // on disk.
-func (t *Tree) checkPatchLinks(p string, op LinkOp, pl patchLinks, lstat func(string) (fs.FileInfo, error)) error {
+func (lk *linkCheck) checkPatchLinks(p string, op LinkOp, pl patchLinks, lstat func(string) (fs.FileInfo, error)) error {
 	onDisk := true
 	for i := 0; ; {
 		j := strings.IndexByte(p[i:], '/')
@@ -221,7 +228,7 @@ func (t *Tree) checkPatchLinks(p string, op LinkOp, pl patchLinks, lstat func(st
 		case err != nil:
 			return pathErr("read", d, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return t.linkError(p, d, op)
+			return lk.linkError(p, d, op)
 		case !fi.IsDir():
 			onDisk = false
 		}

@@ -26,7 +26,7 @@ func TestRemoveEmptyDirsKeepsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	tr.removeEmptyDirs("other/dir")
+	tr.disk.removeEmptyDirs("other/dir")
 	if fi, err := os.Lstat(filepath.Join(dir, "other/dir")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("other/dir after removeEmptyDirs: %v, %v, want the link kept", fi, err)
 	}

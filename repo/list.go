@@ -43,7 +43,7 @@ func (t *Tree) ListFiles(glob string, access Access, limit int) (files []string,
 	if err != nil {
 		return nil, false, err
 	}
-	if err := t.checkGlobLinks(g); err != nil {
+	if err := t.links.checkGlobLinks(g); err != nil {
 		return nil, false, err
 	}
 	files, err = t.walkFiles(g, access)
@@ -185,12 +185,12 @@ func (t *Tree) walkFiles(g *pathGlob, access Access) ([]string, error) {
 	var base ignoreRules
 	if w.ignore {
 		ig := &t.ignores
-		ig.once.Do(func() { ig.err = t.loadBase(ig) })
+		ig.once.Do(func() { ig.err = ig.loadBase() })
 		if ig.err != nil {
 			return nil, ig.err
 		}
 		base = ig.base
-		idx, _, err := t.readIndex()
+		idx, _, err := t.repo.readIndex()
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +240,7 @@ func (w *fileWalk) dir(dir string, parts []string, ps ignoreRules, ignored bool)
 		}
 	}
 	if w.ignore {
-		own, err := readIgnoreFile(w.t, nil, dir)
+		own, err := w.t.ignores.readIgnoreFile(nil, dir)
 		if err != nil {
 			return err
 		}
@@ -280,13 +280,13 @@ func (w *fileWalk) dir(dir string, parts []string, ps ignoreRules, ignored bool)
 }
 
 // readIndex reads the git index of the tree (empty when there is none).
-func (t *Tree) readIndex() (*index.Index, time.Time, error) {
-	return readIndex(filepath.Join(t.gitDir, "index"))
+func (gr *gitRepo) readIndex() (*index.Index, time.Time, error) {
+	return readIndex(filepath.Join(gr.gitDir, "index"))
 }
 
 // checkGlobLinks refuses a glob whose literal leading folders (those
 // before its first wildcard) hold a symbolic link.
-func (t *Tree) checkGlobLinks(g *pathGlob) error {
+func (lk *linkCheck) checkGlobLinks(g *pathGlob) error {
 	if g == nil {
 		return nil
 	}
@@ -297,10 +297,10 @@ func (t *Tree) checkGlobLinks(g *pathGlob) error {
 			break
 		}
 	}
-	err := t.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
+	err := lk.checkLinks(strings.Join(g.segs[:n], "/"), LinkPathspec)
 	var le *LinkError
 	if errors.As(err, &le) {
-		return t.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
+		return lk.linkError(strings.Join(g.segs, "/"), le.Link, LinkPathspec)
 	}
 	return err
 }

@@ -47,7 +47,7 @@ func (e LogEntry) Total() int { return e.Approved + e.Edited + e.Rejected }
 // this pair did not make is listed with NotMadeHere set. A repository
 // without commits yet has an empty log.
 func (t *Tree) Log(limit int) ([]LogEntry, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (t *Tree) Log(limit int) ([]LogEntry, error) {
 	if c == nil || err != nil {
 		return nil, err // nil, nil on an unborn branch
 	}
-	made, err := t.readCommitRecord()
+	made, err := t.repo.readCommitRecord()
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,8 @@ import (
 // tree's path target, with renameat between the two open directories:
 // the target's directory is opened through the tree's root, so that the
 // rename cannot leave the tree.
-func (t *Tree) renameInto(dir *os.Root, name, target string) error {
-	if err := t.faultAt("rename", target); err != nil {
+func (dk *disk) renameInto(dir *os.Root, name, target string) error {
+	if err := dk.faultAt("rename", target); err != nil {
 		return &os.LinkError{Op: "rename", Old: name, New: target, Err: err}
 	}
 	from, err := dir.Open(".")
@@ -24,7 +24,7 @@ func (t *Tree) renameInto(dir *os.Root, name, target string) error {
 		return err
 	}
 	defer from.Close()
-	to, err := t.root.Open(path.Dir(target))
+	to, err := dk.root.Open(path.Dir(target))
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		if err := checkBinary(fd); err != nil {
 			return nil, err
 		}
-		if err := t.checkGitlinkDiff(fd); err != nil {
+		if err := t.submodules.checkGitlinkDiff(fd); err != nil {
 			return nil, err
 		}
 		if fd.Path() == "" {
@@ -94,7 +94,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			// under the writer lock.
 			// A submodule's pointer is not written there (see submodule.go).
 			if gl := i == 0 && gitlinkSource(fd) || i == 1 && gitlinkResult(fd); !gl {
-				if err := t.checkPlacedPath(p, linked, w); err != nil {
+				if err := t.preflight.checkPlacedPath(p, linked, w); err != nil {
 					return nil, err
 				}
 			}
@@ -219,7 +219,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 			if err != nil {
 				return "", "", err
 			}
-			if err := t.checkPatchLinks(cp, op, srcLinks, w.lstat); err != nil {
+			if err := t.links.checkPatchLinks(cp, op, srcLinks, w.lstat); err != nil {
 				return "", "", err
 			}
 			if at, ok := seq.known(cp); ok && !fd.Renamed && !fd.Copied {
@@ -230,7 +230,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 				break
 			}
 			if gitlinkSource(fd) {
-				if ok, err := t.gitlinkAt(cp); err != nil || ok {
+				if ok, err := t.submodules.gitlinkAt(cp); err != nil || ok {
 					oldPath, stripped = cp, i > 0
 					if err != nil {
 						return "", "", err
@@ -289,10 +289,10 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	if newPath, err = t.Clean(np); err != nil {
 		return "", "", err
 	}
-	if err := t.checkName(newPath); err != nil {
+	if err := t.preflight.checkName(newPath); err != nil {
 		return "", "", err
 	}
-	if err := t.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
+	if err := t.links.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
 		return "", "", err
 	}
 	// It must not exist yet (an empty file may be filled), and must not
@@ -307,7 +307,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	}
 	fi, err := w.stat(newPath)
 	if gitlinkResult(fd) {
-		return oldPath, newPath, t.checkNewGitlink(newPath, fi, err)
+		return oldPath, newPath, t.submodules.checkNewGitlink(newPath, fi, err)
 	}
 	switch {
 	case err == nil && fi.IsDir() && seq.leavesUnder(newPath):

@@ -40,11 +40,11 @@ func (t *Tree) CheckCommit() error { return t.checkCommit(true) }
 func (t *Tree) CheckCommitSettings() error { return t.checkCommit(false) }
 
 func (t *Tree) checkCommit(indexLock bool) error {
-	if err := t.needGit(); err != nil {
+	if err := t.repo.needGit(); err != nil {
 		return err
 	}
 	gitDir := t.gitDir
-	cfg, err := t.loadConfig()
+	cfg, err := t.repo.loadConfig()
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@
 package repo
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,8 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // ErrSubmodule is returned for a path inside a submodule or a nested
@@ -62,9 +58,26 @@ func isDotGit(name string) bool {
 	return strings.EqualFold(name, ".git") || strings.EqualFold(name, "git~1")
 }
 
+// preflight checks, before anything is written, that a write set's paths
+// can be written as git would: names the system can hold, outside any
+// .git directory, submodule or nested repository, and not beyond a
+// symbolic link.
+type preflight struct {
+	root *os.Root
+	// git says whether the tree is a repository's; top is its root and
+	// gitDir its git directory.
+	git         bool
+	top, gitDir string
+	links       *linkCheck
+	submodules  *submodules
+	// gitDirInside says whether the git directory is inside the tree
+	// under another name (0 not known yet, 1 yes, -1 no).
+	gitDirInside int
+}
+
 // checkName refuses a clean path with a control character or longer than
 // the system allows.
-func (t *Tree) checkName(p string) error {
+func (pf *preflight) checkName(p string) error {
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {
 			return fmt.Errorf("%q: %w: it holds a control character (%q)", p, ErrBadPath, r)
@@ -80,8 +93,8 @@ func (t *Tree) checkName(p string) error {
 		}
 	}
 	// The temporary file beside it may be the longer of the two.
-	n := len(filepath.Join(t.Dir, filepath.FromSlash(p)))
-	if m := len(filepath.Join(t.Dir, filepath.FromSlash(path.Dir(p)))) + 1 + tempNameLen; m > n {
+	n := len(filepath.Join(pf.top, filepath.FromSlash(p)))
+	if m := len(filepath.Join(pf.top, filepath.FromSlash(path.Dir(p)))) + 1 + tempNameLen; m > n {
 		n = m
 	}
 	if n >= pathMax() {
@@ -96,14 +109,14 @@ func (t *Tree) checkName(p string) error {
 // symbolic link (see checkLinks), and its directories must stay outside
 // any .git directory (this repository's, or one that another spelling
 // reaches), and outside any submodule or nested repository.
-func (t *Tree) checkWritePath(p string) error {
-	if err := t.checkName(p); err != nil {
+func (pf *preflight) checkWritePath(p string) error {
+	if err := pf.checkName(p); err != nil {
 		return err
 	}
-	if err := t.checkLinks(p, LinkWrite); err != nil {
+	if err := pf.links.checkLinks(p, LinkWrite); err != nil {
 		return err
 	}
-	real, err := t.realPath(p)
+	real, err := pf.realPath(p)
 	if err != nil {
 		return err
 	}
@@ -117,9 +130,9 @@ func (t *Tree) checkWritePath(p string) error {
 			return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
 		}
 	}
-	if t.Git {
-		if gd, err := filepath.EvalSymlinks(t.gitDir); err == nil {
-			if rr, err := filepath.EvalSymlinks(t.Dir); err == nil {
+	if pf.git {
+		if gd, err := filepath.EvalSymlinks(pf.gitDir); err == nil {
+			if rr, err := filepath.EvalSymlinks(pf.top); err == nil {
 				full := filepath.Join(rr, filepath.FromSlash(real))
 				if rel, err := filepath.Rel(gd, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 					return fmt.Errorf("%s: %w%s", p, ErrGitInternal, via)
@@ -132,11 +145,11 @@ func (t *Tree) checkWritePath(p string) error {
 	// one.
 	for i := 1; i < len(parts); i++ {
 		dir := strings.Join(parts[:i], "/")
-		if _, err := t.root.Lstat(path.Join(dir, ".git")); err == nil {
+		if _, err := pf.root.Lstat(path.Join(dir, ".git")); err == nil {
 			return fmt.Errorf("%s: %w (%s has its own .git)%s", p, ErrSubmodule, dir, via)
 		}
 	}
-	if sub := t.gitlinkOf(p, real); sub != "" {
+	if sub := pf.submodules.gitlinkOf(p, real); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)%s", p, ErrSubmodule, sub, via)
 	}
 	return nil
@@ -147,11 +160,11 @@ func (t *Tree) checkWritePath(p string) error {
 // name, its .git components, the git directory and the submodules above
 // it are looked at, each directory once per walk w. With linked set it is
 // checkWritePath.
-func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
+func (pf *preflight) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 	if linked {
-		return t.checkWritePath(p)
+		return pf.checkWritePath(p)
 	}
-	if err := t.checkName(p); err != nil {
+	if err := pf.checkName(p); err != nil {
 		return err
 	}
 	parts := strings.Split(p, "/")
@@ -160,10 +173,10 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 			return fmt.Errorf("%s: %w", p, ErrGitInternal)
 		}
 	}
-	if t.Git && t.gitDirInTree() {
+	if pf.git && pf.gitDirInTree() {
 		// Only a git directory inside the tree under another name (a
 		// "gitdir:" line pointing there) can be reached without a link.
-		if err := t.checkWritePath(p); err != nil {
+		if err := pf.checkWritePath(p); err != nil {
 			return err
 		}
 	}
@@ -173,7 +186,7 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 			return fmt.Errorf("%s: %w (%s has its own .git)", p, ErrSubmodule, dir)
 		}
 	}
-	if sub := t.gitlinkOf(p); sub != "" {
+	if sub := pf.submodules.gitlinkOf(p); sub != "" {
 		return fmt.Errorf("%s: %w (%s is a submodule in the git index)", p, ErrSubmodule, sub)
 	}
 	return nil
@@ -181,18 +194,18 @@ func (t *Tree) checkPlacedPath(p string, linked bool, w *dirWalk) error {
 
 // gitDirInTree reports whether the git directory is inside the tree by
 // another name than .git, found once per tree.
-func (t *Tree) gitDirInTree() bool {
-	if t.gitDirInside == 0 {
-		t.gitDirInside = -1
-		gd, err1 := filepath.EvalSymlinks(t.gitDir)
-		rr, err2 := filepath.EvalSymlinks(t.Dir)
+func (pf *preflight) gitDirInTree() bool {
+	if pf.gitDirInside == 0 {
+		pf.gitDirInside = -1
+		gd, err1 := filepath.EvalSymlinks(pf.gitDir)
+		rr, err2 := filepath.EvalSymlinks(pf.top)
 		if err1 != nil || err2 != nil {
-			t.gitDirInside = 1 // unknown: check every path in full
+			pf.gitDirInside = 1 // unknown: check every path in full
 		} else if rel, err := filepath.Rel(rr, gd); err != nil || (rel != ".git" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
-			t.gitDirInside = 1
+			pf.gitDirInside = 1
 		}
 	}
-	return t.gitDirInside == 1
+	return pf.gitDirInside == 1
 }
 
 // realPath returns where a clean path of the tree lands on disk, as a
@@ -200,7 +213,7 @@ func (t *Tree) gitDirInTree() bool {
 // its existing directories are followed (the path's last component is
 // not: the write set never writes through a link). A link that leads
 // out of the tree, or that is broken, is refused.
-func (t *Tree) realPath(p string) (string, error) {
+func (pf *preflight) realPath(p string) (string, error) {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
@@ -211,7 +224,7 @@ func (t *Tree) realPath(p string) (string, error) {
 	parts := strings.Split(dir, "/")
 	n := len(parts)
 	for ; n > 0; n-- {
-		if _, err := t.root.Lstat(strings.Join(parts[:n], "/")); err == nil {
+		if _, err := pf.root.Lstat(strings.Join(parts[:n], "/")); err == nil {
 			break
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 			return "", pathErr("read", strings.Join(parts[:n], "/"), err)
@@ -220,12 +233,12 @@ func (t *Tree) realPath(p string) (string, error) {
 	if n == 0 {
 		return p, nil
 	}
-	rootReal, err := filepath.EvalSymlinks(t.Dir)
+	rootReal, err := filepath.EvalSymlinks(pf.top)
 	if err != nil {
 		return "", err
 	}
 	existing := strings.Join(parts[:n], "/")
-	got, err := filepath.EvalSymlinks(filepath.Join(t.Dir, filepath.FromSlash(existing)))
+	got, err := filepath.EvalSymlinks(filepath.Join(pf.top, filepath.FromSlash(existing)))
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -239,127 +252,4 @@ func (t *Tree) realPath(p string) (string, error) {
 	}
 	rest := append([]string{filepath.ToSlash(rel)}, parts[n:]...)
 	return path.Join(append(rest, base)...), nil
-}
-
-// gitlinkOf returns the submodule of the git index that holds p or real
-// (the same path, followed through links), or "".
-func (t *Tree) gitlinkOf(paths ...string) string {
-	if !t.Git {
-		return ""
-	}
-	if t.gitlinks == nil {
-		t.gitlinks = t.readGitlinks()
-	}
-	for _, p := range paths {
-		for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
-			if t.gitlinks[d] {
-				return d
-			}
-		}
-	}
-	return ""
-}
-
-// readGitlinks returns the submodules (gitlinks) of the git index. It
-// reads only the mode and the name of each entry, and falls back to
-// decoding the whole index when that index is one it does not know.
-func (t *Tree) readGitlinks() map[string]bool {
-	if b, err := os.ReadFile(filepath.Join(t.gitDir, "index")); err == nil && !t.sha256() {
-		if links, ok := indexGitlinks(b); ok {
-			return links
-		}
-	}
-	links := map[string]bool{}
-	if idx, _, err := readIndex(filepath.Join(t.gitDir, "index")); err == nil {
-		for _, e := range idx.Entries {
-			if e.Mode == filemode.Submodule {
-				links[e.Name] = true
-			}
-		}
-	}
-	return links
-}
-
-// sha256 reports whether the repository's configuration may name another
-// object format than SHA-1, whose longer object names an index entry
-// would hold.
-func (t *Tree) sha256() bool {
-	b, err := os.ReadFile(filepath.Join(t.commonDir, "config"))
-	return err != nil || bytes.Contains(bytes.ToLower(b), []byte("objectformat"))
-}
-
-// indexGitlinks returns the names of the gitlinks (mode 160000) of a git
-// index of version 2, 3 or 4 with SHA-1 object names; ok is false for
-// anything else, or anything it cannot follow.
-func indexGitlinks(b []byte) (links map[string]bool, ok bool) {
-	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, false
-	}
-	version := binary.BigEndian.Uint32(b[4:])
-	count := binary.BigEndian.Uint32(b[8:])
-	if version < 2 || version > 4 {
-		return nil, false
-	}
-	links = map[string]bool{}
-	pos := 12
-	var prev []byte // the previous name, which version 4 names build on
-	for range count {
-		// 40 bytes of file data (the mode at 24), a 20-byte object name,
-		// 2 bytes of flags (the name's length in the low 12 bits).
-		start := pos
-		if pos+62 > len(b) {
-			return nil, false
-		}
-		mode := binary.BigEndian.Uint32(b[pos+24:])
-		flags := binary.BigEndian.Uint16(b[pos+60:])
-		pos += 62
-		if flags&0x4000 != 0 { // extended flags
-			if version < 3 {
-				return nil, false
-			}
-			pos += 2
-		}
-		var name []byte
-		if version == 4 {
-			// How many bytes to drop from the end of the previous name (git's
-			// offset varint), then the rest of this one, NUL-terminated.
-			strip, n := 0, 0
-			for {
-				if pos+n >= len(b) || n > 4 {
-					return nil, false
-				}
-				c := b[pos+n]
-				strip = strip<<7 | int(c&0x7f)
-				n++
-				if c&0x80 == 0 {
-					break
-				}
-				strip++
-			}
-			pos += n
-			end := bytes.IndexByte(b[pos:], 0)
-			if end < 0 || strip > len(prev) {
-				return nil, false
-			}
-			name = append(prev[:len(prev)-strip:len(prev)-strip], b[pos:pos+end]...)
-			pos += end + 1
-		} else {
-			end := bytes.IndexByte(b[pos:], 0)
-			if end < 0 || int(flags&0xfff) != min(end, 0xfff) {
-				return nil, false
-			}
-			name = b[pos : pos+end]
-			// Padded with 1 to 8 NULs to a multiple of 8 bytes.
-			next := start + (pos+end-start+8)&^7
-			if next > len(b) || bytes.ContainsFunc(b[pos+end:next], func(r rune) bool { return r != 0 }) {
-				return nil, false
-			}
-			pos = next
-		}
-		if mode&0o170000 == 0o160000 {
-			links[string(name)] = true
-		}
-		prev = name
-	}
-	return links, true
 }

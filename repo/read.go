@@ -131,7 +131,7 @@ func (t *Tree) ReadText(p string, access Access, maxChars int) (text string, tru
 	if err != nil {
 		return "", false, err
 	}
-	if err := t.checkLinks(cp, LinkRead); err != nil {
+	if err := t.links.checkLinks(cp, LinkRead); err != nil {
 		return "", false, err
 	}
 	if err := t.Guard(cp, access); err != nil {

@@ -50,10 +50,10 @@ type commitRecord struct {
 
 // recordPath returns the record's path, and the name to show a person:
 // relative to the tree's root when the common directory is inside it.
-func (t *Tree) recordPath() (string, string) {
-	p := filepath.Join(t.commonDir, recordDir, recordFile)
+func (gr *gitRepo) recordPath() (string, string) {
+	p := filepath.Join(gr.commonDir, recordDir, recordFile)
 	shown := p
-	if rel, err := filepath.Rel(t.Dir, p); err == nil && filepath.IsLocal(rel) {
+	if rel, err := filepath.Rel(gr.top, p); err == nil && filepath.IsLocal(rel) {
 		shown = filepath.ToSlash(rel)
 	}
 	return p, shown
@@ -61,12 +61,12 @@ func (t *Tree) recordPath() (string, string) {
 
 // recordCommit appends the commit to the record: its id, and the digest
 // of the trailers of msg, its message as written.
-func (t *Tree) recordCommit(id, msg string) error {
+func (gr *gitRepo) recordCommit(id, msg string) error {
 	rec, ok, _ := audit.ParseMessage(msg)
 	if !ok {
 		return fmt.Errorf("commit %s has no pair trailers to record", id)
 	}
-	p, _ := t.recordPath()
+	p, _ := gr.recordPath()
 	if err := os.Mkdir(filepath.Dir(p), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
@@ -111,10 +111,10 @@ func notLink(p string) error {
 // readCommitRecord reads the record: its last recordLimit bytes, never
 // through a symbolic link. A line that does not parse (one torn by a
 // crash) is skipped.
-func (t *Tree) readCommitRecord() (*commitRecord, error) {
-	p, shown := t.recordPath()
+func (gr *gitRepo) readCommitRecord() (*commitRecord, error) {
+	p, shown := gr.recordPath()
 	r := &commitRecord{byID: map[string]string{}, byDigest: map[string]string{}, amended: map[string]string{}, shown: shown}
-	if err := r.readAmends(filepath.Join(t.gitDir, "logs", "HEAD")); err != nil {
+	if err := r.readAmends(filepath.Join(gr.gitDir, "logs", "HEAD")); err != nil {
 		return nil, err
 	}
 	if err := notLink(filepath.Dir(p)); errors.Is(err, fs.ErrNotExist) {

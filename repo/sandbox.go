@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // ErrIgnored is returned for a path that git ignores (and does not track),
@@ -116,7 +114,7 @@ func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 		return &AccessError{Path: p, Err: ErrSecret}
 	}
 	if !access.Ignored {
-		ignored, err := t.ignored(p, w)
+		ignored, err := t.ignores.ignored(p, w)
 		if err != nil {
 			return err
 		}
@@ -125,16 +123,6 @@ func (t *Tree) guard(p string, access Access, w *dirWalk) error {
 		}
 	}
 	return nil
-}
-
-// ignores is the lazily loaded gitignore state of a tree.
-type ignores struct {
-	once    sync.Once
-	err     error
-	fold    bool                   // core.ignoreCase
-	base    ignoreRules            // core.excludesFile and info/exclude
-	dirs    map[string]ignoreRules // .gitignore rules by directory
-	tracked map[string]bool        // paths in the index, read on first need
 }
 
 // Ignored reports whether git ignores the path and does not track it, as
@@ -146,91 +134,5 @@ type ignores struct {
 // directory that is excluded. Outside a git repository nothing is
 // ignored.
 func (t *Tree) Ignored(p string) (bool, error) {
-	return t.ignored(p, nil)
-}
-
-// ignored is Ignored, reading the .gitignore files through the walk w
-// when it is not nil.
-func (t *Tree) ignored(p string, w *dirWalk) (bool, error) {
-	if !t.Git {
-		return false, nil
-	}
-	ig := &t.ignores
-	ig.once.Do(func() { ig.err = t.loadBase(ig) })
-	if ig.err != nil {
-		return false, ig.err
-	}
-	parts := strings.Split(p, "/")
-	rs := ig.base[:len(ig.base):len(ig.base)]
-	hit := false
-	// Each directory from the top, then the path: the rules of the
-	// .gitignore files above it decide; a directory excluded excludes
-	// all it holds, and its own .gitignore is not read.
-	for i := 1; i <= len(parts) && !hit; i++ {
-		dir := strings.Join(parts[:i-1], "/")
-		drs, ok := ig.dirs[dir]
-		if !ok {
-			var err error
-			if drs, err = readIgnoreFile(t, w, dir); err != nil {
-				return false, err
-			}
-			ig.dirs[dir] = drs
-		}
-		rs = append(rs, drs...)
-		hit = rs.excludes(strings.Join(parts[:i], "/"), i < len(parts))
-	}
-	if !hit {
-		return false, nil
-	}
-	if ig.tracked == nil {
-		ig.tracked = map[string]bool{}
-		if idx, _, err := t.readIndex(); err == nil {
-			for _, e := range idx.Entries {
-				ig.tracked[e.Name] = true
-			}
-		}
-	}
-	return !ig.tracked[p], nil
-}
-
-// loadBase reads the ignore rules that come before any .gitignore: the
-// person's global file, then info/exclude (the common directory's, which
-// linked worktrees share, as git reads it).
-func (t *Tree) loadBase(ig *ignores) error {
-	ig.dirs = map[string]ignoreRules{}
-	if !t.Git {
-		return nil
-	}
-	cfg, err := t.loadConfig()
-	if err != nil {
-		return err
-	}
-	if ig.fold, err = configBool(cfg.get("core", "ignoreCase")); err != nil {
-		return fmt.Errorf("read git config core.ignoreCase: %w", err)
-	}
-	for _, name := range []string{t.excludesFile(cfg), filepath.Join(t.commonDir, "info", "exclude")} {
-		if name == "" {
-			continue
-		}
-		b, err := readPatternFile(name)
-		if err != nil {
-			return err
-		}
-		ig.base = append(ig.base, parseIgnoreRules(b, "", ig.fold)...)
-	}
-	return nil
-}
-
-// readIgnoreFile reads the .gitignore of a directory of the tree ("" for
-// the top), through the walk w when it is not nil.
-func readIgnoreFile(t *Tree, w *dirWalk, dir string) (ignoreRules, error) {
-	b, err := t.readTreePatternFile(w, path.Join(dir, ".gitignore"))
-	if err != nil || b == nil {
-		return nil, err
-	}
-	base := ""
-	if dir != "" {
-		base = dir + "/"
-	}
-	return parseIgnoreRules(b, base, t.ignores.fold), nil
+	return t.ignores.ignored(p, nil)
 }

@@ -109,7 +109,7 @@ type gitState struct {
 }
 
 func (t *Tree) loadGitState() (*gitState, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (t *Tree) loadGitState() (*gitState, error) {
 			return nil, fmt.Errorf("read HEAD tree: %w", err)
 		}
 	}
-	idx, when, err := t.readIndex()
+	idx, when, err := t.repo.readIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (t *Tree) worktreeState(e *index.Entry, gs *gitState) (byte, error) {
 	if e.Mode == filemode.Submodule || e.SkipWorktree {
 		return ' ', nil
 	}
-	if err := t.checkPatchLinks(e.Name, LinkRead, patchLinks{}, gs.lstat); errors.Is(err, ErrBeyondLink) {
+	if err := t.links.checkPatchLinks(e.Name, LinkRead, patchLinks{}, gs.lstat); errors.Is(err, ErrBeyondLink) {
 		return 'D', nil
 	}
 	indexTime := gs.indexTime

@@ -1,11 +1,15 @@
-// submodule.go: submodule pointers (gitlinks) changed in the index and the commit, never the checkout.
+// submodule.go: submodule pointers (gitlinks): the index's submodules, changed in the index and the commit, never the checkout.
 
 package repo
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -44,15 +48,28 @@ func gitlinkPlan(p *edit.FilePlan) bool {
 	return p.Diff != nil && (gitlinkSource(p.Diff) || gitlinkResult(p.Diff))
 }
 
+// submodules is what the git index says of the tree's submodules: the
+// pointer at a path, the submodule that holds a path, what a patch may
+// do with them.
+type submodules struct {
+	// git says whether the tree is a repository's; gitDir is its git
+	// directory (the index) and commonDir that of its configuration.
+	git               bool
+	gitDir, commonDir string
+	// gitlinks caches the submodules of the git index during a check of
+	// a write set (see gitlinkOf).
+	gitlinks map[string]bool
+}
+
 // checkGitlinkDiff refuses what pair does not do with submodules: a
 // submodule turned into a file or a link, or back, and any submodule
 // change outside a git repository.
-func (t *Tree) checkGitlinkDiff(fd *edit.FileDiff) error {
+func (sm *submodules) checkGitlinkDiff(fd *edit.FileDiff) error {
 	src, res := gitlinkSource(fd), gitlinkResult(fd)
 	switch {
 	case !src && !res:
 		return nil
-	case !t.Git:
+	case !sm.git:
 		return fmt.Errorf("%s: %w outside a git repository", fd.Path(), ErrGitlink)
 	case !fd.New && !fd.Deleted && src != res:
 		return fmt.Errorf("%s: %w: turning a submodule into a file or back is not supported", fd.Path(), ErrGitlink)
@@ -62,8 +79,8 @@ func (t *Tree) checkGitlinkDiff(fd *edit.FileDiff) error {
 
 // indexGitlink returns the commit the index's submodule pointer at p
 // names, or ok false when the index has no submodule there.
-func (t *Tree) indexGitlink(p string) (id string, ok bool, err error) {
-	idx, _, err := readIndex(filepath.Join(t.gitDir, "index"))
+func (sm *submodules) indexGitlink(p string) (id string, ok bool, err error) {
+	idx, _, err := readIndex(filepath.Join(sm.gitDir, "index"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
@@ -92,15 +109,15 @@ func gitlinkID(text string) (string, error) {
 }
 
 // gitlinkAt reports whether the index holds a submodule at p.
-func (t *Tree) gitlinkAt(p string) (bool, error) {
-	_, ok, err := t.indexGitlink(p)
+func (sm *submodules) gitlinkAt(p string) (bool, error) {
+	_, ok, err := sm.indexGitlink(p)
 	return ok, err
 }
 
 // checkNewGitlink checks the path of a submodule the patch adds: not in
 // the index yet, and on disk nothing or a folder (the submodule's own).
-func (t *Tree) checkNewGitlink(p string, fi fs.FileInfo, statErr error) error {
-	if _, ok, err := t.indexGitlink(p); err != nil {
+func (sm *submodules) checkNewGitlink(p string, fi fs.FileInfo, statErr error) error {
+	if _, ok, err := sm.indexGitlink(p); err != nil {
 		return err
 	} else if ok {
 		return fmt.Errorf("%s: the patch adds the submodule, but the index has it already", p)
@@ -172,17 +189,17 @@ const reasonStagedGitlink = "HEAD's submodule pointer is not the one in the inde
 // gitlinkFolders makes the empty folder of each submodule the plans add
 // and removes the empty folder of each they delete, as git apply does; a
 // folder that holds anything is left alone.
-func (t *Tree) gitlinkFolders(plans []*edit.FilePlan) {
+func (dk *disk) gitlinkFolders(plans []*edit.FilePlan) {
 	for _, p := range plans {
 		if !gitlinkPlan(p) {
 			continue
 		}
 		if p.OldPath != "" && p.OldPath != p.NewPath && gitlinkSource(p.Diff) {
-			_ = t.root.Remove(p.OldPath) // only an empty folder
+			_ = dk.root.Remove(p.OldPath) // only an empty folder
 		}
 		if p.NewPath != "" && gitlinkResult(p.Diff) {
-			if _, err := t.root.Lstat(p.NewPath); errors.Is(err, fs.ErrNotExist) {
-				_, _ = t.mkdirs(p.NewPath)
+			if _, err := dk.root.Lstat(p.NewPath); errors.Is(err, fs.ErrNotExist) {
+				_, _ = dk.mkdirs(p.NewPath)
 			}
 		}
 	}
@@ -201,8 +218,8 @@ func withoutGitlinks(plans []*edit.FilePlan) []*edit.FilePlan {
 }
 
 // readGitlink is the text of the index's submodule pointer at p.
-func (t *Tree) readGitlink(p string) (string, error) {
-	id, ok, err := t.indexGitlink(p)
+func (sm *submodules) readGitlink(p string) (string, error) {
+	id, ok, err := sm.indexGitlink(p)
 	if err == nil && !ok {
 		err = fmt.Errorf("%s: %w: the index has no submodule there", p, ErrGitlink)
 	}
@@ -225,4 +242,127 @@ func checkGitlinkPlans(plans []*edit.FilePlan, commit bool) error {
 		}
 	}
 	return nil
+}
+
+// gitlinkOf returns the submodule of the git index that holds p or real
+// (the same path, followed through links), or "".
+func (sm *submodules) gitlinkOf(paths ...string) string {
+	if !sm.git {
+		return ""
+	}
+	if sm.gitlinks == nil {
+		sm.gitlinks = sm.readGitlinks()
+	}
+	for _, p := range paths {
+		for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+			if sm.gitlinks[d] {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// readGitlinks returns the submodules (gitlinks) of the git index. It
+// reads only the mode and the name of each entry, and falls back to
+// decoding the whole index when that index is one it does not know.
+func (sm *submodules) readGitlinks() map[string]bool {
+	if b, err := os.ReadFile(filepath.Join(sm.gitDir, "index")); err == nil && !sm.sha256() {
+		if links, ok := indexGitlinks(b); ok {
+			return links
+		}
+	}
+	links := map[string]bool{}
+	if idx, _, err := readIndex(filepath.Join(sm.gitDir, "index")); err == nil {
+		for _, e := range idx.Entries {
+			if e.Mode == filemode.Submodule {
+				links[e.Name] = true
+			}
+		}
+	}
+	return links
+}
+
+// sha256 reports whether the repository's configuration may name another
+// object format than SHA-1, whose longer object names an index entry
+// would hold.
+func (sm *submodules) sha256() bool {
+	b, err := os.ReadFile(filepath.Join(sm.commonDir, "config"))
+	return err != nil || bytes.Contains(bytes.ToLower(b), []byte("objectformat"))
+}
+
+// indexGitlinks returns the names of the gitlinks (mode 160000) of a git
+// index of version 2, 3 or 4 with SHA-1 object names; ok is false for
+// anything else, or anything it cannot follow.
+func indexGitlinks(b []byte) (links map[string]bool, ok bool) {
+	if len(b) < 12 || string(b[:4]) != "DIRC" {
+		return nil, false
+	}
+	version := binary.BigEndian.Uint32(b[4:])
+	count := binary.BigEndian.Uint32(b[8:])
+	if version < 2 || version > 4 {
+		return nil, false
+	}
+	links = map[string]bool{}
+	pos := 12
+	var prev []byte // the previous name, which version 4 names build on
+	for range count {
+		// 40 bytes of file data (the mode at 24), a 20-byte object name,
+		// 2 bytes of flags (the name's length in the low 12 bits).
+		start := pos
+		if pos+62 > len(b) {
+			return nil, false
+		}
+		mode := binary.BigEndian.Uint32(b[pos+24:])
+		flags := binary.BigEndian.Uint16(b[pos+60:])
+		pos += 62
+		if flags&0x4000 != 0 { // extended flags
+			if version < 3 {
+				return nil, false
+			}
+			pos += 2
+		}
+		var name []byte
+		if version == 4 {
+			// How many bytes to drop from the end of the previous name (git's
+			// offset varint), then the rest of this one, NUL-terminated.
+			strip, n := 0, 0
+			for {
+				if pos+n >= len(b) || n > 4 {
+					return nil, false
+				}
+				c := b[pos+n]
+				strip = strip<<7 | int(c&0x7f)
+				n++
+				if c&0x80 == 0 {
+					break
+				}
+				strip++
+			}
+			pos += n
+			end := bytes.IndexByte(b[pos:], 0)
+			if end < 0 || strip > len(prev) {
+				return nil, false
+			}
+			name = append(prev[:len(prev)-strip:len(prev)-strip], b[pos:pos+end]...)
+			pos += end + 1
+		} else {
+			end := bytes.IndexByte(b[pos:], 0)
+			if end < 0 || int(flags&0xfff) != min(end, 0xfff) {
+				return nil, false
+			}
+			name = b[pos : pos+end]
+			// Padded with 1 to 8 NULs to a multiple of 8 bytes.
+			next := start + (pos+end-start+8)&^7
+			if next > len(b) || bytes.ContainsFunc(b[pos+end:next], func(r rune) bool { return r != 0 }) {
+				return nil, false
+			}
+			pos = next
+		}
+		if mode&0o170000 == 0o160000 {
+			links[string(name)] = true
+		}
+		prev = name
+	}
+	return links, true
 }

@@ -56,7 +56,7 @@ func checkLinkSource(p string, fi fs.FileInfo) error {
 // or a file's content.
 func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
 	if gitlinkSource(fd) {
-		return w.t.readGitlink(p)
+		return w.t.submodules.readGitlink(p)
 	}
 	if linkSource(fd) {
 		target, err := w.t.root.Readlink(p)
@@ -68,11 +68,11 @@ func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
 // currentSource is readSource for Refresh: what p holds now.
 func (t *Tree) currentSource(p string, fd *edit.FileDiff) ([]byte, error) {
 	if fd != nil && gitlinkSource(fd) {
-		s, err := t.readGitlink(p)
+		s, err := t.submodules.readGitlink(p)
 		return []byte(s), err
 	}
 	if fd != nil && linkSource(fd) {
-		if err := t.checkLinks(p, LinkRead); err != nil {
+		if err := t.links.checkLinks(p, LinkRead); err != nil {
 			return nil, err
 		}
 		target, err := t.root.Readlink(p)
@@ -107,28 +107,28 @@ func noSymlinks(err error) error {
 
 // readOld reads the old state of a write set's path: a link's target
 // (link true) or a file's content.
-func (t *Tree) readOld(p string, fi fs.FileInfo) (content []byte, link bool, err error) {
+func (dk *disk) readOld(p string, fi fs.FileInfo) (content []byte, link bool, err error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := t.root.Readlink(p)
+		target, err := dk.root.Readlink(p)
 		return []byte(target), true, wrapEscape(p, err)
 	}
-	b, err := t.root.ReadFile(p)
+	b, err := dk.root.ReadFile(p)
 	return b, false, wrapEscape(p, err)
 }
 
 // writeCopy writes a journal copy: a link to content, or a file of it.
-func (t *Tree) writeCopy(r *os.Root, name string, content []byte, mode fs.FileMode, link bool) error {
+func (dk *disk) writeCopy(r *os.Root, name string, content []byte, mode fs.FileMode, link bool) error {
 	if link {
-		if err := t.faultAt("symlink", name); err != nil {
+		if err := dk.faultAt("symlink", name); err != nil {
 			return noSymlinks(err)
 		}
 		return makeSymlink(r, string(content), name)
 	}
-	return t.writeIn(r, name, content, mode)
+	return dk.writeIn(r, name, content, mode)
 }
 
 // readCopy reads a journal copy: a link's target, or a file's content.
-func (t *Tree) readCopy(r *os.Root, name string) (content []byte, link bool, err error) {
+func (dk *disk) readCopy(r *os.Root, name string) (content []byte, link bool, err error) {
 	fi, err := r.Lstat(name)
 	if err != nil {
 		return nil, false, err

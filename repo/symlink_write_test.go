@@ -98,7 +98,7 @@ func TestWriteLinks(t *testing.T) {
 // every link is put back as it was.
 func TestWriteLinksRollBack(t *testing.T) {
 	dir, tr := linkTree(t, linksBefore)
-	tr.fault = func(op, name string) error {
+	tr.disk.fault = func(op, name string) error {
 		if op == "rename" && name == "z" {
 			return syscall.EIO
 		}
@@ -114,7 +114,7 @@ func TestWriteLinksRollBack(t *testing.T) {
 // their path and renamed, as files are.
 func TestWriteLinksOtherFileSystem(t *testing.T) {
 	dir, tr := linkTree(t, linksBefore)
-	tr.fault = (&faults{exdev: true}).hook
+	tr.disk.fault = (&faults{exdev: true}).hook
 	if err := tr.Write(append([]Change(nil), linkChanges...)); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
@@ -124,7 +124,7 @@ func TestWriteLinksOtherFileSystem(t *testing.T) {
 // A file system without links: refused clearly, nothing written.
 func TestWriteNoSymlinks(t *testing.T) {
 	dir, tr := linkTree(t, linksBefore)
-	tr.fault = func(op, name string) error {
+	tr.disk.fault = func(op, name string) error {
 		if op == "symlink" {
 			return syscall.EPERM
 		}

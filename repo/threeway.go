@@ -46,7 +46,7 @@ type Merge struct {
 // their detail; so does a binary file, a link or a submodule, which git
 // does not merge either.
 func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, fmt.Errorf("--3way: %w", err)
 	}

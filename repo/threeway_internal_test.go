@@ -15,7 +15,7 @@ func TestFindBlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	st, err := tr.gitStorage()
+	st, err := tr.repo.gitStorage()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestFindBlob(t *testing.T) {
 	for _, packed := range []bool{false, true} {
 		if packed {
 			repotest.Git(t, dir, "gc", "-q")
-			if st, err = tr.gitStorage(); err != nil {
+			if st, err = tr.repo.gitStorage(); err != nil {
 				t.Fatal(err)
 			}
 		}

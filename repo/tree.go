@@ -54,8 +54,6 @@ type Tree struct {
 	// Git reports whether Dir is the top of a git working tree.
 	Git  bool
 	root *os.Root
-	// ignores caches the gitignore patterns (see Ignored).
-	ignores ignores
 	// Recovery says what Open did with a write set that a crash had
 	// interrupted (see Recover).
 	Recovery RecoveryReport
@@ -63,26 +61,25 @@ type Tree struct {
 	// directory of the objects, refs, config and hooks; they differ in a
 	// linked worktree. Both are "" outside a repository (see gitDirs).
 	gitDir, commonDir string
-	// gitErr says why a .git at the top leads to no git directory.
-	gitErr error
-	// crashPoint is the crash tests' hook (see crash).
-	crashPoint func(step string)
-	// fault is the fault tests' hook (see faultAt).
-	fault func(op, name string) error
 	// LockWait bounds how long a write waits for another pair process
 	// writing the same tree (0: ten seconds); then it fails with a
 	// *BusyError.
 	LockWait time.Duration
-	writer   writerLock
 	// mapCache keeps what the repository map read of each file (see
 	// Map).
 	mapCache sync.Map
-	// gitlinks caches the submodules of the git index during a check of
-	// a write set (see gitlinkOf).
-	gitlinks map[string]bool
-	// gitDirInside says whether the git directory is inside the tree
-	// under another name (0 not known yet, 1 yes, -1 no).
-	gitDirInside int
+
+	// The concerns of a tree, each a type of its own, made by Open from
+	// the fields above:
+	repo       gitRepo      // the repository in the git directory (gitdir.go)
+	disk       disk         // the files as stored: durable writes (disk.go)
+	journal    crashJournal // the write journal and its recovery (journal.go)
+	writer     writerLock   // one writer process at a time (writelock.go)
+	links      linkCheck    // symbolic links among a path's folders (links.go)
+	submodules submodules   // the index's submodules (submodule.go)
+	preflight  preflight    // a write set's paths checked first (preflight.go)
+	ignores    ignores      // the gitignore rules, loaded when needed (ignore.go)
+	undo       undoSteps    // Undo's checks of the files, its index and reflog (undo.go)
 }
 
 // Open finds the tree that holds dir and opens it. If a write that pair
@@ -132,11 +129,21 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Dir: top, Git: git, root: r, crashPoint: crashPoint, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
-	if t.hasJournal() {
+	t := &Tree{Dir: top, Git: git, root: r, gitDir: gitDir, commonDir: commonDir}
+	t.repo = gitRepo{git: git, top: top, gitDir: gitDir, commonDir: commonDir, gitErr: gitErr}
+	t.journal = crashJournal{root: r, disk: &t.disk, git: git, top: top, gitDir: gitDir, crashPoint: crashPoint, differ: t.differFromHead}
+	home, name := t.journal.journalHome()
+	t.disk = disk{root: r, top: top, journal: filepath.Join(home, name)}
+	t.writer = writerLock{git: git, top: top, gitDir: gitDir, home: home}
+	t.links = linkCheck{root: r, top: top}
+	t.submodules = submodules{git: git, gitDir: gitDir, commonDir: commonDir}
+	t.preflight = preflight{root: r, git: git, top: top, gitDir: gitDir, links: &t.links, submodules: &t.submodules}
+	t.ignores.repo, t.ignores.disk = &t.repo, &t.disk
+	t.undo = undoSteps{root: r, repo: &t.repo}
+	if t.journal.hasJournal() {
 		// A journal that another pair process holds the writer lock over
 		// is that process's write, going on: not ours to recover.
-		release, err := t.lockWritesWait(0)
+		release, err := t.writer.lock(0)
 		if errors.Is(err, ErrBusy) {
 			return t, nil
 		}
@@ -196,7 +203,7 @@ func (t *Tree) Clean(p string) (string, error) {
 // clean (see Clean), and none of its folders a symbolic link (see
 // LinkError).
 func (t *Tree) Stat(p string) (fs.FileInfo, error) {
-	if err := t.checkLinks(p, LinkRead); err != nil {
+	if err := t.links.checkLinks(p, LinkRead); err != nil {
 		return nil, err
 	}
 	fi, err := t.root.Stat(p)
@@ -206,7 +213,7 @@ func (t *Tree) Stat(p string) (fs.FileInfo, error) {
 // ReadFile reads a file of the tree, none of whose folders may be a
 // symbolic link.
 func (t *Tree) ReadFile(p string) ([]byte, error) {
-	if err := t.checkLinks(p, LinkRead); err != nil {
+	if err := t.links.checkLinks(p, LinkRead); err != nil {
 		return nil, err
 	}
 	b, err := t.root.ReadFile(p)
@@ -274,14 +281,14 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	if err != nil {
 		return err
 	}
-	l, err := t.lock()
+	l, err := t.journal.lock()
 	if err != nil {
 		return err
 	}
 	defer l.unlock()
 	// A set interrupted since this tree was opened (or whose recovery
 	// failed then) comes first.
-	if rep, err := t.recoverLocked(l.dir); err != nil {
+	if rep, err := t.journal.recoverLocked(l.dir); err != nil {
 		return err
 	} else if rep.Action != "" {
 		t.Recovery = rep
@@ -291,37 +298,37 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			err = t.abandon(l.dir, j, err)
+			err = t.journal.abandon(l.dir, j, err)
 		}
 	}()
 	for i, e := range j.Changes {
 		if e.Existed {
-			if err := t.writeCopy(l.dir, e.OldCopy, olds[i], 0o600, e.OldLink); err != nil {
+			if err := t.disk.writeCopy(l.dir, e.OldCopy, olds[i], 0o600, e.OldLink); err != nil {
 				return fmt.Errorf("journal: copy of %s: %w", e.Path, err)
 			}
 		}
 	}
 	j.State = statePrepared
-	if err := t.saveJournal(l.dir, j); err != nil {
+	if err := t.journal.saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	t.crash("write: prepared")
+	t.journal.crash("write: prepared")
 
 	for i, e := range j.Changes {
 		if e.Delete {
 			continue
 		}
-		if err := t.writeCopy(l.dir, e.NewCopy, news[i], e.NewMode, e.NewLink); err != nil {
+		if err := t.disk.writeCopy(l.dir, e.NewCopy, news[i], e.NewMode, e.NewLink); err != nil {
 			// Named by the user's file, not the journal's copy.
 			return pathErr("write", e.Path, err)
 		}
-		t.crash("write: temp " + strconv.Itoa(i))
+		t.journal.crash("write: temp " + strconv.Itoa(i))
 	}
 	j.State = stateCommitting
-	if err := t.saveJournal(l.dir, j); err != nil {
+	if err := t.journal.saveJournal(l.dir, j); err != nil {
 		return err
 	}
-	t.crash("write: committing")
+	t.journal.crash("write: committing")
 	// Deletions first, then the directories, then the new files, as git
 	// writes a patch's result: a file may become a directory, and the
 	// reverse.
@@ -330,30 +337,30 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 			if err := wrapEscape(e.Path, t.root.Remove(e.Path)); err != nil {
 				return err
 			}
-			t.crash("write: rename " + strconv.Itoa(i))
+			t.journal.crash("write: rename " + strconv.Itoa(i))
 		}
 	}
-	if err := t.makeRoom(j); err != nil {
+	if err := t.disk.makeRoom(j); err != nil {
 		return err
 	}
 	for i, e := range j.Changes {
 		if !e.Delete {
-			if err := t.placeNew(l.dir, e); err != nil {
+			if err := t.journal.placeNew(l.dir, e); err != nil {
 				return err
 			}
-			t.crash("write: rename " + strconv.Itoa(i))
+			t.journal.crash("write: rename " + strconv.Itoa(i))
 		}
 	}
 	for _, e := range j.Changes {
 		if e.Delete {
-			t.removeEmptyDirs(path.Dir(e.Path))
+			t.disk.removeEmptyDirs(path.Dir(e.Path))
 		}
 	}
-	t.syncDirs(j)
-	t.crash("write: done")
+	t.disk.syncDirs(j)
+	t.journal.crash("write: done")
 	if keep {
 		j.State = stateWritten
-		if t.saveJournal(l.dir, j) == nil {
+		if t.journal.saveJournal(l.dir, j) == nil {
 			for _, e := range j.Changes {
 				if e.OldCopy != "" {
 					_ = l.dir.Remove(e.OldCopy)
@@ -376,7 +383,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	news = make([][]byte, len(changes))
 	planned := map[string]bool{}
 	seen := map[string]bool{}
-	t.gitlinks = nil // read the index afresh
+	t.submodules.gitlinks = nil // read the index afresh
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
@@ -386,7 +393,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
 		// Every check before anything is written: all or nothing.
-		if err := t.checkWritePath(cp); err != nil {
+		if err := t.preflight.checkWritePath(cp); err != nil {
 			return nil, nil, nil, err
 		}
 		if seen[cp] {
@@ -434,7 +441,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			if !fi.Mode().IsRegular() && !c.WasLink {
 				return nil, nil, nil, fmt.Errorf("%s: not a regular file", c.Path)
 			}
-			if olds[i], e.OldLink, err = t.readOld(c.Path, fi); err != nil {
+			if olds[i], e.OldLink, err = t.disk.readOld(c.Path, fi); err != nil {
 				return nil, nil, nil, err
 			}
 			e.Existed, e.OldMode, e.OldHash = true, fi.Mode().Perm(), hashOf(olds[i])
@@ -457,7 +464,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			e.NewHash = hashOf(c.Content)
 			e.NewCopy = "new-" + strconv.Itoa(i)
 			e.Temp = tempName(c.Path)
-			dirs, err := t.missingDirs(path.Dir(c.Path), planned, deleted)
+			dirs, err := t.disk.missingDirs(path.Dir(c.Path), planned, deleted)
 			if err != nil {
 				return nil, nil, nil, err
 			}
@@ -466,119 +473,4 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 		j.Changes = append(j.Changes, e)
 	}
 	return j, olds, news, nil
-}
-
-// missingDirs returns dir and those of its parents that neither exist nor
-// are planned already, parents first, and adds them to planned.
-// A file the set deletes (deleted) is missing too: the directory takes its
-// place.
-func (t *Tree) missingDirs(dir string, planned, deleted map[string]bool) ([]string, error) {
-	if dir == "." || dir == "" || planned[dir] {
-		return nil, nil
-	}
-	fi, err := t.root.Stat(dir)
-	if deleted[dir] || err != nil && notExist(err) {
-		err = fs.ErrNotExist
-	}
-	if err == nil {
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory", dir)
-		}
-		return nil, nil
-	}
-	if werr := wrapEscape(dir, err); errors.Is(werr, ErrOutsideRepo) {
-		return nil, werr
-	}
-	missing, err := t.missingDirs(path.Dir(dir), planned, deleted)
-	if err != nil {
-		return nil, err
-	}
-	planned[dir] = true
-	return append(missing, dir), nil
-}
-
-// removeEmptyDirs removes dir and its parents while they are empty, as
-// git does when a file's deletion leaves its directory empty. A symbolic
-// link is never removed: it is no directory of the deleted file's.
-func (t *Tree) removeEmptyDirs(dir string) {
-	for dir != "." && dir != "" && dir != "/" {
-		if fi, err := t.root.Lstat(dir); err != nil || !fi.IsDir() {
-			return
-		}
-		if t.root.Remove(dir) != nil { // fails unless empty
-			return
-		}
-		dir = path.Dir(dir)
-	}
-}
-
-// mkdirs creates dir and its missing parents, returning those it created.
-func (t *Tree) mkdirs(dir string) ([]string, error) {
-	if dir == "." || dir == "" {
-		return nil, nil
-	}
-	if fi, err := t.root.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory", dir)
-		}
-		return nil, nil
-	}
-	made, err := t.mkdirs(path.Dir(dir))
-	if err != nil {
-		return made, err
-	}
-	if err := t.root.Mkdir(dir, 0o755); err != nil {
-		return made, wrapEscape(dir, err)
-	}
-	return append(made, dir), nil
-}
-
-// writeIn writes the file name of r (the tree's root, or the journal
-// directory), with mode exactly, and syncs it to disk.
-func (t *Tree) writeIn(r *os.Root, name string, content []byte, mode fs.FileMode) error {
-	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if ferr := t.faultAt("write", name); ferr != nil {
-		// As a full disk does: part of the content is written.
-		_, _ = f.Write(content[:len(content)/2])
-		f.Close()
-		return &fs.PathError{Op: "write", Path: f.Name(), Err: ferr}
-	}
-	// OpenFile's mode is filtered by the umask and ignored for an existing
-	// file: set it exactly, before the sync that makes it durable.
-	return writeDurably(f, content, &mode)
-}
-
-// faultAt calls the tree's fault hook, if any, before an operation (op
-// "write", "rename" or "remove") on name; the error it returns is the
-// operation's (a "remove" of a temporary file is then not done).
-// Only the fault tests set one, to make a disk full or a rename cross
-// file systems.
-func (t *Tree) faultAt(op, name string) error {
-	if t.fault == nil {
-		return nil
-	}
-	return t.fault(op, name)
-}
-
-// writeDurably writes content to f, sets its mode when mode is not nil,
-// syncs it to disk and closes it; f is closed whatever happens.
-func writeDurably(f *os.File, content []byte, mode *fs.FileMode) error {
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return err
-	}
-	if mode != nil {
-		if err := f.Chmod(*mode); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

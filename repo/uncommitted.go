@@ -17,8 +17,8 @@ import (
 
 // forgetWritten removes the journal that write kept in the state
 // "written", once the commit that followed is made or refused.
-func (t *Tree) forgetWritten() {
-	l, err := t.lock()
+func (cj *crashJournal) forgetWritten() {
+	l, err := cj.lock()
 	if err != nil {
 		return // left for the next Open, which checks against HEAD
 	}
@@ -34,7 +34,7 @@ func (t *Tree) forgetWritten() {
 // readable one), every file of the set counts.
 func (t *Tree) differFromHead(j *journal) []string {
 	var head *gitobj.Tree
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err == nil {
 		if c, err := headCommit(st); c != nil && err == nil {
 			head, _ = gitobj.ReadTree(st, c.Tree())
@@ -42,7 +42,7 @@ func (t *Tree) differFromHead(j *journal) []string {
 	}
 	var out []string
 	for _, e := range j.Changes {
-		s, err := t.stateOf(e.Path)
+		s, err := t.disk.stateOf(e.Path)
 		if err != nil || head == nil {
 			out = append(out, e.Path)
 			continue

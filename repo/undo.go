@@ -106,7 +106,7 @@ type UndoResult struct {
 // changing anything. Everything is read from git, so undo works in any
 // later process.
 func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
-	st, err := t.gitStorage()
+	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		return nil, fmt.Errorf("restore files: %w", err)
 	}
 	// Then the index, then the ref; put the files back if either fails.
-	if err := t.undoIndex(indexLock, p); err != nil {
+	if err := t.undo.undoIndex(indexLock, p); err != nil {
 		_ = t.Write(back)
 		return nil, fmt.Errorf("write index: %w", err)
 	}
@@ -188,7 +188,7 @@ func (t *Tree) Undo(dryRun bool) (*UndoResult, error) {
 		}
 		return nil, fmt.Errorf("move %s: %w", refLabel(p.res.Branch), err)
 	}
-	t.undoReflog(gitDir, commonDir, p)
+	t.undo.undoReflog(gitDir, commonDir, p)
 	return p.res, nil
 }
 
@@ -255,7 +255,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", head, err)
 	}
-	made, err := t.readCommitRecord()
+	made, err := t.repo.readCommitRecord()
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, err
 	}
-	gcfg, err := t.loadConfig()
+	gcfg, err := t.repo.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -331,9 +331,9 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 		}
 		var same, crlf bool
 		if f.work, err = undoSmudged(fl, f); err == nil && f.work != nil {
-			same, err = t.undoFilteredMatches(fl, f, fileMode)
+			same, err = t.undo.undoFilteredMatches(fl, f, fileMode)
 		} else if err == nil {
-			same, crlf, err = t.undoWorktreeMatches(f.path, f.head, fileMode, eol)
+			same, crlf, err = t.undo.undoWorktreeMatches(f.path, f.head, fileMode, eol)
 		}
 		f.crlf = crlf
 		if err != nil {
@@ -502,12 +502,20 @@ func undoIndexMatches(entries []*index.Entry, head *undoBlob) bool {
 	return e.Stage == 0 && !e.IntentToAdd && e.Hash == head.hash && mode == head.mode
 }
 
+// undoSteps are the steps of Undo that look at the working tree, the
+// index and the reflog: whether each file still holds what the commit
+// wrote, then the index and the reflog put back as they were.
+type undoSteps struct {
+	root *os.Root
+	repo *gitRepo
+}
+
 // undoWorktreeMatches reports whether the working-tree file is HEAD's:
 // same content as git reads it (after its line-ending conversion), and
 // executable bit when git tracks it; or absent when HEAD has no such file.
 // crlf says the match needed git's CRLF to LF conversion.
-func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol *eolRules) (same, crlf bool, err error) {
-	fi, err := t.root.Lstat(p)
+func (us *undoSteps) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol *eolRules) (same, crlf bool, err error) {
+	fi, err := us.root.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return head == nil, false, nil
@@ -520,7 +528,7 @@ func (t *Tree) undoWorktreeMatches(p string, head *undoBlob, fileMode bool, eol 
 	if fileMode && (fi.Mode().Perm()&0o100 != 0) != (head.mode == filemode.Executable) {
 		return false, false, nil
 	}
-	b, err := t.root.ReadFile(p)
+	b, err := us.root.ReadFile(p)
 	if err != nil {
 		return false, false, wrapEscape(p, err)
 	}
@@ -561,8 +569,8 @@ func undoSmudged(fl *filters, f *undoFilePlan) (*undoWork, error) {
 
 // undoFilteredMatches is undoWorktreeMatches for a filtered file: the
 // working-tree file is HEAD's when git add would store it as HEAD's blob.
-func (t *Tree) undoFilteredMatches(fl *filters, f *undoFilePlan, fileMode bool) (bool, error) {
-	fi, err := t.root.Lstat(f.path)
+func (us *undoSteps) undoFilteredMatches(fl *filters, f *undoFilePlan, fileMode bool) (bool, error) {
+	fi, err := us.root.Lstat(f.path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return f.head == nil, nil
@@ -575,7 +583,7 @@ func (t *Tree) undoFilteredMatches(fl *filters, f *undoFilePlan, fileMode bool) 
 	if fileMode && (fi.Mode().Perm()&0o100 != 0) != (f.head.mode == filemode.Executable) {
 		return false, nil
 	}
-	b, err := t.root.ReadFile(f.path)
+	b, err := us.root.ReadFile(f.path)
 	if err != nil {
 		return false, wrapEscape(f.path, err)
 	}
@@ -592,7 +600,7 @@ func (t *Tree) undoFilteredMatches(fl *filters, f *undoFilePlan, fileMode bool) 
 
 // undoIndex writes the index with the commit's files set to the parent's
 // version, through the index lock l.
-func (t *Tree) undoIndex(l *gitLock, p *undoPlanned) error {
+func (us *undoSteps) undoIndex(l *gitLock, p *undoPlanned) error {
 	idx := p.index
 	touched := map[string]bool{}
 	for _, f := range p.files {
@@ -610,7 +618,7 @@ func (t *Tree) undoIndex(l *gitLock, p *undoPlanned) error {
 			continue
 		}
 		e := &index.Entry{Name: f.path, Hash: f.parent.hash, Mode: f.parent.mode, Size: uint32(len(f.parent.content))}
-		if fi, err := t.root.Lstat(f.path); err == nil {
+		if fi, err := us.root.Lstat(f.path); err == nil {
 			e.ModifiedAt, e.Size = fi.ModTime(), uint32(fi.Size())
 		}
 		idx.Entries = append(idx.Entries, e)
@@ -750,9 +758,9 @@ func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbi
 // undoReflog records the move in the reflogs of HEAD and of the branch,
 // where they exist, as git reset would. It is best effort: the undo is
 // done already.
-func (t *Tree) undoReflog(gitDir, commonDir string, p *undoPlanned) {
+func (us *undoSteps) undoReflog(gitDir, commonDir string, p *undoPlanned) {
 	name, email := "pair", ""
-	if cfg, err := t.loadConfig(); err == nil {
+	if cfg, err := us.repo.loadConfig(); err == nil {
 		if n, e, err := cfg.ident("COMMITTER", "committer"); err == nil {
 			name, email = n, e
 		}

@@ -78,7 +78,7 @@ func (t *Tree) Pathspec(p string, access Access) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := t.checkLinks(cp, LinkPathspec); err != nil {
+	if err := t.links.checkLinks(cp, LinkPathspec); err != nil {
 		return "", err
 	}
 	if err := t.Guard(cp, access); err != nil {

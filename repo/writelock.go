@@ -33,10 +33,18 @@ func (e *BusyError) Error() string {
 
 func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 
-// writerLock is the tree's writer lock as this Tree holds it.
+// writerLock is the tree's writer lock as this Tree holds it: one pair
+// process writes a tree at a time. In a repository the lock is an
+// exclusive lock (flock on Unix) on a file of pair's state directory,
+// which names the pid of the holder; outside one, it is a lock on the
+// tree's root directory, which nothing else of pair's is needed for.
 type writerLock struct {
-	f     *os.File
-	depth int
+	// git says whether the tree is a repository's; top is its root,
+	// gitDir its git directory and home pair's state directory in it.
+	git               bool
+	top, gitDir, home string
+	f                 *os.File
+	depth             int
 }
 
 // lockWrites makes this Tree the one writer of its working tree until the
@@ -44,35 +52,27 @@ type writerLock struct {
 // for another pair process to finish. It is reentrant: ApplyPlans holds
 // it from the re-check of the files to the commit, and Write, which it
 // calls, takes it again.
-//
-// In a repository the lock is an exclusive lock (flock on Unix) on a file
-// of pair's state directory, which names the pid of the holder; outside
-// one, it is a lock on the tree's root directory, which nothing else of
-// pair's is needed for.
 func (t *Tree) lockWrites() (release func(), err error) {
-	return t.lockWritesWait(t.wait())
-}
-
-func (t *Tree) wait() time.Duration {
+	wait := lockWait
 	if t.LockWait > 0 {
-		return t.LockWait
+		wait = t.LockWait
 	}
-	return lockWait
+	return t.writer.lock(wait)
 }
 
-// lockWritesWait is lockWrites with a bound on the wait: 0 tries once.
-func (t *Tree) lockWritesWait(wait time.Duration) (release func(), err error) {
-	if t.writer.depth > 0 {
-		t.writer.depth++
-		return t.releaseWrites, nil
+// lock is lockWrites with a bound on the wait: 0 tries once.
+func (w *writerLock) lock(wait time.Duration) (release func(), err error) {
+	if w.depth > 0 {
+		w.depth++
+		return w.release, nil
 	}
-	name, err := t.lockPath()
+	name, err := w.path()
 	if err != nil {
 		return nil, err
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		f, err := openLockFile(name, t.Git)
+		f, err := openLockFile(name, w.git)
 		if err != nil {
 			return nil, fmt.Errorf("lock the tree for writing: %w", err)
 		}
@@ -82,52 +82,51 @@ func (t *Tree) lockWritesWait(wait time.Duration) (release func(), err error) {
 			return nil, fmt.Errorf("lock the tree for writing: %w", err)
 		}
 		if ok {
-			if t.Git {
+			if w.git {
 				// Who holds it, for the message of those who wait.
 				_ = f.Truncate(0)
 				_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 			}
-			t.writer = writerLock{f: f, depth: 1}
-			return t.releaseWrites, nil
+			w.f, w.depth = f, 1
+			return w.release, nil
 		}
 		f.Close()
 		if !time.Now().Before(deadline) {
-			return nil, &BusyError{PID: t.lockHolder(name)}
+			return nil, &BusyError{PID: w.holder(name)}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// releaseWrites undoes one lockWrites.
-func (t *Tree) releaseWrites() {
-	if t.writer.depth == 0 {
+// release undoes one lock.
+func (w *writerLock) release() {
+	if w.depth == 0 {
 		return
 	}
-	t.writer.depth--
-	if t.writer.depth == 0 {
-		if t.Git {
-			_ = t.writer.f.Truncate(0)
+	w.depth--
+	if w.depth == 0 {
+		if w.git {
+			_ = w.f.Truncate(0)
 		}
-		_ = funlock(t.writer.f)
-		t.writer.f.Close()
-		t.writer.f = nil
+		_ = funlock(w.f)
+		w.f.Close()
+		w.f = nil
 	}
 }
 
-// lockPath returns the file (or, outside a repository, the directory)
+// path returns the file (or, outside a repository, the directory)
 // that the writer lock is taken on, creating its directory if needed.
-func (t *Tree) lockPath() (string, error) {
-	if !t.Git {
-		return t.Dir, nil
+func (w *writerLock) path() (string, error) {
+	if !w.git {
+		return w.top, nil
 	}
-	if fi, err := os.Stat(t.gitDir); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("git directory %s: not found", t.gitDir)
+	if fi, err := os.Stat(w.gitDir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("git directory %s: not found", w.gitDir)
 	}
-	home, _ := t.journalHome()
-	if err := os.MkdirAll(home, 0o755); err != nil {
+	if err := os.MkdirAll(w.home, 0o755); err != nil {
 		return "", fmt.Errorf("pair's directory: %w", err)
 	}
-	return filepath.Join(home, applyLockFile), nil
+	return filepath.Join(w.home, applyLockFile), nil
 }
 
 func openLockFile(name string, file bool) (*os.File, error) {
@@ -137,9 +136,9 @@ func openLockFile(name string, file bool) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 }
 
-// lockHolder reads the pid of the writer lock's holder, or 0.
-func (t *Tree) lockHolder(name string) int {
-	if !t.Git {
+// holder reads the pid of the writer lock's holder, or 0.
+func (w *writerLock) holder(name string) int {
+	if !w.git {
 		return 0
 	}
 	b, err := os.ReadFile(name)
