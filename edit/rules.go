@@ -64,7 +64,7 @@ func rules() []*Rule {
 	rs := []*Rule{
 		&ruleHasContext, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
-		&ruleAtEdge, &ruleBlankEdge, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
+		&ruleAtEdge, &ruleBlankEdge, &ruleBlankRunLength, &ruleNoNewlineAtEnd, &ruleAtGitEdges,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
 		&ruleAmbiguous, &ruleDistinctive, &rulePinnedByNumber,
 	}
