@@ -107,8 +107,14 @@ func (pl *placer) blankRunLength(h *Hunk) (c candidate, detail string, ok bool) 
 	if anchor < 0 || fixed < 2 || !slices.ContainsFunc(spans, func(sp blankSpan) bool { return sp.run }) {
 		return candidate{}, "", false
 	}
+	idx := pl.indexAt(levelExact)
+	for _, sp := range spans {
+		if !sp.run && len(idx[pre[sp.from].text]) == 0 {
+			return candidate{}, "", false // a line the file does not have
+		}
+	}
 	var found []int
-	for _, o := range pl.indexAt(levelExact)[pre[spans[anchor].from].text] {
+	for _, o := range idx[pre[spans[anchor].from].text] {
 		if al, d, fits := pl.fitRuns(h.Lines, pre, spans, anchor, o); fits {
 			if found != nil {
 				return candidate{}, "", false // two places
