@@ -48,14 +48,14 @@
 //     ignoreWhitespace, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
-//     noNewlineAtEnd, atGitEdges, pinnedEdge
+//     blankRunLength, noNewlineAtEnd, atGitEdges, pinnedEdge
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,
-//     blankAdds, addsAtNeighbours, indentUnknown, lentStyle, indentsFit,
-//     fallbackStyle, spacedOnly, unchangedPair, movedInComment,
-//     movedInRawString, orderByShape, gitOrder, blanksFit, editsInPlace,
-//     orderUnknown
+//     blankAdds, addsAtNeighbours, indentFromOneLine, indentUnknown,
+//     lentStyle, indentsFit, fallbackStyle, spacedOnly, unchangedPair,
+//     movedInComment, movedInRawString, orderByShape, gitOrder,
+//     blanksFit, editsInPlace, orderUnknown
 //   - check: completeEdge, checkShape, lostAtEdge, checkLostTrail,
 //     checkNearEdge, interpreted, noOpAsContext, contextFits
 //   - file: noOpSkipped, nothingToApply, readingSyntax, dropTwins,

@@ -128,6 +128,12 @@ var indentCases = sync.OnceValue(func() []indentCase {
 			note: "added lines kept at their indentation, that of the file's lines around them; the patch's context lines disagree on how it indents",
 		},
 		{
+			Rule:    ruleIndentFromOneLine,
+			group:   groupDiffers,
+			applies: lostOnOneLine,
+			doubt:   lostOnOneLineDoubt,
+		},
+		{
 			Rule: Rule{ID: "indentUnknown", Stage: StageReading, Verdicts: []Verdict{Refuse},
 				Statement: "The patch's indentation differs from the file's in a way that does not say how to indent the added lines: the hunk is refused."},
 			group:   groupDiffers,
@@ -277,7 +283,7 @@ var indentCases = sync.OnceValue(func() []indentCase {
 //
 //  1. where the witnesses differ from the file (a tolerant level), the
 //     first case of groupDiffers that applies decides the mapping, or
-//     refuses (indentUnknown);
+//     doubts it (indentFromOneLine), or refuses (indentUnknown);
 //  2. the cases of groupLent, each in turn: a hunk showing nothing takes
 //     the patch's style, and a mapping that moves fitting lines off the
 //     file's indentation is dropped;
@@ -303,9 +309,13 @@ func readIndent(q indentQuery) indentReading {
 	}
 	if q.c.level >= levelWhitespace && q.ev.differs && !q.pl.opts.IgnoreWhitespace {
 		out.differs = true
-		if ic := first(groupDiffers); ic.refuse != "" {
+		ic := first(groupDiffers)
+		if ic.refuse != "" {
 			out.refuse = ic.refuse
 			return out
+		}
+		if ic.doubt != nil {
+			out.doubt = ic.doubt(&q)
 		}
 	}
 	for k := range cases {

@@ -716,7 +716,9 @@ func (p *parser) hunk() error {
 	}
 	p.git = false
 	f := p.cur
-	var body []Line
+	// The header's counts bound the body, context lines counted twice;
+	// the lines left bound it too, whatever the header says.
+	body := make([]Line, 0, max(0, min(h.OldLines+h.NewLines, len(p.lines)-p.i)))
 	lastKind := Kind(0)
 	bare := 0 // empty lines at the end of body, written without their space
 	for ; p.i < len(p.lines); p.i++ {

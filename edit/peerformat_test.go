@@ -35,6 +35,26 @@ func TestPeerFormatCases(t *testing.T) {
 		text:  "```\n *** Begin Patch\n  *** Add File: n.txt\n+n\n  *** Delete File: gone.txt\n *** End Patch\n```\n",
 		files: map[string]string{"gone.txt": "x\n"}, path: "n.txt", want: "n\n", wantDeleted: "gone.txt",
 	}, {
+		name:  "codex: a pure-addition chunk with no context appends at the end of the file",
+		text:  "*** Begin Patch\n*** Update File: input.txt\n@@\n+added line 1\n+added line 2\n*** End Patch\n",
+		files: map[string]string{"input.txt": "line1\nline2\n"}, path: "input.txt", want: "line1\nline2\nadded line 1\nadded line 2\n",
+	}, {
+		name:  "codex: a pure-addition chunk, the file's last line repeated above",
+		text:  "*** Begin Patch\n*** Update File: input.txt\n@@\n+added\n*** End Patch\n",
+		files: map[string]string{"input.txt": "}\nx\n}\n"}, path: "input.txt", want: "}\nx\n}\nadded\n",
+	}, {
+		name:  "aider: a SEARCH block missing its leading whitespace",
+		text:  "foo.txt\n```\n<<<<<<< SEARCH\nline1\nline2\n=======\nnew_line1\nnew_line2\n>>>>>>> REPLACE\n```\n",
+		files: map[string]string{"foo.txt": "    line1\n    line2\n    line3\n"}, path: "foo.txt", want: "    new_line1\n    new_line2\n    line3\n",
+	}, {
+		name:  "aider: a SEARCH block missing some of its leading whitespace",
+		text:  "foo.txt\n```\n<<<<<<< SEARCH\n line1\n line2\n=======\n new_line1\n     new_line2\n>>>>>>> REPLACE\n```\n",
+		files: map[string]string{"foo.txt": "    line1\n    line2\n    line3\n"}, path: "foo.txt", want: "    new_line1\n        new_line2\n    line3\n",
+	}, {
+		name:  "aider: a SEARCH block missing its leading whitespace, including on a blank line",
+		text:  "foo.txt\n```\n<<<<<<< SEARCH\n\n  line1\n  line2\n=======\n  new_line1\n  new_line2\n>>>>>>> REPLACE\n```\n",
+		files: map[string]string{"foo.txt": "    line1\n    line2\n    line3\n"}, path: "foo.txt", want: "    new_line1\n    new_line2\n    line3\n",
+	}, {
 		name:  "aider: deepseek-coder's path in a fence of its own",
 		text:  "Here's the change:\n\n ```python\nfoo.txt\n```\n```python\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n\nHope you like it!\n",
 		files: map[string]string{"foo.txt": "one\n"}, path: "foo.txt", want: "two\n",

@@ -437,7 +437,7 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 		if len(cands) == 0 {
 			if pl.alreadyApplied(h) {
 				fail(i, ruleAlreadyApplied.ID, ErrAlreadyApplied, "its added lines are already in the file", pl.nearest(h))
-			} else {
+			} else if !fp.offerBlankRun(i, h) {
 				fail(i, ruleFitsSomewhere.ID, ErrNoMatch, "", pl.nearest(h))
 			}
 			continue

@@ -12,13 +12,14 @@ var ruleAssignTwins = Rule{
 	ID:        "assignTwins",
 	Stage:     StageChoice,
 	Verdicts:  []Verdict{Certain},
-	Statement: "Hunks that make the same change and fit the same places, as many places as hunks, take one place each in file order: any other order writes the same file.",
+	Statement: "Hunks that make the same change and fit the same places, as many places as hunks, take one place each, in the order of their headers' line numbers (else as the patch lists them): any other order writes the same file.",
 }
 
 // assignTwins places hunks that make the same change and fit the same
-// places, as many places as hunks, one place each, in file order: any
-// other assignment writes the same file (one line deleted from each of
-// two test blocks the file repeats word for word). Only strict fits of
+// places, as many places as hunks, one place each, in the order of
+// their headers (see byHeader): any other assignment writes the same
+// file (one line deleted from each of two test blocks the file repeats
+// word for word). Only strict fits of
 // one reading per place count, so that each hunk covers the same lines
 // at each place; the hunks' added lines must be the same as written, and
 // dropTwins checks that they resolve alike. It returns the hunks it
@@ -42,17 +43,35 @@ func assignTwins(choices [][]candidate, hunks []*Hunk, chosen []*candidate) (pla
 		if len(group) != len(starts) || len(group) < 2 {
 			continue
 		}
-		for k, g := range group {
+		for k, g := range byHeader(group, hunks) {
 			grouped[g] = true
 			at := slices.IndexFunc(choices[g], func(c candidate) bool { return c.start == starts[k] })
 			c := choices[g][at]
 			c.twins = group
-			c.notes = append(slices.Clone(c.notes), fmt.Sprintf("%d hunks make the same change and fit the same %d places: one each, in file order, which writes the file as any other order would", len(group), len(starts)))
+			c.notes = append(slices.Clone(c.notes), fmt.Sprintf("%d hunks make the same change and fit the same %d places: one each, in the order of their headers' line numbers (else as the patch lists them), which writes the file as any other order would", len(group), len(starts)))
 			chosen[g] = &c
 			placed = append(placed, g)
 		}
 	}
 	return placed
+}
+
+// byHeader returns the hunks of a group in the order of their headers'
+// line numbers, when each has its own, else as the patch lists them:
+// the file comes out the same, but each hunk then takes the place its
+// header names (a review that rejects one keeps the other's change).
+func byHeader(group []int, hunks []*Hunk) []int {
+	seen := map[int]bool{}
+	for _, g := range group {
+		h := hunks[g]
+		if !h.HasNumbers || h.OldStart <= 0 || seen[h.OldStart] {
+			return group
+		}
+		seen[h.OldStart] = true
+	}
+	sorted := slices.Clone(group)
+	slices.SortFunc(sorted, func(a, b int) int { return hunks[a].OldStart - hunks[b].OldStart })
+	return sorted
 }
 
 // strictStarts returns the sorted places of candidates that fit one way

@@ -20,6 +20,11 @@ type repeats map[string]int
 // -1, and remembers h.
 func (rp repeats) of(i int, h *Hunk) int {
 	var b strings.Builder
+	n := 0
+	for _, l := range h.Lines {
+		n += len(l.Text) + 2
+	}
+	b.Grow(n)
 	for _, l := range h.Lines {
 		b.WriteByte(byte(l.Kind))
 		b.WriteString(l.Text)

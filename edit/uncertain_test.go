@@ -102,3 +102,36 @@ func TestUncertainNotOverPlaced(t *testing.T) {
 		t.Errorf("Interpret: got hunks %s, want the overlapping reading left refused", describe(p.Hunks))
 	}
 }
+
+// wantOffered plans patch, one file at path, on old, and fails the test
+// unless the plan places no hunk (--yes writes nothing), its one hunk is
+// refused by rule, the last of its trace, and its reading is labelled
+// uncertain, traced to rule, and gives want when taken (--interpret).
+func wantOffered(t *testing.T, path, old, patch string, rule edit.RuleID, want string) {
+	t.Helper()
+	p := edit.PlanFile(path, path, old, onlyFile(t, patch))
+	if len(p.Hunks) != 0 || len(p.Errors) != 1 {
+		t.Fatalf("got hunks %s, errors %v, want the hunk refused", describe(p.Hunks), p.Errors)
+	}
+	e := p.Errors[0]
+	if lastRule(e) != rule {
+		t.Errorf("got trace %v, want it refused by %s", e.Rules, rule)
+	}
+	r := e.Interpreted
+	if r == nil || r.Label() != "uncertain" || !slices.Contains(r.Rules, rule) || uncertainNote(*r) == "" {
+		t.Fatalf("got reading %+v, want an uncertain one traced to %s, with its reason", r, rule)
+	}
+	if got, err := p.Result(nil); err != nil || got != old {
+		t.Errorf("before --interpret: got %q, %v, want the file unchanged", got, err)
+	}
+	if !p.Interpret() || len(p.Hunks) != 1 || p.Hunks[0].Pass != edit.PassUncertain {
+		t.Fatalf("Interpret: got hunks %s, errors %v, want the uncertain hunk taken", describe(p.Hunks), p.Errors)
+	}
+	got, err := p.Result(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("taken: got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -306,7 +306,8 @@ func trimBlankTail(h *Hunk) {
 // but for surrounding whitespace; the hint is the line after it. A hunk at
 // the end of the file is hinted at its last lines, and one with no
 // context gets the file's last line as context, so that its place is
-// the end of the file. An anchor that is not in the file gives no hint.
+// the end of the file; so does a chunk that only adds lines, without an
+// anchor. An anchor that is not in the file gives no hint.
 func (e *Edits) applyHints(fd *FileDiff, old string) {
 	t := splitFile(old)
 	for _, h := range fd.Hunks {
@@ -314,7 +315,9 @@ func (e *Edits) applyHints(fd *FileDiff, old string) {
 		if !ok || h.HasNumbers {
 			continue
 		}
-		if hint.atEnd {
+		// A chunk that only adds lines, with no anchor to find, goes at
+		// the end of the file, as Codex's apply_patch puts it.
+		if hint.atEnd || len(hint.anchors) == 0 && len(h.Pre()) == 0 {
 			if len(h.Pre()) == 0 && len(t.lines) > 0 {
 				h.Lines = append([]Line{{Kind: Context, Text: t.lines[len(t.lines)-1]}}, h.Lines...)
 			}
