@@ -29,9 +29,13 @@ func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, by []in
 		}
 	}
 	numbered := seen >= 2
+	// Twins placed without header numbers took their places in the
+	// order the patch lists them, which is what is in question here:
+	// their places say nothing of the patch's order.
+	placed := func(c *candidate) bool { return c != nil && (numbered || len(c.twins) == 0) }
 	last, seen = -1, 0
 	for _, c := range chosen {
-		if c == nil {
+		if !placed(c) {
 			continue
 		}
 		if c.start < last {
@@ -45,14 +49,14 @@ func orderBounds(i int, chosen []*candidate, hunks []*Hunk) (lo, hi int, by []in
 	}
 	lo, hi = 0, 1<<62
 	for j := i - 1; j >= 0; j-- {
-		if chosen[j] != nil {
+		if placed(chosen[j]) {
 			lo = chosen[j].end()
 			by = append(by, j)
 			break
 		}
 	}
 	for j := i + 1; j < len(chosen); j++ {
-		if chosen[j] != nil {
+		if placed(chosen[j]) {
 			hi = chosen[j].start
 			by = append(by, j)
 			break
