@@ -5,6 +5,7 @@ package edit
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // ruleZeroContext is the rule of that id; see its Statement.
@@ -56,6 +57,11 @@ func (fp *filePlaces) zeroContext(i int, h *Hunk) []candidate {
 		return nil
 	}
 	if len(pre) == 0 {
+		if h.OldStart == 0 && len(pl.file) > 0 && emptyBlob(fp.fd.OldID) {
+			// git pins such a hunk to both ends of the file: its index
+			// line says the file was empty.
+			return refuse(ErrNoMatch, "it adds the first lines of a file its index line says was empty, and the file is not empty")
+		}
 		if h.OldStart > len(pl.file) {
 			return refuse(ErrNoMatch, fmt.Sprintf("it has no context lines, so only its header places it: after line %d, and the file has %d lines", h.OldStart, len(pl.file)))
 		}
@@ -142,4 +148,11 @@ func (pl *placer) zeroElsewhere(pre []preLine, at int) *candidate {
 		return &c
 	}
 	return nil
+}
+
+// emptyBlob reports whether id, a blob id of an index line as written
+// (maybe abbreviated), is git's empty blob.
+func emptyBlob(id string) bool {
+	const empty = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+	return len(id) >= 7 && strings.HasPrefix(empty, id)
 }

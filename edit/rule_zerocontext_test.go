@@ -16,6 +16,7 @@ func TestRuleZeroContext(t *testing.T) {
 	hdr := text("--- a/f", "+++ b/f")
 	tests := []struct {
 		name, hunks string
+		index       string      // the patch's index line, if any
 		want        string      // the file after, "" when refused
 		err         error       // the refusal's reason
 		offered     int         // with an uncertain reading at this 1-based line, or 0
@@ -35,9 +36,17 @@ func TestRuleZeroContext(t *testing.T) {
 		// "b" is at lines 2 and 4, as far from line 3 each: no offer.
 		{name: "deleted line at two places as near", hunks: text("@@ -3 +3 @@", "-b", "+B"), err: edit.ErrNoMatch, trace: "zeroContext"},
 		{name: "already applied", hunks: text("@@ -3 +3 @@", "-x", "+c"), err: edit.ErrAlreadyApplied, trace: "zeroContext"},
+		// git's t4104: the index line says the file was empty, and it is
+		// not: git pins the hunk to both ends, so it fits nowhere.
+		{name: "first lines of an empty file, which is not", hunks: text("@@ -0,0 +1 @@", "+z"), index: "index e69de29..72943a1 100644", err: edit.ErrNoMatch, trace: "zeroContext"},
+		{name: "insert at the start, index line of another blob", hunks: text("@@ -0,0 +1 @@", "+z"), index: "index 1234567..72943a1 100644", want: text("z", "a", "b", "c", "b", "e", "f"), trace: "zeroContext"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			hdr := hdr
+			if tt.index != "" {
+				hdr = text("diff --git a/f b/f", tt.index) + hdr
+			}
 			rs, errs := edit.Place(old, onlyFile(t, hdr+tt.hunks))
 			if tt.want != "" {
 				if len(errs) > 0 {
