@@ -92,12 +92,8 @@ func TestWebVerifyNone(t *testing.T) {
 // origin, as every request does.
 func TestWebVerifyTypedCommand(t *testing.T) {
 	v := &fakeVerifier{}
-	w, err := review.NewWeb(review.WebOptions{Token: testToken, Verifier: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	done, serial := startReview(t, context.Background(), w, fixture(t))
+	w, serial, finish := verifyWeb(t, v)
+	defer finish()
 	if code, b := send(t, w, request{path: "/api/state"}); code != 200 || !strings.Contains(b, `"ask_command":true`) {
 		t.Errorf("state: got %d %s, want ask_command true", code, b)
 	}
@@ -144,22 +140,14 @@ func TestWebVerifyTypedCommand(t *testing.T) {
 	if code, b := send(t, w, request{method: "POST", path: "/api/verify", body: verify("go test ./...")}); code != 200 || !strings.Contains(b, `"command":"go test ./..."`) {
 		t.Errorf("another command: got %d %s, want go test ./...", code, b)
 	}
-	send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)})
-	if err := waitErr(t, done); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // With the project's test command the page asks for none and cannot
 // replace it.
 func TestWebVerifyProjectCommand(t *testing.T) {
 	v := &fakeVerifier{command: "go test"}
-	w, err := review.NewWeb(review.WebOptions{Token: testToken, Verifier: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	done, serial := startReview(t, context.Background(), w, fixture(t))
+	w, serial, finish := verifyWeb(t, v)
+	defer finish()
 	if code, b := send(t, w, request{path: "/api/state"}); code != 200 || !strings.Contains(b, `"ask_command":false`) {
 		t.Errorf("state: got %d %s, want ask_command false", code, b)
 	}
@@ -168,30 +156,18 @@ func TestWebVerifyProjectCommand(t *testing.T) {
 	if code != http.StatusBadRequest || !strings.Contains(b, "cannot replace") || v.runs != 0 || v.command != "go test" {
 		t.Errorf("another command: got %d %s (%d runs, command %q), want 400 and go test kept", code, b, v.runs, v.command)
 	}
-	send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)})
-	if err := waitErr(t, done); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A Verifier that takes no typed command and has no test command: the
 // page says where to set one, and asks for none.
 func TestWebVerifyNoCommand(t *testing.T) {
 	v := struct{ review.Verifier }{&fakeVerifier{}}
-	w, err := review.NewWeb(review.WebOptions{Token: testToken, Verifier: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	done, serial := startReview(t, context.Background(), w, fixture(t))
+	w, serial, finish := verifyWeb(t, v)
+	defer finish()
 	send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, false, "1=approve")})
 	code, b := send(t, w, request{method: "POST", path: "/api/verify", body: `{"review":` + jsonInt(serial) + `}`})
 	if code != http.StatusBadRequest || !strings.Contains(b, "set test_cmd in .pair.yml") || !strings.Contains(b, `"ask_command":false`) {
 		t.Errorf("got %d %s, want 400 naming test_cmd", code, b)
-	}
-	send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)})
-	if err := waitErr(t, done); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -210,6 +186,25 @@ func TestWebVerifyCommandField(t *testing.T) {
 			if !strings.Contains(b, h) {
 				t.Errorf("%s: no %s in it", path, h)
 			}
+		}
+	}
+}
+
+// verifyWeb starts a Web with v and a review on it; finish submits the
+// review and waits for it.
+func verifyWeb(t *testing.T, v review.Verifier) (w *review.Web, serial int64, finish func()) {
+	t.Helper()
+	w, err := review.NewWeb(review.WebOptions{Token: testToken, Verifier: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, serial := startReview(t, context.Background(), w, fixture(t))
+	return w, serial, func() {
+		t.Helper()
+		defer w.Close()
+		send(t, w, request{method: "POST", path: "/api/decisions", body: decisions(serial, true)})
+		if err := waitErr(t, done); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
