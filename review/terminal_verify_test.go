@@ -21,6 +21,8 @@ type fakeVerifier struct {
 
 func (f *fakeVerifier) SetCommand(c string) { f.command = c }
 
+func (f *fakeVerifier) HasCommand() bool { return f.command != "" }
+
 func (f *fakeVerifier) Verify(ctx context.Context, r *review.Review, progress func(string)) (review.VerifyResult, error) {
 	f.runs++
 	if f.command == "" {

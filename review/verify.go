@@ -156,7 +156,10 @@ var ErrNoTestCommand = errors.New("no test command")
 
 // CommandVerifier is a Verifier that takes a command the person typed,
 // for when the project has no test command (or one not trusted).
+// HasCommand says whether it has one, so that a front end asks for one
+// before the person runs the tests.
 type CommandVerifier interface {
 	Verifier
 	SetCommand(command string)
+	HasCommand() bool
 }

@@ -144,8 +144,10 @@ type Web struct {
 	revDone  chan struct{}
 	question *webQuestion
 	qDone    chan webAnswer
-	// verifying is set while the page's verify runs.
+	// verifying is set while the page's verify runs; typed is the test
+	// command the person typed on the page (see asksCommand).
 	verifying bool
+	typed     string
 }
 
 // NewWeb listens on 127.0.0.1 and serves the page until Close.
@@ -645,6 +647,10 @@ type webReviewView struct {
 	Summary []webSummaryView `json:"summary"`
 	// Verify says the page may run the tests (WebOptions.Verifier).
 	Verify bool `json:"verify"`
+	// AskCommand says the page asks for the test command, there being
+	// none; TypedCommand is the last one typed there.
+	AskCommand   bool   `json:"ask_command"`
+	TypedCommand string `json:"typed_command"`
 }
 
 // webSummaryView is a line of the summary: a file's name as shown and its
@@ -764,14 +770,16 @@ func (w *Web) state() webState {
 func (w *Web) reviewView(r *Review, serial int64) *webReviewView {
 	t := r.Totals()
 	v := &webReviewView{
-		Serial:    serial,
-		Verb:      w.opts.Verb,
-		Verify:    w.opts.Verifier != nil,
-		Undecided: t.Undecided,
-		Totals:    webTotals{Approved: t.Approved, Edited: t.Edited, Rejected: t.Rejected, Undecided: t.Undecided, Failed: t.Failed},
-		Grants:    slices.Clone(r.Grants),
-		Files:     make([]webFileView, len(r.Proposal.Files)),
-		Items:     make([]webItemView, len(r.Items)),
+		Serial:       serial,
+		Verb:         w.opts.Verb,
+		Verify:       w.opts.Verifier != nil,
+		AskCommand:   w.asksCommand(),
+		TypedCommand: w.typed,
+		Undecided:    t.Undecided,
+		Totals:       webTotals{Approved: t.Approved, Edited: t.Edited, Rejected: t.Rejected, Undecided: t.Undecided, Failed: t.Failed},
+		Grants:       slices.Clone(r.Grants),
+		Files:        make([]webFileView, len(r.Proposal.Files)),
+		Items:        make([]webItemView, len(r.Items)),
 	}
 	if v.Grants == nil {
 		v.Grants = []string{}

@@ -55,6 +55,9 @@ type Verifier struct {
 // SetCommand sets the test command: one the person typed.
 func (v *Verifier) SetCommand(command string) { v.Command = command }
 
+// HasCommand says whether there is a test command to run.
+func (v *Verifier) HasCommand() bool { return strings.TrimSpace(v.Command) != "" }
+
 // run is one run of the test command on a candidate.
 type run struct {
 	pass     bool

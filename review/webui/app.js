@@ -691,6 +691,11 @@
 
     const approved = t.approved + t.edited;
     $("verify").hidden = !v.verify || approved === 0;
+    // Without a test command the page asks for one, as the terminal's v
+    // does; the last one typed stays in the field.
+    $("verify-command").hidden = $("verify").hidden || !v.ask_command;
+    const cmd = $("verify-cmd");
+    if (v.typed_command && cmd.value === "" && document.activeElement !== cmd) cmd.value = v.typed_command;
     const submit = $("submit");
     submit.textContent = "Submit: " + v.verb + " " + plural(approved, "approved hunk");
     submit.disabled = false;
@@ -759,14 +764,28 @@
   function runVerify() {
     if (!review) return;
     const serial = review.serial;
+    const body = { review: serial };
+    const asking = !$("verify-command").hidden;
+    if (asking) {
+      body.command = $("verify-cmd").value.trim();
+      if (body.command === "") {
+        showError(new Error("Type the command that runs the tests first."));
+        $("verify-cmd").focus();
+        return;
+      }
+    }
     const button = $("verify");
     button.disabled = true;
     $("verify-result").replaceChildren(el("p", { id: "verify-progress", class: "hint" }, "Running the tests…"));
-    queue.then(() => api("POST", "/api/verify", { review: serial }))
-      .then((r) => showVerify(r))
+    queue.then(() => api("POST", "/api/verify", body))
+      .then((r) => { showError(null); showVerify(r); })
       .catch((err) => {
         showError(err);
         $("verify-result").replaceChildren();
+        if (err.data && err.data.ask_command) {
+          $("verify-command").hidden = false;
+          $("verify-cmd").focus();
+        }
       })
       .finally(() => { button.disabled = false; });
   }
@@ -1127,6 +1146,12 @@
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
         ev.preventDefault();
         send();
+      }
+    });
+    $("verify-cmd").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.isComposing) {
+        ev.preventDefault();
+        runVerify();
       }
     });
     $("review").addEventListener("click", (ev) => {
