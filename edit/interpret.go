@@ -105,10 +105,12 @@ func (in Interpretation) Explain() string {
 // Teach says what the model got wrong about the line, for the model: what
 // Describe says, and how to write the change it may have meant.
 func (in Interpretation) Teach() string {
-	switch in.Kind {
-	case InterpretAdded:
+	switch {
+	case in.Kind == InterpretAdded && strings.TrimSpace(in.Model) == "":
+		return in.describe("your") + "; copy the context lines as the file has them"
+	case in.Kind == InterpretAdded:
 		return in.describe("your") + "; to add a line, mark it with +"
-	case InterpretLeftOut, InterpretLater:
+	case in.Kind == InterpretLeftOut, in.Kind == InterpretLater:
 		return in.describe("your") + "; copy the context lines as the file has them"
 	}
 	return in.describe("your") + "; to change a line, mark it with - and +"
@@ -123,6 +125,9 @@ func (in Interpretation) Describe() string { return in.describe("the patch's") }
 func (in Interpretation) describe(whose string) string {
 	switch in.Kind {
 	case InterpretAdded:
+		if strings.TrimSpace(in.Model) == "" {
+			return fmt.Sprintf("%s context has a blank line that is not in the file (before line %d)", whose, in.Line)
+		}
 		return fmt.Sprintf("%s context line `%s` is not in the file (before line %d)", whose, in.Model, in.Line)
 	case InterpretLeftOut:
 		return fmt.Sprintf("%s context leaves out line %d, `%s`", whose, in.Line, in.File)
@@ -201,7 +206,7 @@ func (pl *placer) interpretAs(i int, h *Hunk, pre []preLine) (r *Resolved, misre
 	var best *window
 	for _, w := range pl.windows(h, pre) {
 		ok := pl.judge(h, pre, pk, &w)
-		if ok {
+		if ok && (w.lost < 0 || strings.TrimSpace(pre[w.lost].text) != "") {
 			valid = append(valid, w)
 		}
 		if best == nil || w.matched > best.matched {
@@ -246,8 +251,10 @@ func (pl *placer) windows(h *Hunk, pre []preLine) []window {
 		}
 	}) {
 		out = append(out, window{s: s, lost: -1})
+		// A blank line the file lacks explains a refusal, but is never
+		// read as an added line (interpretAs).
 		for k := 1; k < len(pre)-1; k++ {
-			if pre[k].kind == Context && strings.TrimSpace(pre[k].text) != "" {
+			if pre[k].kind == Context {
 				out = append(out, window{s: s, lost: k})
 			}
 		}

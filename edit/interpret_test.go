@@ -313,3 +313,29 @@ func TestMisreadShifted(t *testing.T) {
 		t.Errorf("Teach: got %q, want Describe and the advice to the model", got)
 	}
 }
+
+// TestMisreadBlankLine: a refused hunk whose context has a blank line the
+// file lacks is explained by that line, at the right place, not by the
+// lines around it read one line off; and no interpreted reading adds it.
+func TestMisreadBlankLine(t *testing.T) {
+	old := text("package a", "", "func A() {", "\tx := 1", "\ty := 2", "\tz := 3", "\treturn", "}")
+	patch := text("--- a/a.go", "+++ b/a.go", "@@ -3,6 +3,7 @@",
+		" func A() {", " \tx := 1", " \ty := 2", "", " \tz := 3", "+\tw := 4", " \treturn")
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if len(errs) != 1 || len(rs) != 0 {
+		t.Fatalf("got %d placed and errors %v, want the hunk refused", len(rs), errs)
+	}
+	want := []edit.Interpretation{{Kind: edit.InterpretAdded, Line: 6, Model: ""}}
+	if got := errs[0].Misread; !slices.Equal(got, want) {
+		t.Errorf("misread: got %v, want %v", got, want)
+	}
+	if errs[0].Interpreted != nil {
+		t.Errorf("got an interpreted reading %v, want none: a blank line is never read as added", errs[0].Interpreted)
+	}
+	if got, want := want[0].Describe(), "the patch's context has a blank line that is not in the file (before line 6)"; got != want {
+		t.Errorf("Describe: got %q, want %q", got, want)
+	}
+	if got := want[0].Teach(); !strings.HasSuffix(got, "; copy the context lines as the file has them") {
+		t.Errorf("Teach: got %q, want the advice to copy the context", got)
+	}
+}
