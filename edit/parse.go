@@ -22,6 +22,16 @@ var ErrNoDiff = errors.New("no unified diff found")
 // the same.
 var ErrNoHunks = errors.New("no valid patches in input")
 
+// ErrNameMismatch is returned by Parse when the ---/+++ lines of a git
+// section name another file than its diff --git, rename or copy lines: git
+// apply refuses such a patch ("inconsistent new filename").
+var ErrNameMismatch = errors.New("file names disagree")
+
+// ErrBadMode is returned by Parse for a git mode line whose mode is not an
+// octal number, an empty "new mode " say: git apply refuses it ("invalid
+// mode").
+var ErrBadMode = errors.New("invalid file mode")
+
 // CheckHunks returns an error wrapping ErrNoHunks when a file section of p
 // has no hunk and does not create, delete, rename, copy or change the mode
 // of a file either. Parse accepts such sections (a rendered selection of
@@ -198,7 +208,9 @@ func (p *parser) run() error {
 			p.startGit(l)
 			p.i++
 		case p.isFileHeader():
-			p.fileHeader()
+			if err := p.fileHeader(); err != nil {
+				return err
+			}
 		case p.cur != nil && p.git && l == "GIT binary patch":
 			if err := p.binaryPatch(); err != nil {
 				return err
@@ -208,7 +220,9 @@ func (p *parser) run() error {
 				return err
 			}
 		case p.cur != nil && p.git:
-			p.extendedHeader(l)
+			if err := p.extendedHeader(l); err != nil {
+				return err
+			}
 			p.i++
 		default:
 			p.i++ // prose, "index" lines of plain diffs, junk: skip
@@ -295,13 +309,20 @@ func stripGitPrefix(s string) (string, bool) {
 	return s, false
 }
 
-func (p *parser) extendedHeader(l string) {
+func (p *parser) extendedHeader(l string) error {
 	f := p.cur
 	word := func(prefix string) (string, bool) {
 		if strings.HasPrefix(l, prefix) {
 			return strings.TrimSpace(strings.TrimPrefix(l, prefix)), true
 		}
 		return "", false
+	}
+	for _, prefix := range []string{"old mode ", "new mode ", "new file mode ", "deleted file mode "} {
+		if v, ok := word(prefix); ok {
+			if _, err := strconv.ParseUint(v, 8, 32); err != nil {
+				return fmt.Errorf("%w on line %d: %q", ErrBadMode, p.i+1, l)
+			}
+		}
 	}
 	if v, ok := word("old mode "); ok {
 		f.OldMode = canonMode(v)
@@ -329,22 +350,27 @@ func (p *parser) extendedHeader(l string) {
 	} else if strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch" {
 		f.Binary = true
 	}
+	return nil
 }
 
 // fileHeader reads a "--- old" / "+++ new" pair.
-func (p *parser) fileHeader() {
+func (p *parser) fileHeader() error {
+	line := p.i + 1
 	old, oldStamp := headerName(strings.TrimPrefix(p.lines[p.i], "--- "))
 	nw, newStamp := headerName(strings.TrimPrefix(p.lines[p.i+1], "+++ "))
 	p.i += 2
 	if p.cur == nil || !p.git {
 		traditional(p.open(), old, nw, epoch(oldStamp), epoch(newStamp))
-		return
+		return nil
 	}
 	f := p.cur
 	p.git = false
 	oldNull, newNull := old == devNull, nw == devNull
 	so, oldPfx := stripGitPrefix(old)
 	sn, newPfx := stripGitPrefix(nw)
+	if err := checkGitNames(f, old, so, nw, sn, line); err != nil {
+		return err
+	}
 	switch {
 	case oldNull && newNull:
 	case oldNull:
@@ -362,11 +388,37 @@ func (p *parser) fileHeader() {
 			// A diff --git line already named the file; trust it when the
 			// ---/+++ names are the same file without prefixes.
 			if old == f.OldPath || nw == f.NewPath {
-				return
+				return nil
 			}
 		}
 		f.OldPath, f.NewPath, f.Stripped = old, nw, false
 	}
+	return nil
+}
+
+// checkGitNames returns an error wrapping ErrNameMismatch when the ---/+++
+// pair at line (1-based) of a git section names another file than its
+// headers did, as git apply refuses it: the diff --git line's name for a
+// created or deleted file, the rename and copy lines' names. Each side is
+// given as written and without git's prefix; either matches. /dev/null
+// sides are not compared.
+func checkGitNames(f *FileDiff, old, so, nw, sn string, line int) error {
+	var wantOld, wantNew string
+	switch {
+	case f.Renamed || f.Copied:
+		wantOld, wantNew = f.OldPath, f.NewPath
+	case f.New && f.Stripped:
+		wantNew = f.NewPath
+	case f.Deleted && f.Stripped:
+		wantOld = f.OldPath
+	}
+	if wantOld != "" && old != devNull && old != wantOld && so != wantOld {
+		return fmt.Errorf("%w on line %d: --- names %s, the git header %s", ErrNameMismatch, line, old, wantOld)
+	}
+	if wantNew != "" && nw != devNull && nw != wantNew && sn != wantNew {
+		return fmt.Errorf("%w on line %d: +++ names %s, the git header %s", ErrNameMismatch, line+1, nw, wantNew)
+	}
+	return nil
 }
 
 const devNull = "/dev/null"

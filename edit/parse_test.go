@@ -776,3 +776,38 @@ func TestParseDeletedDashSpaceLine(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRefusesContradictoryGitHeaders checks that a git section whose
+// ---/+++ names contradict its git header, or whose mode is not a number,
+// is refused as git apply refuses it, and that agreeing names pass.
+func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name, patch string
+		want        error
+		msg         string
+	}{
+		{"created under another name", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f-blah\n@@ -0,0 +1 @@\n+1\n",
+			edit.ErrNameMismatch, "file names disagree on line 4: +++ names b/f-blah, the git header f"},
+		{"deleted under another name", "diff --git a/f b/f\ndeleted file mode 100644\n--- b/f-blah\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n",
+			edit.ErrNameMismatch, "file names disagree on line 3: --- names b/f-blah, the git header f"},
+		{"renamed from another name", "diff --git a/x b/y\nrename from x\nrename to y\n--- a/z\n+++ b/y\n@@ -1 +1 @@\n-1\n+2\n",
+			edit.ErrNameMismatch, "file names disagree on line 4: --- names a/z, the git header x"},
+		{"empty new mode", "diff --git a/f b/f\nold mode 100644\nnew mode \n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+			edit.ErrBadMode, `invalid file mode on line 3: "new mode "`},
+		{"garbage new file mode", "diff --git a/f b/f\nnew file mode 10o644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+a\n",
+			edit.ErrBadMode, `invalid file mode on line 2: "new file mode 10o644"`},
+		{"agreeing creation", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
+		{"agreeing rename", "diff --git a/x b/y\nrename from x\nrename to y\n--- a/x\n+++ b/y\n@@ -1 +1 @@\n-1\n+2\n", nil, ""},
+		{"creation without prefixes", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := edit.Parse(tc.patch)
+			if !errors.Is(err, tc.want) || tc.want == nil && err != nil {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if err != nil && err.Error() != tc.msg {
+				t.Errorf("got message %q, want %q", err, tc.msg)
+			}
+		})
+	}
+}

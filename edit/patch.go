@@ -133,6 +133,16 @@ func (p *Patch) SetPlacing(o PlaceOptions) {
 	}
 }
 
+// CreatesOnly reports whether f creates its file by a header that git
+// apply holds to, so that the file must not exist, not even empty: git's
+// "new file mode" (any section a diff --git line opened), or an old side
+// dated the epoch, as diff -N writes a file it adds. A traditional
+// creation from /dev/null, as models write one, is not: it may fill an
+// empty file.
+func (f *FileDiff) CreatesOnly() bool {
+	return f.New && (f.Names == nil || f.Names.Old != "")
+}
+
 // Path returns the path the diff writes to (or deletes, for a deletion).
 func (f *FileDiff) Path() string {
 	if f.NewPath != "" {

@@ -356,6 +356,20 @@ func TestPlaceErrors(t *testing.T) {
 			wantErr: errAny,
 		},
 		{
+			// git apply: "already exists in working directory".
+			name:    "a git creation over an empty file",
+			files:   map[string]string{"f.txt": ""},
+			patch:   lines("diff --git a/f.txt b/f.txt", "new file mode 100644", "--- /dev/null", "+++ b/f.txt", "@@ -0,0 +1 @@", "+new"),
+			wantErr: errAny,
+		},
+		{
+			// diff -N dates an added file's old side the epoch.
+			name:    "a diff -N creation over an empty file",
+			files:   map[string]string{"f.txt": ""},
+			patch:   lines("--- a/f.txt\t1970-01-01 00:00:00.000000000 +0000", "+++ b/f.txt\t2024-01-01 00:00:00.000000000 +0000", "@@ -0,0 +1 @@", "+new"),
+			wantErr: errAny,
+		},
+		{
 			name:  "creating a file where a directory is",
 			files: map[string]string{"d/x.txt": "x\n"},
 			patch: lines(

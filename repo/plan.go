@@ -295,7 +295,8 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	if err := t.links.checkPatchLinks(newPath, LinkWrite, links, w.lstat); err != nil {
 		return "", "", err
 	}
-	// It must not exist yet (an empty file may be filled), and must not
+	// It must not exist yet (an empty file may be filled, unless the
+	// patch's headers say it creates the file, as git holds them), and must not
 	// lead outside the tree through a link; an earlier section may have
 	// made it, or a section may take it away.
 	if at, ok := seq.known(newPath); ok && at >= 0 {
@@ -312,7 +313,7 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	switch {
 	case err == nil && fi.IsDir() && seq.leavesUnder(newPath):
 		// A directory whose files the patch takes away becomes the file.
-	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0):
+	case err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0 || fd.CreatesOnly()):
 		return "", "", fmt.Errorf("%s: the patch creates it, but it already exists", newPath)
 	case errors.Is(err, syscall.ENOTDIR) && seq.leavesAbove(newPath):
 		// A file the patch takes away becomes its directory.
