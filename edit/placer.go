@@ -288,14 +288,7 @@ func (pl *placer) candidates(h *Hunk) ([]candidate, []RuleID, error) {
 		if len(starts) == 0 {
 			continue
 		}
-		cs := make([]candidate, len(starts))
-		for i, s := range starts {
-			align := make([]int, len(pre))
-			for j := range align {
-				align[j] = s + j
-			}
-			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
-		}
+		cs := exactCandidates(starts, len(pre), lv)
 		if pl.ignoreWhitespace(cs, pre) {
 			trace = []RuleID{ruleIgnoreWhitespace.ID}
 		}
@@ -1017,4 +1010,18 @@ func (fx *fileIndex) nearest(h *Hunk) []NumberedLine {
 		out = append(out, NumberedLine{N: i + 1, Text: fx.file[i]})
 	}
 	return out
+}
+
+// exactCandidates are the candidates of a pre-image of n lines found
+// line for line at level lv, one per start.
+func exactCandidates(starts []int, n int, lv level) []candidate {
+	cs := make([]candidate, len(starts))
+	for i, s := range starts {
+		align := make([]int, n)
+		for j := range align {
+			align[j] = s + j
+		}
+		cs[i] = newCandidate(align, levelPass[lv], lv, 0)
+	}
+	return cs
 }

@@ -71,14 +71,7 @@ func (pl *placer) strictPlaces(lines []Line) []candidate {
 		if len(starts) == 0 {
 			continue
 		}
-		cs := make([]candidate, len(starts))
-		for i, s := range starts {
-			align := make([]int, len(pre))
-			for j := range align {
-				align[j] = s + j
-			}
-			cs[i] = newCandidate(align, levelPass[lv], lv, 0)
-		}
+		cs := exactCandidates(starts, len(pre), lv)
 		pl.ignoreWhitespace(cs, pre)
 		return cs
 	}
