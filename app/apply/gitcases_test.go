@@ -25,8 +25,13 @@ type applyCase struct {
 	// patch is the patch; makePatch, when set, is instead a shell script
 	// run in a scratch copy of the repository that writes it.
 	patch, makePatch string
-	// args are git apply's options, given to pair too (see pathsOf).
+	// args are git apply's options, given to pair too (see applyArgs).
 	args []string
+	// after, when set, is a shell script run in both copies after the
+	// first commit: a working tree or index that differs from HEAD.
+	after string
+	// dir, when set, is the subdirectory both run in.
+	dir string
 	// differs, when set, says why pair does not do what git does here:
 	// the test then checks that they still differ, so that the list
 	// stays true.
@@ -320,31 +325,45 @@ new mode 100755
 	return cs
 }
 
-// pathsOf reads git apply's options of a case into pair's.
-func pathsOf(t *testing.T, args []string) Paths {
+// applyArgs gives git apply's options of a case to pair's o.
+func applyArgs(t *testing.T, args []string, o *Options) {
 	t.Helper()
-	var ps Paths
 	for _, a := range args {
 		switch {
-		case a == "-R":
-			ps.Reverse = true
+		case a == "-R" || a == "--reverse":
+			o.Paths.Reverse = true
 		case strings.HasPrefix(a, "-p"):
 			n, err := strconv.Atoi(a[2:])
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps.Strip = &n
+			o.Paths.Strip = &n
 		case strings.HasPrefix(a, "--directory="):
-			ps.Root = strings.TrimPrefix(a, "--directory=")
+			o.Paths.Root = strings.TrimPrefix(a, "--directory=")
 		case strings.HasPrefix(a, "--include="):
-			ps.Filters = append(ps.Filters, Filter{Glob: strings.TrimPrefix(a, "--include="), Include: true})
+			o.Paths.Filters = append(o.Paths.Filters, Filter{Glob: strings.TrimPrefix(a, "--include="), Include: true})
 		case strings.HasPrefix(a, "--exclude="):
-			ps.Filters = append(ps.Filters, Filter{Glob: strings.TrimPrefix(a, "--exclude=")})
+			o.Paths.Filters = append(o.Paths.Filters, Filter{Glob: strings.TrimPrefix(a, "--exclude=")})
+		case strings.HasPrefix(a, "-C"):
+			n, err := strconv.Atoi(a[2:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Placing.ContextGiven, o.Placing.Context = true, n
+		case a == "--ignore-whitespace" || a == "--ignore-space-change":
+			o.Placing.IgnoreWhitespace = true
+		case a == "--index":
+			o.Index = true
+		case a == "--cached":
+			o.Cached = true
+		case a == "-3" || a == "--3way":
+			o.ThreeWay = true
+		case a == "--check":
+			o.Check = true
 		default:
 			t.Fatalf("option %s: not one pair has", a)
 		}
 	}
-	return ps
 }
 
 func TestGitApplyCases(t *testing.T) {
@@ -369,6 +388,10 @@ func TestGitApplyCases(t *testing.T) {
 func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	t.Helper()
 	root, made, byGit, byPair := caseRepos(t, func(dir string) { sh(t, dir, c.setup) })
+	if c.after != "" {
+		sh(t, byGit, c.after)
+		sh(t, byPair, c.after)
+	}
 	patch := c.patch
 	if c.makePatch != "" {
 		patch = sh(t, made, c.makePatch)
@@ -378,12 +401,13 @@ func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("git", append(append([]string{"apply"}, c.args...), file)...)
-	cmd.Dir = byGit
+	cmd.Dir = filepath.Join(byGit, c.dir)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 	gitOut, gitErr := cmd.CombinedOutput()
 
-	o, out, errw := options(byPair, "")
-	o.Patch, o.Yes, o.NoCommit, o.Paths = file, true, true, pathsOf(t, c.args)
+	o, out, errw := options(filepath.Join(byPair, c.dir), "")
+	o.Patch, o.Yes, o.NoCommit = file, true, true
+	applyArgs(t, c.args, &o)
 	pairErr := Run(context.Background(), o)
 	switch {
 	case gitErr != nil && pairErr != nil:
