@@ -201,6 +201,9 @@ var (
 	ErrNoOther = errors.New("no such hunk")
 	// ErrNoMatch means a search found no hunk.
 	ErrNoMatch = errors.New("no hunk matches")
+	// ErrBadDecision means a decision that does not fit the hunk: an
+	// unknown one, or "edited" for a hunk that was not edited.
+	ErrBadDecision = errors.New("not a decision for this hunk")
 )
 
 // New starts the review of p. Hunks of a file in grants are approved at
@@ -567,10 +570,10 @@ func (r *Review) Decide(id string, d audit.Decision, note string) error {
 		case audit.Approved, audit.Rejected, audit.Undecided:
 		case audit.Edited:
 			if r.Items[i].Original == nil {
-				return fmt.Errorf("hunk %s was not edited; approve it instead", id)
+				return badDecision(fmt.Sprintf("hunk %s was not edited; approve it instead", id))
 			}
 		default:
-			return fmt.Errorf("unknown decision %q", d)
+			return badDecision(fmt.Sprintf("unknown decision %q", d))
 		}
 		r.set(i, d, note)
 		if i == r.Cursor && d != audit.Undecided {
@@ -580,6 +583,13 @@ func (r *Review) Decide(id string, d audit.Decision, note string) error {
 	}
 	return fmt.Errorf("%w: no hunk %q", ErrNoOther, id)
 }
+
+// badDecision is an ErrBadDecision that says what was wrong in its own
+// words.
+type badDecision string
+
+func (e badDecision) Error() string        { return string(e) }
+func (e badDecision) Is(target error) bool { return target == ErrBadDecision }
 
 // Position returns the cursor as the progress shows it: item n of total,
 // counted from 1.

@@ -411,6 +411,13 @@ func (a *applier) place(plans []*edit.FilePlan) (placed, failed int) {
 	return placed, failed
 }
 
+// ErrUnplaced is returned when a hunk could not be placed and nothing was
+// written (with --yes, --decisions or --check).
+var ErrUnplaced = errors.New("a hunk could not be placed")
+
+// ErrEmptyInput is returned when the patch on standard input is empty.
+var ErrEmptyInput = errors.New("standard input is empty")
+
 // placedOnly reports the placements without a review: for --check, or
 // when a hunk could not be placed.
 func (a *applier) placedOnly(placed, failed int) error {
@@ -433,7 +440,8 @@ func (a *applier) placedOnly(placed, failed int) error {
 	if a.o.Check {
 		what = "nothing would be written"
 	}
-	return &output.ExitError{Code: output.Failure, Msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, output.Plural(failed+placed, "hunk"), what)}
+	return &output.ExitError{Code: output.Failure, Err: ErrUnplaced,
+		Msg: fmt.Sprintf("apply: %d of %d %s could not be placed; %s", failed, failed+placed, output.Plural(failed+placed, "hunk"), what)}
 }
 
 // checkCommit knows who commits, and that nothing stops the commit,
@@ -736,7 +744,7 @@ func readPatch(o Options) (string, error) {
 		return "", fmt.Errorf("apply: read standard input: %w", err)
 	}
 	if strings.TrimSpace(string(b)) == "" {
-		return "", errors.New("apply: standard input is empty: no patch to apply")
+		return "", fmt.Errorf("apply: %w: no patch to apply", ErrEmptyInput)
 	}
 	return string(b), nil
 }

@@ -140,7 +140,7 @@ func TestRunBadInput(t *testing.T) {
 		is       error  // the refusal, when it has a type
 		want     string // what the error says beyond its type
 	}{
-		{"empty", " \n", nil, "standard input is empty"},
+		{"empty", " \n", ErrEmptyInput, ""},
 		{"no hunk", "--- a/calc.go\n+++ b/calc.go\nsome prose, not a hunk\n", edit.ErrNoHunks, "calc.go"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -96,9 +96,9 @@ func TestApplySubmoduleRefusals(t *testing.T) {
 		name, patch string
 		noCommit    bool
 		is          error  // the refusal, when it has a type
-		want        string // what the error says, when it has none
+		want        string // what the error says beyond its type
 	}{
-		{"not the index's commit", move(strings.Repeat("5", 40), strings.Repeat("2", 40)), false, nil, "could not be placed"},
+		{"not the index's commit", move(strings.Repeat("5", 40), strings.Repeat("2", 40)), false, ErrUnplaced, ""},
 		{"no submodule there", strings.ReplaceAll(move(strings.Repeat("1", 40), strings.Repeat("2", 40)), "dep", "nodep"), false, repo.ErrGitlink, "nodep: "},
 		{"without a commit", move(strings.Repeat("1", 40), strings.Repeat("2", 40)), true, repo.ErrGitlink, "dep: "},
 		{"not a commit id", move(strings.Repeat("1", 40), "main"), false, repo.ErrGitlink, ""},
