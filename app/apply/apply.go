@@ -250,7 +250,14 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return nil
 	}
-	patch.SetPlacing(a.o.Placing)
+	placing := a.o.Placing
+	if !placing.IgnoreWhitespace && a.tree.Git {
+		// git's apply.ignoreWhitespace, when the option is not given.
+		if placing.IgnoreWhitespace, err = a.tree.ApplyIgnoresWhitespace(); err != nil {
+			return a.fail(err)
+		}
+	}
+	patch.SetPlacing(placing)
 	plans, err := a.tree.PlaceWith(patch, a.o.Access)
 	if err == nil {
 		err = a.prepare(plans)
