@@ -189,7 +189,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if a.tree, err = o.OpenTree(o.Dir); err != nil {
+	if a.tree, err = a.openTree(); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
 	defer a.tree.Close()
@@ -233,6 +233,20 @@ func newApplier(o Options) (*applier, error) {
 		}
 	}
 	return a, nil
+}
+
+// openTree opens the tree of the directory pair runs in. With --cached,
+// which writes the index alone, a directory inside the git directory
+// stands for the top of the working tree, as git apply --cached reads the
+// patch's names there; anything else refuses to run there.
+func (a *applier) openTree() (*repo.Tree, error) {
+	t, err := a.o.OpenTree(a.o.Dir)
+	var in *repo.GitDirError
+	if err == nil || !a.o.Cached || !errors.As(err, &in) {
+		return t, err
+	}
+	a.o.Dir = in.Top()
+	return a.o.OpenTree(a.o.Dir)
 }
 
 // apply places, decides, writes and commits the patch text, and reports.

@@ -244,10 +244,10 @@ func applyCasesEarly() []applyCase {
 		applyCase{name: "t4111 --index from a subdirectory", setup: subdirFiles(one), dir: "sub/dir", args: []string{"--index"}, patch: subdirPatch},
 		applyCase{name: "t4111 empty hunks from a subdirectory: refused", setup: subdirFiles(one), dir: "sub/dir",
 			patch: "--- sub/dir/file\n+++ sub/dir/file\n@@ -1,0 +1,0 @@\n--- file_in_root\n+++ file_in_root\n@@ -1,0 +1,0 @@\n"},
-		applyCase{name: "t4111 from the git directory", differs: "pair refuses to run inside the git directory; git apply there reads the names from it, or with --cached from the top", setup: subdirFiles(one), after: "printf '1\\n' > .git/file; printf '1\\n' > .git/objects/file", dir: ".git", patch: subdirPatch},
-		applyCase{name: "t4111 from below the git directory", differs: "pair refuses to run inside the git directory; git apply there reads the names from it, or with --cached from the top", setup: subdirFiles(one), after: "printf '1\\n' > .git/file; printf '1\\n' > .git/objects/file", dir: ".git/objects", patch: subdirPatch},
-		applyCase{name: "t4111 --cached from the git directory", differs: "pair refuses to run inside the git directory; git apply there reads the names from it, or with --cached from the top", setup: subdirFiles(one), after: subdirFiles(other) + "printf '3\\n' > .git/file", dir: ".git", args: []string{"--cached"}, patch: subdirPatch},
-		applyCase{name: "t4111 --cached from below the git directory", differs: "pair refuses to run inside the git directory; git apply there reads the names from it, or with --cached from the top", setup: subdirFiles(one), after: subdirFiles(other) + "printf '3\\n' > .git/file; printf '3\\n' > .git/objects/file",
+		applyCase{name: "t4111 from the git directory", differs: "pair never writes inside the git directory; git apply there takes it for the tree", setup: subdirFiles(one), after: "printf '1\\n' > .git/file; printf '1\\n' > .git/objects/file", dir: ".git", patch: subdirPatch},
+		applyCase{name: "t4111 from below the git directory", differs: "pair never writes inside the git directory; git apply there takes it for the tree", setup: subdirFiles(one), after: "printf '1\\n' > .git/file; printf '1\\n' > .git/objects/file", dir: ".git/objects", patch: subdirPatch},
+		applyCase{name: "t4111 --cached from the git directory", setup: subdirFiles(one), after: subdirFiles(other) + "printf '3\\n' > .git/file", dir: ".git", args: []string{"--cached"}, patch: subdirPatch},
+		applyCase{name: "t4111 --cached from below the git directory", setup: subdirFiles(one), after: subdirFiles(other) + "printf '3\\n' > .git/file; printf '3\\n' > .git/objects/file",
 			dir: ".git/objects", args: []string{"--cached"}, patch: subdirPatch},
 	)
 	// t4112: a copy and a rename of one source in one patch, the copy
