@@ -9,10 +9,13 @@ import (
 
 // The cases of git's t4100 to t4119 (but t4108, --3way, and t4113, the
 // pinned edge, which are elsewhere), in our words. A call with git apply
-// options pair lacks is left out; one whose only such option is a no-op
-// in git (--binary, --allow-binary-replacement, --verbose, --apply) is
-// kept without it. Several patch files given to one git apply are one
-// patch here, their sections in order, as git reads them.
+// options pair lacks is left out; one whose only such option does
+// nothing to the files in git (--binary, --allow-binary-replacement,
+// --verbose) is kept without it. t4102's calls (--stat --summary
+// --apply) and t4119's (--whitespace=strip, or apply.whitespace) are
+// kept for their renames and names, without those options. Several patch
+// files given to one git apply are one patch here, their sections in
+// order, as git reads them.
 
 // asTraditional turns git diff's output into a traditional diff with the
 // same a/ and b/ names: no "diff --git" and no index line.
