@@ -22,18 +22,29 @@ func TestOpenRefusesGitDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	gitInit(t, work)
-	for _, dir := range []string{
-		bare,
-		filepath.Join(bare, "hooks"),
-		filepath.Join(work, ".git"),
-		filepath.Join(work, ".git", "refs", "heads"),
+	for _, c := range []struct {
+		dir    string
+		inTree bool // inside a working tree's .git
+	}{
+		{bare, false},
+		{filepath.Join(bare, "hooks"), false},
+		{filepath.Join(work, ".git"), true},
+		{filepath.Join(work, ".git", "refs", "heads"), true},
 	} {
-		tr, err := repo.Open(dir)
+		tr, err := repo.Open(c.dir)
 		if !errors.Is(err, repo.ErrBare) {
 			if tr != nil {
 				tr.Close()
 			}
-			t.Errorf("Open(%s): got %v, want %v", dir, err, repo.ErrBare)
+			t.Errorf("Open(%s): got %v, want %v", c.dir, err, repo.ErrBare)
+		}
+		// Inside a working tree's .git, the error names that tree.
+		var in *repo.GitDirError
+		switch got := errors.As(err, &in); {
+		case got != c.inTree:
+			t.Errorf("Open(%s): got a GitDirError %v, want %v", c.dir, got, c.inTree)
+		case got && in.Top() != work:
+			t.Errorf("Open(%s): GitDirError.Top() = %s, want %s", c.dir, in.Top(), work)
 		}
 	}
 	// The working tree itself is fine.

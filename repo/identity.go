@@ -30,6 +30,29 @@ func (t *Tree) Identity() (name, email string, err error) {
 	return cfg.ident("AUTHOR", "author")
 }
 
+// ErrIgnoreWhitespace is returned for an apply.ignoreWhitespace that git
+// does not know.
+var ErrIgnoreWhitespace = errors.New("apply.ignoreWhitespace: unrecognized value")
+
+// ApplyIgnoresWhitespace reports whether git's configuration makes git
+// apply ignore whitespace when it is not told: apply.ignoreWhitespace
+// set to change, as git apply --ignore-space-change. no, none, never,
+// false or no value leave it off; any other value fails, as in git.
+func (t *Tree) ApplyIgnoresWhitespace() (bool, error) {
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return false, err
+	}
+	switch v := cfg.get("apply", "ignorewhitespace"); v {
+	case "change":
+		return true, nil
+	case "", "no", "none", "never", "false":
+		return false, nil
+	default:
+		return false, fmt.Errorf("%w %q: use change or no", ErrIgnoreWhitespace, v)
+	}
+}
+
 // ident resolves the identity of one role ("AUTHOR" and "author", or
 // "COMMITTER" and "committer").
 func (c gitConfig) ident(envRole, cfgRole string) (name, email string, err error) {

@@ -87,6 +87,14 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 		return err
 	}
 	prev := earlier(plans)
+	// freed are the paths a section deletes or renames away: as git
+	// apply, another may create them though the index has them.
+	freed := map[string]bool{}
+	for _, p := range plans {
+		if p.OldPath != "" && (p.NewPath == "" || p.NewPath != p.OldPath && p.Diff.Renamed) {
+			freed[p.OldPath] = true
+		}
+	}
 	for i, p := range plans {
 		if prev[i] {
 			continue
@@ -104,7 +112,7 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			}
 		}
 		if p.NewPath != "" && (p.OldPath == "" || p.NewPath != p.OldPath && (p.Diff.Renamed || p.Diff.Copied)) {
-			if entries[p.NewPath] != nil || unmerged[p.NewPath] {
+			if !freed[p.NewPath] && (entries[p.NewPath] != nil || unmerged[p.NewPath]) {
 				return indexError(p.NewPath, "already exists in index")
 			}
 		}

@@ -31,6 +31,22 @@ var ErrPairInternal = errors.New("path inside pair's own .pair directory")
 // git's own.
 var ErrBare = errors.New("pair works in a repository's working tree, and there is none here")
 
+// GitDirError is returned by Open for a directory inside the git
+// directory of a working tree; it is an ErrBare.
+type GitDirError struct {
+	Dir    string // the directory given, absolute
+	GitDir string // the git directory that holds it
+}
+
+func (e *GitDirError) Error() string {
+	return fmt.Sprintf("%s is inside the git directory %s: %v; run pair in the working tree, %s", e.Dir, e.GitDir, ErrBare, e.Top())
+}
+
+func (e *GitDirError) Unwrap() error { return ErrBare }
+
+// Top is the working tree whose git directory it is.
+func (e *GitDirError) Top() string { return filepath.Dir(e.GitDir) }
+
 // isGitDir reports whether dir is a git directory, as git judges one: a
 // HEAD file, and objects and refs directories.
 func isGitDir(dir string) bool {
@@ -106,7 +122,7 @@ func openTree(dir string, crashPoint func(step string)) (*Tree, error) {
 		// bare repository, or the .git of a working tree we are inside.
 		if isGitDir(d) {
 			if isDotGit(filepath.Base(d)) {
-				return nil, fmt.Errorf("%s is inside the git directory %s: %w; run pair in the working tree, %s", abs, d, ErrBare, filepath.Dir(d))
+				return nil, &GitDirError{Dir: abs, GitDir: d}
 			}
 			return nil, fmt.Errorf("%s is a bare git repository: %w", d, ErrBare)
 		}

@@ -189,7 +189,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if a.tree, err = o.OpenTree(o.Dir); err != nil {
+	if a.tree, err = a.openTree(); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
 	defer a.tree.Close()
@@ -235,6 +235,20 @@ func newApplier(o Options) (*applier, error) {
 	return a, nil
 }
 
+// openTree opens the tree of the directory pair runs in. With --cached,
+// which writes the index alone, a directory inside the git directory
+// stands for the top of the working tree, as git apply --cached reads the
+// patch's names there; anything else refuses to run there.
+func (a *applier) openTree() (*repo.Tree, error) {
+	t, err := a.o.OpenTree(a.o.Dir)
+	var in *repo.GitDirError
+	if err == nil || !a.o.Cached || !errors.As(err, &in) {
+		return t, err
+	}
+	a.o.Dir = in.Top()
+	return a.o.OpenTree(a.o.Dir)
+}
+
 // apply places, decides, writes and commits the patch text, and reports.
 func (a *applier) apply(ctx context.Context, text string) error {
 	a.report = Report{Check: a.o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
@@ -250,7 +264,14 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return nil
 	}
-	patch.SetPlacing(a.o.Placing)
+	placing := a.o.Placing
+	if !placing.IgnoreWhitespace && a.tree.Git {
+		// git's apply.ignoreWhitespace, when the option is not given.
+		if placing.IgnoreWhitespace, err = a.tree.ApplyIgnoresWhitespace(); err != nil {
+			return a.fail(err)
+		}
+	}
+	patch.SetPlacing(placing)
 	plans, err := a.tree.PlaceWith(patch, a.o.Access)
 	if err == nil {
 		err = a.prepare(plans)

@@ -184,7 +184,8 @@ matches decides; with an --include, a file none matches is left out), and
 -R applies the patch backwards; -C<n> lets a hunk that does not fit as
 written fit with its outer context lines left out, down to n on each side,
 and --ignore-whitespace (or --ignore-space-change) compares lines with runs
-of whitespace collapsed and writes the added lines as the patch has them.
+of whitespace collapsed and writes the added lines as the patch has them
+(git's apply.ignoreWhitespace set to change does the same without it).
 To run as if started in another directory, use pair -C DIR apply (the
 apply's own -C<n> is git's: pair -C DIR apply -C1 is git -C DIR apply -C1).
 
