@@ -87,6 +87,14 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 		return err
 	}
 	prev := earlier(plans)
+	// A path a section deletes or renames away may be created by another
+	// (git's delete-then-create, as git diff -B writes it, or a swap).
+	leaving := map[string]bool{}
+	for _, p := range plans {
+		if p.OldPath != "" && (p.NewPath == "" || p.Diff != nil && p.Diff.Renamed) {
+			leaving[p.OldPath] = true
+		}
+	}
 	for i, p := range plans {
 		if prev[i] {
 			continue
@@ -104,7 +112,7 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			}
 		}
 		if p.NewPath != "" && (p.OldPath == "" || p.NewPath != p.OldPath && (p.Diff.Renamed || p.Diff.Copied)) {
-			if entries[p.NewPath] != nil || unmerged[p.NewPath] {
+			if (entries[p.NewPath] != nil || unmerged[p.NewPath]) && !leaving[p.NewPath] {
 				return indexError(p.NewPath, "already exists in index")
 			}
 		}
@@ -288,9 +296,13 @@ func conflictStages(st storer.EncodedObjectStorer, p *edit.FilePlan, m Merge, mo
 	if err != nil {
 		return nil, err
 	}
-	return []*index.Entry{
+	es := []*index.Entry{
 		{Name: p.NewPath, Hash: plumbing.NewHash(m.Base), Mode: mode, Stage: 1},
 		{Name: p.NewPath, Hash: ours, Mode: mode, Stage: 2},
 		{Name: p.NewPath, Hash: theirs, Mode: mode, Stage: 3},
-	}, nil
+	}
+	if m.Added {
+		es = es[1:] // no preimage: git's add/add
+	}
+	return es, nil
 }

@@ -49,7 +49,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	// beyond a link the patch makes is refused as git words it.
 	var modeErr error
 	for _, fd := range p.Files {
-		fd = t.withLinkModes(fd, w)
+		fd = t.withFullIndexBlob(t.withLinkModes(fd, w))
 		if err := checkBinary(fd); err != nil {
 			return nil, err
 		}

@@ -175,7 +175,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
-	if err := checkStaging(o); err != nil {
+	if err := checkStaging(&o); err != nil {
 		return err
 	}
 	a, err := newApplier(o)
@@ -215,8 +215,10 @@ type applier struct {
 	// to, before writing.
 	verifier    review.CommandVerifier
 	verifyFirst bool
-	// merges are the files --3way merged.
-	merges []repo.Merge
+	// merges are the files --3way merged; canStage says that a conflict
+	// may be left in the index, which matches the files.
+	merges   []repo.Merge
+	canStage bool
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -251,10 +253,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return nil
 	}
 	patch.SetPlacing(a.o.Placing)
-	plans, err := a.tree.PlaceWith(patch, a.o.Access)
-	if err == nil {
-		err = a.prepare(plans)
-	}
+	plans, err := a.placeStaged(patch)
 	if err != nil {
 		return a.fail(err)
 	}

@@ -322,6 +322,7 @@ new mode 100755
 			applyCase{name: "t4132 remove the file, " + z.name, setup: "echo something > file", patch: fmt.Sprintf(del, z.at, z.epoch)},
 		)
 	}
+	cs = append(cs, applyCasesThreeWay()...)
 	return cs
 }
 
