@@ -4,6 +4,7 @@ package repo
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,9 +79,9 @@ func earlier(plans []*edit.FilePlan) []bool {
 // --index (cached false) or --cached does before it applies anything: a
 // file the patch reads is in the index ("does not exist in index") and,
 // with --index, the working file holds what the index holds, mode
-// included ("does not match index"); a file the patch creates is not in
-// the index ("already exists in index"). Content filters are not run:
-// the working file's bytes are compared with the blob's.
+// included ("does not match index"), read as git add would store it
+// (its content filter and line-ending conversion); a file the patch
+// creates is not in the index ("already exists in index").
 func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 	entries, unmerged, err := t.readEntries()
 	if err != nil {
@@ -121,14 +122,27 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 }
 
 // matchesEntry reports whether the working file p holds what the index
-// entry e holds: the same blob and the same kind of file.
+// entry e holds: the same kind of file, and the blob git add would store
+// (see addBlob).
 func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 	b, mode, err := t.workEntry(p)
-	return err == nil && mode == e.Mode && plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash
+	if err != nil || mode != e.Mode {
+		return false
+	}
+	// A size other than the one the entry records is a change, for git,
+	// whatever the conversion would make of the content.
+	if fi, err := t.root.Lstat(p); err != nil || e.Size != 0 && int64(e.Size) != fi.Size() {
+		return false
+	}
+	if plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash {
+		return true
+	}
+	h, err := t.addBlob(nil, p, b, mode)
+	return err == nil && h == e.Hash
 }
 
-// workEntry reads the working file p as git add would store it (see
-// worktreeBlob), with the mode git records for it.
+// workEntry reads the working file p as it is (see worktreeBlob), with
+// the mode git records for it.
 func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
 	fi, err := t.root.Lstat(p)
 	if err != nil {
@@ -146,6 +160,39 @@ func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
 		return b, filemode.Executable, err
 	}
 	return b, filemode.Regular, err
+}
+
+// addBlob is the blob git add stores for the working file p that holds
+// b: a file's content through the content filter its attributes name,
+// or else with git's line-ending conversion (core.autocrlf, the text and
+// eol attributes); a link's target as it is. With st, the blob is
+// written to it.
+func (t *Tree) addBlob(st storer.EncodedObjectStorer, p string, b []byte, mode filemode.FileMode) (plumbing.Hash, error) {
+	if mode != filemode.Symlink {
+		cfg, err := t.repo.loadConfig()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		fl := t.newFilters(context.Background(), cfg)
+		d, err := fl.driver(p)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if d != "" {
+			return fl.clean(p, d, b, st != nil)
+		}
+		eol, err := t.eolRules()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if b, err = eol.clean(p, b); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if st == nil {
+		return plumbing.ComputeHash(plumbing.BlobObject, b), nil
+	}
+	return storeBlob(st, string(b))
 }
 
 // FromIndex places the plans again on the index's content of their files,
@@ -245,6 +292,7 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 			continue
 		}
 		var content []byte
+		var h plumbing.Hash
 		if cached {
 			s, err := p.Result(nil)
 			if err != nil {
@@ -254,12 +302,17 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" {
 				mode = m
 			}
-		} else if content, mode, err = t.workEntry(p.NewPath); err != nil {
-			return fmt.Errorf("stage %s: %w", p.NewPath, err)
-		}
-		h, err := storeBlob(st, string(content))
-		if err != nil {
-			return err
+			if h, err = storeBlob(st, s); err != nil {
+				return err
+			}
+		} else {
+			if content, mode, err = t.workEntry(p.NewPath); err != nil {
+				return fmt.Errorf("stage %s: %w", p.NewPath, err)
+			}
+			// Stored as git add stores it; the stat data are the file's.
+			if h, err = t.addBlob(st, p.NewPath, content, mode); err != nil {
+				return fmt.Errorf("stage %s: %w", p.NewPath, err)
+			}
 		}
 		changes[p.NewPath] = &treeChange{path: p.NewPath, content: string(content), blob: h, mode: mode}
 		committed[p.NewPath] = true

@@ -37,7 +37,7 @@ const (
 // conflict, --yes refuses it, so both fail here: TestThreeWayConflictsAsGit
 // approves the conflicts of these cases and compares what is left.
 func applyCasesThreeWay() []applyCase {
-	return []applyCase{
+	return append(applyCasesConverted(), []applyCase{
 		{name: "t4108 without --3way: refused", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"--index"}},
 		{name: "t4108 --3way --index, a conflict", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"--index", "--3way"}},
 		{name: "t4108 -3, a conflict", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"-3"}},
@@ -80,7 +80,30 @@ func applyCasesThreeWay() []applyCase {
 		{name: "t4108 delete then create with --3way", setup: "echo 1 > delnew\n",
 			makePatch: "git rm -q delnew; git diff --cached; printf 'diff --git a/delnew b/delnew\\nnew file mode 100644\\nindex 0000000..0cfbf08\\n--- /dev/null\\n+++ b/delnew\\n@@ -0,0 +1 @@\\n+2\\n'\n",
 			after:     refresh, args: []string{"--3way"}},
+	}...)
+}
+
+// applyCasesConverted are --index and --cached on files git converts
+// when it reads them (core.autocrlf, the text and eol attributes): the
+// working file matches the index when git add would store it as the
+// index has it.
+func applyCasesConverted() []applyCase {
+	crlf := "printf 'a\\r\\nb\\r\\nc\\r\\nd\\r\\ne\\r\\n' > f\n"
+	change := "printf 'a\\r\\nb\\r\\nC\\r\\nd\\r\\ne\\r\\n' > f; git diff\n"
+	autocrlf := "git config core.autocrlf true\n"
+	attrs := "echo 'f text eol=crlf' > .gitattributes\n"
+	var cs []applyCase
+	for _, conv := range []struct{ name, setup string }{{"core.autocrlf", autocrlf}, {".gitattributes text eol=crlf", attrs}} {
+		for _, args := range [][]string{{"--index"}, {"--cached"}, {"-3"}, {"--check", "--index"}} {
+			cs = append(cs, applyCase{name: conv.name + ", " + strings.Join(args, " "), setup: conv.setup + crlf, makePatch: change, after: refresh, args: args})
+		}
+		cs = append(cs,
+			applyCase{name: conv.name + ", --index, a file that differs: refused", setup: conv.setup + crlf, makePatch: change,
+				after: refresh + "printf 'a\\r\\nb\\r\\nc\\r\\nd\\r\\nE\\r\\n' > f\n", args: []string{"--index"}},
+			applyCase{name: conv.name + ", --index, LF where git writes CRLF", setup: conv.setup + crlf, makePatch: change,
+				after: refresh + "printf 'a\\nb\\nc\\nd\\ne\\n' > f; git update-index -q --refresh || true\n", args: []string{"--index"}})
 	}
+	return cs
 }
 
 // conflictCases names the cases of applyCasesThreeWay where git leaves
