@@ -125,6 +125,12 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 // entry e holds: the same kind of file, and the blob git add would store
 // (see addBlob).
 func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
+	if e.Mode == filemode.Submodule {
+		// A submodule: its folder, or nothing, which git checks out as
+		// the empty folder.
+		fi, err := t.root.Lstat(p)
+		return err == nil && fi.IsDir() || gone(err)
+	}
 	b, mode, err := t.workEntry(p)
 	if err != nil || mode != e.Mode {
 		return false
@@ -198,7 +204,8 @@ func (t *Tree) addBlob(st storer.EncodedObjectStorer, p string, b []byte, mode f
 // FromIndex places the plans again on the index's content of their files,
 // for git apply --cached: the working tree is neither read nor written.
 // A section that reads what an earlier one wrote is placed on that
-// one's result. Links, binary files and submodules are refused.
+// one's result. A link is its target, as git stores it, a binary file
+// its blob, and a submodule its pointer's line.
 func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 	st, err := t.repo.gitStorage()
 	if err != nil {
@@ -212,8 +219,8 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 	at := map[string]int{} // the plan that last wrote each path
 	for i, p := range plans {
 		fd := p.Diff
-		if fd == nil || fd.Binary || linkSource(fd) || linkResult(fd) || gitlinkSource(fd) || gitlinkResult(fd) {
-			return fmt.Errorf("%s: --cached applies text files only, not a link, a binary file or a submodule", p.Path())
+		if fd == nil {
+			return fmt.Errorf("%s: --cached: a whole file without a diff", p.Path())
 		}
 		old := ""
 		switch {
@@ -228,6 +235,12 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 			if e == nil {
 				return indexError(p.OldPath, "does not exist in index")
 			}
+			if e.Mode == filemode.Submodule {
+				// A submodule's pointer, as a patch writes it.
+				old = gitlinkText(e.Hash.String())
+				break
+			}
+			// A file's blob, a link's target, a binary file's bytes.
 			b, err := gitobj.ReadBlob(st, e.Hash)
 			if err != nil {
 				return fmt.Errorf("%s: read from the index: %w", p.OldPath, err)
@@ -293,6 +306,21 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 		}
 		var content []byte
 		var h plumbing.Hash
+		if gitlinkResult(p.Diff) {
+			// A submodule's pointer: the commit it names, in the index
+			// only (the working tree holds the submodule's own checkout).
+			s, err := p.Result(nil)
+			if err != nil {
+				return err
+			}
+			id, err := gitlinkID(s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.NewPath, err)
+			}
+			changes[p.NewPath] = &treeChange{path: p.NewPath, blob: plumbing.NewHash(id), mode: filemode.Submodule}
+			committed[p.NewPath] = true
+			continue
+		}
 		if cached {
 			s, err := p.Result(nil)
 			if err != nil {

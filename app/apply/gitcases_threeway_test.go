@@ -37,7 +37,7 @@ const (
 // conflict, --yes refuses it, so both fail here: TestThreeWayConflictsAsGit
 // approves the conflicts of these cases and compares what is left.
 func applyCasesThreeWay() []applyCase {
-	return append(applyCasesConverted(), []applyCase{
+	return append(append(applyCasesConverted(), applyCasesStagedKinds()...), []applyCase{
 		{name: "t4108 without --3way: refused", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"--index"}},
 		{name: "t4108 --3way --index, a conflict", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"--index", "--3way"}},
 		{name: "t4108 -3, a conflict", setup: t4108Setup, makePatch: t4108Side, after: t4108Main, args: []string{"-3"}},
@@ -106,6 +106,44 @@ func applyCasesConverted() []applyCase {
 	return cs
 }
 
+// applyCasesStagedKinds are --index and --cached on links, binary files
+// and submodule pointers: the blob in the index, a link's target as its
+// blob, a submodule as its gitlink entry.
+func applyCasesStagedKinds() []applyCase {
+	gitlink := func(p string, c byte) string {
+		return fmt.Sprintf("git update-index --add --cacheinfo 160000,%s,%s\n", strings.Repeat(string(c), 40), p)
+	}
+	kinds := []struct{ name, setup, change string }{
+		{"link retargeted", "ln -s one link\n", "rm link; ln -s two link; git add -A; git diff --cached\n"},
+		{"link created", "echo keep > keep\n", "ln -s there link; git add -A; git diff --cached\n"},
+		{"link deleted", "ln -s one link\n", "git rm -q link; git diff --cached\n"},
+		{"file becomes a link", "echo hello > f\n", "rm f; ln -s target f; git add -A; git diff --cached\n"},
+		{"link becomes a file", "ln -s target f\n", "rm f; echo hello > f; git add -A; git diff --cached\n"},
+		{"binary changed", binaryOld, binaryNew + "git add -A; git diff --cached --binary\n"},
+		{"binary created", "echo keep > keep\n", binaryNew + "git add -A; git diff --cached --binary\n"},
+		{"binary deleted", binaryOld, "git rm -q bin.png; git diff --cached --binary\n"},
+		{"submodule moved", "echo keep > keep; " + gitlink("sub", '1'), gitlink("sub", '2') + "git diff --cached\n"},
+		{"submodule added", "echo keep > keep\n", gitlink("sub", '2') + "git diff --cached\n"},
+		{"submodule removed", "echo keep > keep; " + gitlink("sub", '1'), "git update-index --force-remove sub; git diff --cached\n"},
+	}
+	var cs []applyCase
+	for _, k := range kinds {
+		for _, args := range [][]string{{"--cached"}, {"--index"}} {
+			cs = append(cs, applyCase{name: k.name + ", " + args[0], setup: k.setup, makePatch: k.change, after: refresh, args: args})
+		}
+	}
+	// The index differs from the working tree: --cached reads the index.
+	cs = append(cs,
+		applyCase{name: "link retargeted, --cached, the working tree's link elsewhere", setup: "ln -s one link\n",
+			makePatch: "rm link; ln -s two link; git add -A; git diff --cached\n", after: "rm link; ln -s other link\n", args: []string{"--cached"}},
+		applyCase{name: "binary changed, --cached, the working file otherwise", setup: binaryOld,
+			makePatch: binaryNew + "git add -A; git diff --cached --binary\n", after: "echo text > bin.png\n", args: []string{"--cached"}},
+		applyCase{name: "link retargeted, --index, the working tree's link elsewhere: refused", setup: "ln -s one link\n",
+			makePatch: "rm link; ln -s two link; git add -A; git diff --cached\n", after: "rm link; ln -s other link\n", args: []string{"--index"}},
+	)
+	return cs
+}
+
 // conflictCases names the cases of applyCasesThreeWay where git leaves
 // a conflict, with the decisions that approve every hunk.
 var conflictCases = map[string]string{
@@ -170,5 +208,3 @@ func TestThreeWayConflictsAsGit(t *testing.T) {
 		t.Errorf("%d of the %d conflict cases are in applyCasesThreeWay", found, len(conflictCases))
 	}
 }
-
-var _ = fmt.Sprint

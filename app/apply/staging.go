@@ -80,13 +80,12 @@ func (a *applier) placeStaged(patch *edit.Patch) ([]*edit.FilePlan, error) {
 	}
 	var plans []*edit.FilePlan
 	if len(patch.Files) > 0 || len(added) == 0 {
-		var err error
-		if plans, err = a.tree.PlaceWith(patch, o.Access); err != nil {
-			return nil, err
+		place := a.tree.PlaceWith
+		if o.Cached {
+			place = a.tree.PlaceCached // on the index's content
 		}
-	}
-	if o.Cached {
-		if err := a.tree.FromIndex(plans); err != nil {
+		var err error
+		if plans, err = place(patch, o.Access); err != nil {
 			return nil, err
 		}
 	}
