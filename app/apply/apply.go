@@ -59,8 +59,11 @@ type Options struct {
 	NoVerify bool   // skip hooks
 	Access   repo.Access
 	// ThreeWay, Index and Cached are git apply's --3way, --index and
-	// --cached (see staging.go).
+	// --cached (see staging.go). For mail, ThreeWay is git am's --3way,
+	// and NoThreeWay its --no-3way: without either, the repository's
+	// am.threeWay decides, as for git am.
 	ThreeWay, Index, Cached bool
+	NoThreeWay              bool
 
 	// Verify runs the test command on the approved hunks before writing
 	// (--verify; verify: true in .pair.yml does too). LoadConfig loads

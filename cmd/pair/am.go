@@ -43,7 +43,13 @@ directory (pair-am). Then:
                       rules) and end the series
 
 Exit status: as pair apply's; 1 also when a mail stopped the series.`
-	cmd.Flags = append(slices.Clone(cmd.Flags),
+	// git am has no --index or --cached: each mail is committed, the
+	// index with it. Its --3way falls back to a three-way merge.
+	cmd.Flags = slices.DeleteFunc(slices.Clone(cmd.Flags), func(fl cli.Flag) bool {
+		return slices.Contains([]string{"index", "cached"}, fl.Names()[0])
+	})
+	cmd.Flags = append(cmd.Flags,
+		&cli.BoolFlag{Name: "no-3way", Usage: "do not fall back to a three-way merge, whatever am.threeWay says"},
 		&cli.BoolFlag{Name: "continue", Usage: "apply the mail the series stopped at again, then the rest"},
 		&cli.BoolFlag{Name: "skip", Usage: "go on with the series without the mail it stopped at"},
 		&cli.BoolFlag{Name: "abort", Usage: "take back the commits of the stopped series and end it"},

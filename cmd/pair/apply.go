@@ -273,14 +273,15 @@ conflict was written;
 				IO:        f.IO,
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
 
-				NoCommit: c.Bool("no-commit"),
-				ThreeWay: c.Bool("3way"),
-				Index:    c.Bool("index"),
-				Cached:   c.Bool("cached"),
-				Message:  c.String("message"),
-				NoVerify: c.Bool("no-verify"),
-				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				Verify:   c.Bool("verify"),
+				NoCommit:   c.Bool("no-commit"),
+				ThreeWay:   c.Bool("3way"),
+				NoThreeWay: c.Bool("no-3way"),
+				Index:      c.Bool("index"),
+				Cached:     c.Bool("cached"),
+				Message:    c.String("message"),
+				NoVerify:   c.Bool("no-verify"),
+				Access:     repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				Verify:     c.Bool("verify"),
 				LoadConfig: func(dir, stateDir string) (config.Config, error) {
 					return loadConfig(c, dir, stateDir)
 				},
