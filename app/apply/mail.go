@@ -184,6 +184,15 @@ func (a *applier) stop(s *series, err error) error {
 	if why == "" { // already reported, as JSON
 		why = "see the report"
 	}
+	if len(a.report.Conflicted) > 0 {
+		// --3way left conflicts: applying the mail again would not see
+		// their resolution.
+		return &output.ExitError{Code: code, Msg: fmt.Sprintf(
+			"apply: stopped at mail %d of %d: %s\n"+
+				"When you have committed the resolution, pair am --skip goes on with the next mail;\n"+
+				"pair am --abort takes back this series' %d %s and ends it.",
+			s.Next+1, s.Total, why, len(s.Commits), output.Plural(len(s.Commits), "commit"))}
+	}
 	return &output.ExitError{Code: code, Msg: fmt.Sprintf(
 		"apply: stopped at mail %d of %d: %s\n"+
 			"When you have fixed it (the files it applies to, or the mail in %s), run pair am --continue;\n"+

@@ -27,6 +27,15 @@ Each mail is one patch, reviewed as pair apply reviews it (see pair apply
              Its trailers (Signed-off-by: ...) stay, and pair's audit
              trailers follow them.
 
+With -3 (--3way), as git am -3, a mail whose hunks do not place is merged
+with the preimage blobs its "index" lines name (see pair apply --help): a
+clean merge is committed as the mail's; a conflict stops the series, and
+--yes never approves it. Approved in the terminal, it is written with
+conflict markers and left unmerged in the index, as git am -3 leaves it;
+commit your resolution, then pair am --skip. am.threeWay in git's
+configuration turns -3 on, --no-3way off. git am has no --index or
+--cached, and pair am neither: each mail is committed.
+
 Quoted-printable and base64 bodies are decoded. A series of several mails
 is decided with --yes or in the terminal: decisions given ahead would fall
 on the wrong mail's hunks.
