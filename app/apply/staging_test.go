@@ -356,7 +356,8 @@ func TestStagingRefusals(t *testing.T) {
 		{"--cached outside a repository", false, func(o *Options) { o.Cached, o.Yes = true, true }, false, "--cached outside a repository"},
 		{"--index with a message", true, func(o *Options) { o.Index, o.Yes, o.Message = true, true, "x" }, true, "-m has no commit to name"},
 		{"--cached with mail", true, func(o *Options) { o.Cached, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
-		{"--3way with mail", true, func(o *Options) { o.ThreeWay, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
+		{"--index with mail", true, func(o *Options) { o.Index, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
+		{"--3way and --no-3way with mail", true, func(o *Options) { o.ThreeWay, o.NoThreeWay, o.Yes, o.Mail = true, true, true, true }, true, "cannot be used together"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
