@@ -75,3 +75,40 @@ func TestThreeWayPreimageWording(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestAddAdd(t *testing.T) {
+	tests := []struct {
+		name, ours, theirs string
+		style              edit.ConflictStyle
+		want               string // "" for a clean merge
+	}{
+		{"same content", "a\nb\n", "a\nb\n", edit.StyleMerge, ""},
+		{"one line differs", "1\n2\n3\n4\n5\n", "1\n2\nthree\n4\n5\n", edit.StyleMerge,
+			"1\n2\n<<<<<<< ours\n3\n=======\nthree\n>>>>>>> theirs\n4\n5\n"},
+		{"two apart", "a\nb\nc\nd\ne\nf\ng\n", "a\nB\nc\nd\ne\nf\nG\n", edit.StyleMerge,
+			"a\n<<<<<<< ours\nb\n=======\nB\n>>>>>>> theirs\nc\nd\ne\nf\n<<<<<<< ours\ng\n=======\nG\n>>>>>>> theirs\n"},
+		{"three lines apart, joined", "a\nb\nc\nd\ne\nf\n", "a\nB\nc\nd\ne\nF\n", edit.StyleMerge,
+			"a\n<<<<<<< ours\nb\nc\nd\ne\nf\n=======\nB\nc\nd\ne\nF\n>>>>>>> theirs\n"},
+		{"lines added at the end", "a\nb\n", "a\nb\nc\n", edit.StyleMerge, "a\nb\n<<<<<<< ours\n=======\nc\n>>>>>>> theirs\n"},
+		{"diff3", "1\n2\n3\n", "1\ntwo\n3\n", edit.StyleDiff3, "<<<<<<< ours\n1\n2\n3\n||||||| base\n=======\n1\ntwo\n3\n>>>>>>> theirs\n"},
+		{"zdiff3", "1\n2\n3\n", "1\ntwo\n3\n", edit.StyleZdiff3, "1\n<<<<<<< ours\n2\n||||||| base\n=======\ntwo\n>>>>>>> theirs\n3\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, ok := edit.AddAdd(tt.ours, tt.theirs, 0, tt.style)
+			if !ok {
+				if tt.want != "" {
+					t.Fatalf("AddAdd gives no conflict; want\n%s", tt.want)
+				}
+				return
+			}
+			got, err := edit.Apply(tt.ours, []edit.Resolved{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want || c.Pass != edit.PassConflict {
+				t.Errorf("AddAdd writes (%v)\n%s\nwant\n%s", c.Pass, got, tt.want)
+			}
+		})
+	}
+}

@@ -29,6 +29,10 @@ type ApplyOptions struct {
 	Context context.Context
 	// Author is the commit's author when it is not the person's (nil).
 	Author *Author
+	// Staged says the caller records the plans in the index (git apply
+	// --index, see Stage): a submodule pointer, which the working tree
+	// does not hold, may then change without a commit.
+	Staged bool
 }
 
 // Applied is what ApplyPlans did.
@@ -80,7 +84,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 	commit := opts.Commit && t.Git
-	if err := checkGitlinkPlans(plans, commit); err != nil {
+	if err := checkGitlinkPlans(plans, commit || opts.Staged); err != nil {
 		return res, err
 	}
 	if commit {

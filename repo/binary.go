@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pair-cli/pair/edit"
+	"github.com/pair-cli/pair/repo/internal/gitobj"
 )
 
 // checkBinary refuses a binary diff without data before anything is
@@ -15,6 +16,31 @@ func checkBinary(fd *edit.FileDiff) error {
 		return fmt.Errorf("%s: %w", fd.Path(), edit.ErrBinaryNoData)
 	}
 	return nil
+}
+
+// withFullIndexBlob gives a binary diff without data ("Binary files
+// differ") the postimage its index line names, when the line names both
+// blobs in full and the object database has the postimage, as git apply
+// takes it from there; fd is left as it was, and returned otherwise.
+func (t *Tree) withFullIndexBlob(fd *edit.FileDiff) *edit.FileDiff {
+	if !fd.Binary || fd.BinaryPatch != nil || !t.Git || len(fd.OldID) != len(fd.NewID) || len(fd.NewID) != 40 && len(fd.NewID) != 64 {
+		return fd
+	}
+	st, err := t.repo.gitStorage()
+	if err != nil {
+		return fd
+	}
+	h, ok := findBlob(st, fd.NewID)
+	if !ok {
+		return fd
+	}
+	b, err := gitobj.ReadBlob(st, h)
+	if err != nil {
+		return fd
+	}
+	c := *fd
+	c.BinaryPatch = &edit.BinaryPatch{Forward: &edit.BinaryHunk{Data: b}}
+	return &c
 }
 
 // checkBinaryPlans applies the binary patches of placed plans to the

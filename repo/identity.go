@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
@@ -114,6 +115,40 @@ func (c gitConfig) get(section, key string) string {
 		}
 	}
 	return v
+}
+
+// ConfigBool reads a boolean of git's configuration (am.threeWay, say)
+// as git reads it: true, yes, on or a number other than 0; a key without
+// a value is true too.
+func (t *Tree) ConfigBool(section, key string) (bool, error) {
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return false, err
+	}
+	set, v := false, ""
+	for _, s := range cfg {
+		if !s.IsName(section) {
+			continue
+		}
+		for _, o := range s.Options {
+			if o.IsKey(key) {
+				set, v = true, o.Value
+			}
+		}
+	}
+	switch v = strings.ToLower(strings.TrimSpace(v)); {
+	case !set:
+		return false, nil
+	case v == "" || v == "true" || v == "yes" || v == "on":
+		return true, nil
+	case v == "false" || v == "no" || v == "off":
+		return false, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return false, fmt.Errorf("bad boolean config value %q for '%s.%s'", v, section, key)
+	}
+	return n != 0, nil
 }
 
 // configFiles lists the configuration files git reads for a repository

@@ -4,6 +4,7 @@ package repo
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,21 +79,21 @@ func earlier(plans []*edit.FilePlan) []bool {
 // --index (cached false) or --cached does before it applies anything: a
 // file the patch reads is in the index ("does not exist in index") and,
 // with --index, the working file holds what the index holds, mode
-// included ("does not match index"); a file the patch creates is not in
-// the index ("already exists in index"). Content filters are not run:
-// the working file's bytes are compared with the blob's.
+// included ("does not match index"), read as git add would store it
+// (its content filter and line-ending conversion); a file the patch
+// creates is not in the index ("already exists in index").
 func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 	entries, unmerged, err := t.readEntries()
 	if err != nil {
 		return err
 	}
 	prev := earlier(plans)
-	// freed are the paths a section deletes or renames away: as git
-	// apply, another may create them though the index has them.
-	freed := map[string]bool{}
+	// A path a section deletes or renames away may be created by another
+	// (git's delete-then-create, as git diff -B writes it, or a swap).
+	leaving := map[string]bool{}
 	for _, p := range plans {
-		if p.OldPath != "" && (p.NewPath == "" || p.NewPath != p.OldPath && p.Diff.Renamed) {
-			freed[p.OldPath] = true
+		if p.OldPath != "" && (p.NewPath == "" || p.Diff != nil && p.Diff.Renamed) {
+			leaving[p.OldPath] = true
 		}
 	}
 	for i, p := range plans {
@@ -112,7 +113,7 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			}
 		}
 		if p.NewPath != "" && (p.OldPath == "" || p.NewPath != p.OldPath && (p.Diff.Renamed || p.Diff.Copied)) {
-			if !freed[p.NewPath] && (entries[p.NewPath] != nil || unmerged[p.NewPath]) {
+			if (entries[p.NewPath] != nil || unmerged[p.NewPath]) && !leaving[p.NewPath] {
 				return indexError(p.NewPath, "already exists in index")
 			}
 		}
@@ -121,14 +122,33 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 }
 
 // matchesEntry reports whether the working file p holds what the index
-// entry e holds: the same blob and the same kind of file.
+// entry e holds: the same kind of file, and the blob git add would store
+// (see addBlob).
 func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
+	if e.Mode == filemode.Submodule {
+		// A submodule: its folder, or nothing, which git checks out as
+		// the empty folder.
+		fi, err := t.root.Lstat(p)
+		return err == nil && fi.IsDir() || gone(err)
+	}
 	b, mode, err := t.workEntry(p)
-	return err == nil && mode == e.Mode && plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash
+	if err != nil || mode != e.Mode {
+		return false
+	}
+	// A size other than the one the entry records is a change, for git,
+	// whatever the conversion would make of the content.
+	if fi, err := t.root.Lstat(p); err != nil || e.Size != 0 && int64(e.Size) != fi.Size() {
+		return false
+	}
+	if plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash {
+		return true
+	}
+	h, err := t.addBlob(nil, p, b, mode)
+	return err == nil && h == e.Hash
 }
 
-// workEntry reads the working file p as git add would store it (see
-// worktreeBlob), with the mode git records for it.
+// workEntry reads the working file p as it is (see worktreeBlob), with
+// the mode git records for it.
 func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
 	fi, err := t.root.Lstat(p)
 	if err != nil {
@@ -148,10 +168,44 @@ func (t *Tree) workEntry(p string) ([]byte, filemode.FileMode, error) {
 	return b, filemode.Regular, err
 }
 
+// addBlob is the blob git add stores for the working file p that holds
+// b: a file's content through the content filter its attributes name,
+// or else with git's line-ending conversion (core.autocrlf, the text and
+// eol attributes); a link's target as it is. With st, the blob is
+// written to it.
+func (t *Tree) addBlob(st storer.EncodedObjectStorer, p string, b []byte, mode filemode.FileMode) (plumbing.Hash, error) {
+	if mode != filemode.Symlink {
+		cfg, err := t.repo.loadConfig()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		fl := t.newFilters(context.Background(), cfg)
+		d, err := fl.driver(p)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if d != "" {
+			return fl.clean(p, d, b, st != nil)
+		}
+		eol, err := t.eolRules()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if b, err = eol.clean(p, b); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if st == nil {
+		return plumbing.ComputeHash(plumbing.BlobObject, b), nil
+	}
+	return storeBlob(st, string(b))
+}
+
 // FromIndex places the plans again on the index's content of their files,
 // for git apply --cached: the working tree is neither read nor written.
 // A section that reads what an earlier one wrote is placed on that
-// one's result. Links, binary files and submodules are refused.
+// one's result. A link is its target, as git stores it, a binary file
+// its blob, and a submodule its pointer's line.
 func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 	st, err := t.repo.gitStorage()
 	if err != nil {
@@ -165,8 +219,8 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 	at := map[string]int{} // the plan that last wrote each path
 	for i, p := range plans {
 		fd := p.Diff
-		if fd == nil || fd.Binary || linkSource(fd) || linkResult(fd) || gitlinkSource(fd) || gitlinkResult(fd) {
-			return fmt.Errorf("%s: --cached applies text files only, not a link, a binary file or a submodule", p.Path())
+		if fd == nil {
+			return fmt.Errorf("%s: --cached: a whole file without a diff", p.Path())
 		}
 		old := ""
 		switch {
@@ -181,6 +235,12 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 			if e == nil {
 				return indexError(p.OldPath, "does not exist in index")
 			}
+			if e.Mode == filemode.Submodule {
+				// A submodule's pointer, as a patch writes it.
+				old = gitlinkText(e.Hash.String())
+				break
+			}
+			// A file's blob, a link's target, a binary file's bytes.
 			b, err := gitobj.ReadBlob(st, e.Hash)
 			if err != nil {
 				return fmt.Errorf("%s: read from the index: %w", p.OldPath, err)
@@ -245,6 +305,22 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 			continue
 		}
 		var content []byte
+		var h plumbing.Hash
+		if gitlinkResult(p.Diff) {
+			// A submodule's pointer: the commit it names, in the index
+			// only (the working tree holds the submodule's own checkout).
+			s, err := p.Result(nil)
+			if err != nil {
+				return err
+			}
+			id, err := gitlinkID(s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.NewPath, err)
+			}
+			changes[p.NewPath] = &treeChange{path: p.NewPath, blob: plumbing.NewHash(id), mode: filemode.Submodule}
+			committed[p.NewPath] = true
+			continue
+		}
 		if cached {
 			s, err := p.Result(nil)
 			if err != nil {
@@ -254,12 +330,17 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" {
 				mode = m
 			}
-		} else if content, mode, err = t.workEntry(p.NewPath); err != nil {
-			return fmt.Errorf("stage %s: %w", p.NewPath, err)
-		}
-		h, err := storeBlob(st, string(content))
-		if err != nil {
-			return err
+			if h, err = storeBlob(st, s); err != nil {
+				return err
+			}
+		} else {
+			if content, mode, err = t.workEntry(p.NewPath); err != nil {
+				return fmt.Errorf("stage %s: %w", p.NewPath, err)
+			}
+			// Stored as git add stores it; the stat data are the file's.
+			if h, err = t.addBlob(st, p.NewPath, content, mode); err != nil {
+				return fmt.Errorf("stage %s: %w", p.NewPath, err)
+			}
 		}
 		changes[p.NewPath] = &treeChange{path: p.NewPath, content: string(content), blob: h, mode: mode}
 		committed[p.NewPath] = true
@@ -296,9 +377,13 @@ func conflictStages(st storer.EncodedObjectStorer, p *edit.FilePlan, m Merge, mo
 	if err != nil {
 		return nil, err
 	}
-	return []*index.Entry{
+	es := []*index.Entry{
 		{Name: p.NewPath, Hash: plumbing.NewHash(m.Base), Mode: mode, Stage: 1},
 		{Name: p.NewPath, Hash: ours, Mode: mode, Stage: 2},
 		{Name: p.NewPath, Hash: theirs, Mode: mode, Stage: 3},
-	}, nil
+	}
+	if m.Added {
+		es = es[1:] // no preimage: git's add/add
+	}
+	return es, nil
 }

@@ -35,6 +35,9 @@ type dirWalk struct {
 	opened, lstats int
 	// buf is readString's buffer, reused from file to file.
 	buf []byte
+	// cached says the placement is read again from the index (see
+	// PlaceCached): the working files' binary content is not checked.
+	cached bool
 }
 
 type lstatResult struct {

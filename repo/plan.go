@@ -33,6 +33,29 @@ func (t *Tree) PlaceWith(p *edit.Patch, access Access) ([]*edit.FilePlan, error)
 	return t.placeWith(p, access, w)
 }
 
+// PlaceCached is PlaceWith for git apply --cached: the plans are placed
+// again on the index's content (see FromIndex), and a binary patch is
+// checked against the index's blob, not the working file.
+func (t *Tree) PlaceCached(p *edit.Patch, access Access) ([]*edit.FilePlan, error) {
+	w := newDirWalk(t)
+	defer w.close()
+	w.cached = true
+	plans, err := t.placeWith(p, access, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.FromIndex(plans); err != nil {
+		return nil, err
+	}
+	if w.cached {
+		return plans, nil // checked on the index's content
+	}
+	if err := checkBinaryPlans(plans); err != nil {
+		return nil, err
+	}
+	return plans, nil
+}
+
 // placeWith is PlaceWith, looking at the paths through the walk w.
 func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.FilePlan, error) {
 	type target struct {
@@ -49,7 +72,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	// beyond a link the patch makes is refused as git words it.
 	var modeErr error
 	for _, fd := range p.Files {
-		fd = t.withLinkModes(fd, w)
+		fd = t.withFullIndexBlob(t.withLinkModes(fd, w))
 		if err := checkBinary(fd); err != nil {
 			return nil, err
 		}
@@ -158,6 +181,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			return nil, err
 		}
 		plans[i] = edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd)
+	}
+	if w.cached {
+		return plans, nil // checked on the index's content
 	}
 	if err := checkBinaryPlans(plans); err != nil {
 		return nil, err

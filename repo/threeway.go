@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
@@ -33,6 +34,10 @@ type Merge struct {
 	// Theirs is the preimage with the patch applied: the third stage of a
 	// conflicted file in the index, as git apply --3way records it.
 	Theirs string
+	// Added says the patch creates the file, which the index holds
+	// already (git's add/add): the preimage is empty, and a conflict has
+	// no first stage.
+	Added bool
 }
 
 // ThreeWay merges, as git apply --3way does, each file whose hunks could
@@ -49,6 +54,10 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 	st, err := t.repo.gitStorage()
 	if err != nil {
 		return nil, fmt.Errorf("--3way: %w", err)
+	}
+	style, err := t.conflictStyle()
+	if err != nil {
+		return nil, err
 	}
 	var out []Merge
 	for _, p := range plans {
@@ -73,7 +82,7 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 		base := string(b)
 		before := len(p.Hunks)
 		p.ThreeWay(edit.Seen{Start: 1, Text: base, Preimage: true})
-		m.Conflicts = p.Conflicts(base)
+		m.Conflicts = p.ConflictsIn(base, style)
 		m.Base, m.Merged = h.String(), len(p.Hunks)-before-m.Conflicts
 		if m.Conflicts > 0 {
 			theirs := edit.PlanFile(p.OldPath, p.NewPath, base, fd)
@@ -84,6 +93,91 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// conflictStyle is the repository's merge.conflictStyle, as git apply
+// --3way writes conflicts.
+func (t *Tree) conflictStyle() (edit.ConflictStyle, error) {
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return edit.StyleMerge, err
+	}
+	style, _ := edit.ParseConflictStyle(cfg.get("merge", "conflictStyle"))
+	return style, nil
+}
+
+// emptyBlob is the id of the empty blob, the preimage of a created file.
+const emptyBlob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+
+// AddAdds takes out of p, for git apply --3way, the sections that create
+// a file the index holds already, and merges each as git does (its
+// add/add): against an empty preimage, the file (ours) and the patch's
+// content (theirs) are both added, so that the lines where they differ
+// go between conflict markers (edit.AddAdd), and the same content on
+// both sides merges cleanly, into a plan without hunks. The file must
+// hold what the index holds ("does not match index"), as git reads ours
+// from it, with --cached too. The plans come with their merges, and p's
+// other sections are left to place; a path another section also names,
+// a link, a binary file or a submodule is left to them too.
+func (t *Tree) AddAdds(p *edit.Patch, access Access) (*edit.Patch, []*edit.FilePlan, []Merge, error) {
+	if p == nil || !t.Git {
+		return p, nil, nil, nil
+	}
+	entries, _, err := t.readEntries()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	named := map[string]int{}
+	for _, fd := range p.Files {
+		for _, n := range []string{fd.OldPath, fd.NewPath} {
+			if c, err := t.Clean(n); n != "" && err == nil {
+				named[c]++
+			}
+		}
+	}
+	style, err := t.conflictStyle()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w := newDirWalk(t)
+	defer w.close()
+	rest := &edit.Patch{}
+	var plans []*edit.FilePlan
+	var merges []Merge
+	for _, fd := range p.Files {
+		path, err := t.Clean(fd.NewPath)
+		e := entries[path]
+		if fd.OldPath != "" || fd.NewPath == "" || err != nil || e == nil || named[path] > 1 || fd.Binary ||
+			linkResult(fd) || gitlinkResult(fd) || e.Mode == filemode.Symlink || e.Mode == filemode.Submodule || w.linked(path) {
+			rest.Files = append(rest.Files, fd)
+			continue
+		}
+		if err := t.guard(path, access, w); err != nil {
+			return nil, nil, nil, err
+		}
+		if !t.matchesEntry(path, e) {
+			return nil, nil, nil, indexError(path, "does not match index")
+		}
+		b, err := t.root.ReadFile(path)
+		if err != nil {
+			return nil, nil, nil, wrapEscape(path, err)
+		}
+		theirs, err := edit.PlanFile("", path, "", fd).Result(nil)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		// The plan changes the file the index holds: ours, with the
+		// conflict, if any, as its hunk.
+		as := *fd
+		as.OldPath, as.New, as.OldMode, as.OldID = fd.NewPath, false, e.Mode.String(), e.Hash.String()
+		plan := &edit.FilePlan{OldPath: path, NewPath: path, Diff: &as, Old: string(b)}
+		m := Merge{Path: path, Base: emptyBlob, Added: true, Theirs: theirs}
+		if c, ok := edit.AddAdd(plan.Old, theirs, 0, style); ok {
+			plan.Hunks, m.Conflicts = []edit.Resolved{c}, 1
+		}
+		plans, merges = append(plans, plan), append(merges, m)
+	}
+	return rest, plans, merges, nil
 }
 
 // findBlob finds the blob an index line names by its id, abbreviated or

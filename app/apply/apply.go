@@ -59,8 +59,11 @@ type Options struct {
 	NoVerify bool   // skip hooks
 	Access   repo.Access
 	// ThreeWay, Index and Cached are git apply's --3way, --index and
-	// --cached (see staging.go).
+	// --cached (see staging.go). For mail, ThreeWay is git am's --3way,
+	// and NoThreeWay its --no-3way: without either, the repository's
+	// am.threeWay decides, as for git am.
 	ThreeWay, Index, Cached bool
+	NoThreeWay              bool
 
 	// Verify runs the test command on the approved hunks before writing
 	// (--verify; verify: true in .pair.yml does too). LoadConfig loads
@@ -175,7 +178,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
-	if err := checkStaging(o); err != nil {
+	if err := checkStaging(&o); err != nil {
 		return err
 	}
 	a, err := newApplier(o)
@@ -215,8 +218,10 @@ type applier struct {
 	// to, before writing.
 	verifier    review.CommandVerifier
 	verifyFirst bool
-	// merges are the files --3way merged.
-	merges []repo.Merge
+	// merges are the files --3way merged; canStage says that a conflict
+	// may be left in the index, which matches the files.
+	merges   []repo.Merge
+	canStage bool
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -272,10 +277,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 	}
 	patch.SetPlacing(placing)
-	plans, err := a.tree.PlaceWith(patch, a.o.Access)
-	if err == nil {
-		err = a.prepare(plans)
-	}
+	plans, err := a.placeStaged(patch)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -575,6 +577,7 @@ func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.F
 		HookOutput: a.o.IO.Err,
 		Context:    ctx,
 		Author:     author,
+		Staged:     a.o.staged(),
 	})
 	for _, p := range res.Replaced {
 		fmt.Fprintf(a.o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", safetext.Name(p))

@@ -323,6 +323,7 @@ new mode 100755
 		)
 	}
 	cs = append(cs, applyCasesEarly()...)
+	cs = append(cs, applyCasesThreeWay()...)
 	return cs
 }
 

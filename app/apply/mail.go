@@ -79,6 +79,9 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 	if err := a.mailRules(len(msgs)); err != nil {
 		return err
 	}
+	if err := a.amThreeWay(); err != nil {
+		return err
+	}
 	if a.o.Check { // one mail (mailRules): nothing is saved
 		m, err := mail.Parse(msgs[0])
 		if err != nil {
@@ -116,8 +119,8 @@ func (a *applier) mailRules(n int) error {
 		return output.Usagef("apply: --no-commit: mail becomes one commit per message; apply its diff alone to write it without committing")
 	case a.o.Message != "":
 		return output.Usagef("apply: --message: each mail gives its own commit's message")
-	case a.o.staged() || a.o.ThreeWay:
-		return output.Usagef("apply: --3way, --index and --cached apply a diff, not mail, which becomes one commit per message: apply its diff alone with them")
+	case a.o.staged():
+		return output.Usagef("apply: --index and --cached apply a diff, not mail, which becomes one commit per message (git am has neither): apply its diff alone with them")
 	case n > 1 && a.o.Check:
 		return output.Usagef("apply: --check: the mailbox holds %d mails, and each is placed on what the ones before it made; check them one at a time", n)
 	case n > 1 && (a.how == review.DecideLetters || a.how == review.DecideLines):
@@ -181,6 +184,15 @@ func (a *applier) stop(s *series, err error) error {
 	if why == "" { // already reported, as JSON
 		why = "see the report"
 	}
+	if len(a.report.Conflicted) > 0 {
+		// --3way left conflicts: applying the mail again would not see
+		// their resolution.
+		return &output.ExitError{Code: code, Msg: fmt.Sprintf(
+			"apply: stopped at mail %d of %d: %s\n"+
+				"When you have committed the resolution, pair am --skip goes on with the next mail;\n"+
+				"pair am --abort takes back this series' %d %s and ends it.",
+			s.Next+1, s.Total, why, len(s.Commits), output.Plural(len(s.Commits), "commit"))}
+	}
 	return &output.ExitError{Code: code, Msg: fmt.Sprintf(
 		"apply: stopped at mail %d of %d: %s\n"+
 			"When you have fixed it (the files it applies to, or the mail in %s), run pair am --continue;\n"+
@@ -232,7 +244,30 @@ func resume(ctx context.Context, o Options) error {
 	if err := a.mailRules(s.Total - s.Next); err != nil {
 		return err
 	}
+	if err := a.amThreeWay(); err != nil {
+		return err
+	}
 	return a.series(ctx, s)
+}
+
+// amThreeWay gives mail git am's three-way fallback when the repository's
+// am.threeWay asks for it and neither --3way nor --no-3way was given:
+// each mail whose hunks do not place is merged with the preimage blobs
+// its index lines name (see placeStaged); a clean merge is committed as
+// the mail's, a conflict stops the series.
+func (a *applier) amThreeWay() error {
+	switch {
+	case a.o.ThreeWay && a.o.NoThreeWay:
+		return output.Usagef("apply: --3way and --no-3way cannot be used together")
+	case a.o.ThreeWay || a.o.NoThreeWay:
+		return nil
+	}
+	on, err := a.tree.ConfigBool("am", "threeWay")
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	a.o.ThreeWay = on
+	return nil
 }
 
 // abort takes back the series' commits, newest first, with pair undo's

@@ -35,8 +35,12 @@ type Merged struct {
 func (o Options) staged() bool { return o.Index || o.Cached }
 
 // checkStaging refuses the options that do not go together, before
-// anything is read.
-func checkStaging(o Options) error {
+// anything is read, and gives --3way git's meaning: without a commit
+// (--no-commit) it implies --index, unless --cached is given.
+func checkStaging(o *Options) error {
+	if o.ThreeWay && o.NoCommit && !o.Cached {
+		o.Index = true
+	}
 	if !o.staged() {
 		return nil
 	}
@@ -50,37 +54,58 @@ func checkStaging(o Options) error {
 	return nil
 }
 
-// prepare does, after placement and before the hunks are counted, what
-// the staging options ask: --cached places the patch on the index's
-// content; --index and --cached check the index as git does; --3way
-// merges the files whose hunks did not all place.
-func (a *applier) prepare(plans []*edit.FilePlan) error {
+// placeStaged places the patch, and does what the staging options ask
+// before the hunks are counted: --3way takes out the sections that
+// create a file the index holds, to merge against an empty preimage (git's
+// add/add); --cached places the patch on the index's content; --index
+// and --cached check the index as git does; --3way merges the files
+// whose hunks did not all place.
+func (a *applier) placeStaged(patch *edit.Patch) ([]*edit.FilePlan, error) {
 	o := a.o
 	for _, x := range []struct {
 		on   bool
 		flag string
 	}{{o.ThreeWay, "--3way"}, {o.Index && !o.Cached, "--index"}, {o.Cached, "--cached"}} {
 		if x.on && !a.tree.Git {
-			return fmt.Errorf("%s outside a repository", x.flag)
+			return nil, fmt.Errorf("%s outside a repository", x.flag)
 		}
 	}
-	if o.Cached {
-		if err := a.tree.FromIndex(plans); err != nil {
-			return err
+	var added []*edit.FilePlan
+	var addMerges []repo.Merge
+	if o.ThreeWay {
+		var err error
+		if patch, added, addMerges, err = a.tree.AddAdds(patch, o.Access); err != nil {
+			return nil, err
+		}
+	}
+	var plans []*edit.FilePlan
+	if len(patch.Files) > 0 || len(added) == 0 {
+		place := a.tree.PlaceWith
+		if o.Cached {
+			place = a.tree.PlaceCached // on the index's content
+		}
+		var err error
+		if plans, err = place(patch, o.Access); err != nil {
+			return nil, err
 		}
 	}
 	if o.staged() {
 		if err := a.tree.CheckIndex(plans, o.Cached); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if !o.ThreeWay {
-		return nil
+		return plans, nil
 	}
+	// A conflict is never committed: the files are then left as git
+	// apply --3way leaves them, staged as --index stages them, when the
+	// index allows it.
+	a.canStage = o.staged() || a.tree.CheckIndex(plans, false) == nil
 	merges, err := a.tree.ThreeWay(plans)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	plans, merges = append(plans, added...), append(merges, addMerges...)
 	a.merges = merges
 	for _, m := range merges {
 		a.report.Merged = append(a.report.Merged, Merged{Path: m.Path, Base: m.Base, Missing: m.Missing, Merged: m.Merged, Conflicts: m.Conflicts})
@@ -88,16 +113,22 @@ func (a *applier) prepare(plans []*edit.FilePlan) error {
 			continue
 		}
 		name := safetext.Name(m.Path)
+		base := "its preimage " + m.Base[:min(7, len(m.Base))]
+		if m.Added {
+			base = "an empty preimage, as the patch creates it and the index has it"
+		}
 		switch {
 		case m.Missing:
 			fmt.Fprintf(o.IO.Err, "pair: apply: %s: --3way: %s\n", name, repo.ErrNoPreimage)
 		case m.Conflicts > 0:
-			fmt.Fprintf(o.IO.Err, "pair: apply: %s: merged three-way with its preimage %s: %d %s with conflict markers, for review\n", name, m.Base[:7], m.Conflicts, output.Plural(m.Conflicts, "conflict"))
+			fmt.Fprintf(o.IO.Err, "pair: apply: %s: merged three-way with %s: %d %s with conflict markers, for review\n", name, base, m.Conflicts, output.Plural(m.Conflicts, "conflict"))
+		case m.Added:
+			fmt.Fprintf(o.IO.Err, "pair: apply: %s: merged three-way with %s: the same content on both sides\n", name, base)
 		case m.Merged > 0:
-			fmt.Fprintf(o.IO.Err, "pair: apply: %s: merged three-way with its preimage %s: %d %s placed cleanly\n", name, m.Base[:7], m.Merged, output.Plural(m.Merged, "hunk"))
+			fmt.Fprintf(o.IO.Err, "pair: apply: %s: merged three-way with %s: %d %s placed cleanly\n", name, base, m.Merged, output.Plural(m.Merged, "hunk"))
 		}
 	}
-	return nil
+	return plans, nil
 }
 
 // conflicted lists the files whose approved hunks write conflict markers.
@@ -129,7 +160,7 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 			return commitErr, err
 		}
 	}
-	if a.o.staged() {
+	if a.o.staged() || len(conflicts) > 0 && a.canStage {
 		if err := a.tree.Stage(plans, a.merges, conflicts, a.o.Cached); err != nil {
 			if a.o.Cached {
 				return nil, err
@@ -149,7 +180,7 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 	switch {
 	case a.o.Cached:
 		what = "the index holds the preimage, yours and the patch's version of each; the files are as they were"
-	case a.o.Index:
+	case a.o.Index || a.canStage:
 		what += ", and the index the preimage, yours and the patch's version of each"
 	}
 	msg := fmt.Sprintf("apply: conflicts in %s: %s; resolve them, then git add and commit; nothing was committed", strings.Join(names, ", "), what)

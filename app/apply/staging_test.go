@@ -265,10 +265,14 @@ func TestThreeWayConflictNeverCommitted(t *testing.T) {
 			"--yes does not approve it"},
 		{"--yes with --index refuses it", func(o *Options) { o.ThreeWay, o.Index, o.Yes = true, true, true }, false, nil,
 			"--yes does not approve it"},
-		{"approved, not committed", func(o *Options) { o.ThreeWay, o.Decisions = true, "yy" }, true, nil,
-			"conflicts in one: the files hold conflict markers; resolve them, then git add and commit; nothing was committed"},
-		{"approved with --no-commit", func(o *Options) { o.ThreeWay, o.NoCommit, o.Decisions = true, true, "yy" }, true, nil,
-			"conflicts in one: the files hold conflict markers;"},
+		// A conflict is left unmerged in the index, as git apply --3way
+		// (which implies --index) leaves it.
+		{"approved, not committed", func(o *Options) { o.ThreeWay, o.Decisions = true, "yy" }, true, []string{" 1\tone", " 2\tone", " 3\tone"},
+			"conflicts in one: the files hold conflict markers, and the index the preimage, yours and the patch's version of each; resolve them, then git add and commit; nothing was committed"},
+		{"approved with --no-commit", func(o *Options) { o.ThreeWay, o.NoCommit, o.Decisions = true, true, "yy" }, true, []string{" 1\tone", " 2\tone", " 3\tone"},
+			"conflicts in one: the files hold conflict markers, and the index"},
+		{"approved, the file not as the index has it", func(o *Options) { o.ThreeWay, o.Decisions = true, "yy" }, true, nil,
+			"conflicts in one: the files hold conflict markers; resolve them"},
 		{"approved with --index, unmerged", func(o *Options) { o.ThreeWay, o.Index, o.Decisions = true, true, "yy" }, true, []string{" 1\tone", " 2\tone", " 3\tone"},
 			"conflicts in one: the files hold conflict markers, and the index the preimage, yours and the patch's version of each;"},
 		{"rejected", func(o *Options) { o.ThreeWay, o.Decisions = true, "ny" }, false, nil, ""},
@@ -276,6 +280,13 @@ func TestThreeWayConflictNeverCommitted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, patch := conflictRepo(t)
+			if strings.Contains(tt.name, "not as the index") {
+				// two staged otherwise than its file: the index is left alone.
+				two := repotest.ReadFile(t, dir, "two")
+				writeFiles(t, dir, map[string]string{"two": two + "staged\n"})
+				repotest.Git(t, dir, "add", "two")
+				writeFiles(t, dir, map[string]string{"two": two})
+			}
 			head, index, two := repotest.Head(t, dir), repotest.Git(t, dir, "ls-files", "-s", "one"), repotest.ReadFile(t, dir, "two")
 			_, err := applyPatch(t, dir, patch, tt.set)
 			switch {
@@ -345,7 +356,8 @@ func TestStagingRefusals(t *testing.T) {
 		{"--cached outside a repository", false, func(o *Options) { o.Cached, o.Yes = true, true }, false, "--cached outside a repository"},
 		{"--index with a message", true, func(o *Options) { o.Index, o.Yes, o.Message = true, true, "x" }, true, "-m has no commit to name"},
 		{"--cached with mail", true, func(o *Options) { o.Cached, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
-		{"--3way with mail", true, func(o *Options) { o.ThreeWay, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
+		{"--index with mail", true, func(o *Options) { o.Index, o.Yes, o.Mail = true, true, true }, true, "apply a diff, not mail"},
+		{"--3way and --no-3way with mail", true, func(o *Options) { o.ThreeWay, o.NoThreeWay, o.Yes, o.Mail = true, true, true, true }, true, "cannot be used together"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

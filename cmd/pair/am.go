@@ -27,6 +27,15 @@ Each mail is one patch, reviewed as pair apply reviews it (see pair apply
              Its trailers (Signed-off-by: ...) stay, and pair's audit
              trailers follow them.
 
+With -3 (--3way), as git am -3, a mail whose hunks do not place is merged
+with the preimage blobs its "index" lines name (see pair apply --help): a
+clean merge is committed as the mail's; a conflict stops the series, and
+--yes never approves it. Approved in the terminal, it is written with
+conflict markers and left unmerged in the index, as git am -3 leaves it;
+commit your resolution, then pair am --skip. am.threeWay in git's
+configuration turns -3 on, --no-3way off. git am has no --index or
+--cached, and pair am neither: each mail is committed.
+
 Quoted-printable and base64 bodies are decoded. A series of several mails
 is decided with --yes or in the terminal: decisions given ahead would fall
 on the wrong mail's hunks.
@@ -43,7 +52,13 @@ directory (pair-am). Then:
                       rules) and end the series
 
 Exit status: as pair apply's; 1 also when a mail stopped the series.`
-	cmd.Flags = append(slices.Clone(cmd.Flags),
+	// git am has no --index or --cached: each mail is committed, the
+	// index with it. Its --3way falls back to a three-way merge.
+	cmd.Flags = slices.DeleteFunc(slices.Clone(cmd.Flags), func(fl cli.Flag) bool {
+		return slices.Contains([]string{"index", "cached"}, fl.Names()[0])
+	})
+	cmd.Flags = append(cmd.Flags,
+		&cli.BoolFlag{Name: "no-3way", Usage: "do not fall back to a three-way merge, whatever am.threeWay says"},
 		&cli.BoolFlag{Name: "continue", Usage: "apply the mail the series stopped at again, then the rest"},
 		&cli.BoolFlag{Name: "skip", Usage: "go on with the series without the mail it stopped at"},
 		&cli.BoolFlag{Name: "abort", Usage: "take back the commits of the stopped series and end it"},

@@ -201,15 +201,23 @@ refused as applied.
 
 git apply's staging options keep git's meaning too, and commit nothing:
 --index writes the files and stages them, and refuses a file that does not
-match the index; --cached places the patch on the index's content and
-stages the result, leaving the files alone. --3way (-3) merges each file
-whose hunks do not place with the preimage blob its "index" line names, as
-git apply --3way does: the file's own changes are kept, and lines both the
-file and the patch changed, or changed next to each other, are offered as
-one "conflict" hunk holding both versions between <<<<<<< ours, =======
-and >>>>>>> theirs. --yes never approves a conflict. An approved one is
-written but never committed: with --index or --cached the index holds the
-preimage, yours and the patch's version, as git leaves an unmerged file.
+match the index (compared as git add would store it: through its content
+filter and core.autocrlf or the text and eol attributes); --cached places
+the patch on the index's content and stages the result, leaving the files
+alone. Both take links (their target is the blob), binary files and
+submodule pointers (the index's gitlink entry). --3way (-3) merges each
+file whose hunks do not place with the preimage blob its "index" line
+names, as git apply --3way does: the file's own changes are kept, and
+lines both the file and the patch changed, or changed next to each other,
+are offered as one "conflict" hunk holding both versions between <<<<<<<
+ours, ======= and >>>>>>> theirs (merge.conflictStyle diff3 and zdiff3 add
+the preimage's lines after ||||||| base). A patch that creates a file the
+index has is merged against an empty preimage, as git merges an add/add:
+the same content is already applied, other content a conflict. As in git,
+--3way implies --index when nothing is committed (--no-commit). --yes
+never approves a conflict. An approved one is written but never
+committed, and the index holds the preimage, yours and the patch's
+version, as git leaves an unmerged file (no preimage for an add/add).
 When the repository lacks the preimage blob, the hunks stay refused.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
@@ -274,14 +282,15 @@ conflict was written;
 				IO:        f.IO,
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
 
-				NoCommit: c.Bool("no-commit"),
-				ThreeWay: c.Bool("3way"),
-				Index:    c.Bool("index"),
-				Cached:   c.Bool("cached"),
-				Message:  c.String("message"),
-				NoVerify: c.Bool("no-verify"),
-				Access:   repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				Verify:   c.Bool("verify"),
+				NoCommit:   c.Bool("no-commit"),
+				ThreeWay:   c.Bool("3way"),
+				NoThreeWay: c.Bool("no-3way"),
+				Index:      c.Bool("index"),
+				Cached:     c.Bool("cached"),
+				Message:    c.String("message"),
+				NoVerify:   c.Bool("no-verify"),
+				Access:     repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				Verify:     c.Bool("verify"),
 				LoadConfig: func(dir, stateDir string) (config.Config, error) {
 					return loadConfig(c, dir, stateDir)
 				},
