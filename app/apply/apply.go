@@ -196,6 +196,9 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
+	if o.Reports.Apply {
+		o.Check = false // --apply applies, whatever --check says
+	}
 	if err := checkStaging(o); err != nil {
 		return err
 	}

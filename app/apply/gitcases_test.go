@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -322,6 +323,7 @@ new mode 100755
 			applyCase{name: "t4132 remove the file, " + z.name, setup: "echo something > file", patch: fmt.Sprintf(del, z.at, z.epoch)},
 		)
 	}
+	cs = append(cs, applyCasesOptions()...)
 	return cs
 }
 
@@ -361,6 +363,9 @@ func applyArgs(t *testing.T, args []string, o *Options) {
 		case a == "--check":
 			o.Check = true
 		default:
+			if optionArg(a, o) {
+				continue
+			}
 			t.Fatalf("option %s: not one pair has", a)
 		}
 	}
@@ -410,8 +415,9 @@ func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	applyArgs(t, c.args, &o)
 	pairErr := Run(context.Background(), o)
 	switch {
-	case gitErr != nil && pairErr != nil:
+	case gitErr != nil && pairErr != nil && !slices.Contains(c.args, "--reject"):
 		return true, ""
+	case gitErr != nil && pairErr != nil: // --reject writes what places
 	case gitErr != nil:
 		return false, fmt.Sprintf("git apply fails (%v: %s), pair applies:\n%s\npatch:\n%s", gitErr, gitOut, out, patch)
 	case pairErr != nil:

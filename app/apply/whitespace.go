@@ -30,6 +30,11 @@ var defaultWS = wsRules{blankAtEOL: true, blankAtEOF: true, spaceBeforeTab: true
 // added line has a whitespace error.
 var ErrWhitespace = errors.New("added lines have whitespace errors")
 
+// wsRuleNames are core.whitespace's rule names in git's order: a word
+// names the first of them it begins (git reads "trailing" as
+// trailing-space, "space" as space-before-tab).
+var wsRuleNames = []string{"trailing-space", "space-before-tab", "indent-with-non-tab", "tab-in-indent", "cr-at-eol", "blank-at-eol", "blank-at-eof"}
+
 // parseWSRules reads a core.whitespace value (or a whitespace attribute's
 // value) as git does: from git's default, a comma-separated list of
 // rules each turned on, or off with a leading "-", and tabwidth=N.
@@ -39,8 +44,17 @@ func parseWSRules(v string) (wsRules, error) {
 		word = strings.TrimSpace(word)
 		on := !strings.HasPrefix(word, "-")
 		word = strings.TrimPrefix(word, "-")
-		switch word {
-		case "":
+		if word == "" {
+			continue
+		}
+		name := ""
+		for _, n := range wsRuleNames {
+			if strings.HasPrefix(n, word) {
+				name = n
+				break
+			}
+		}
+		switch name {
 		case "trailing-space":
 			r.blankAtEOL, r.blankAtEOF = on, on
 		case "blank-at-eol":
@@ -220,9 +234,10 @@ func (a *applier) whitespace(p *edit.Patch) error {
 	if err != nil {
 		return err
 	}
-	var found []wsLine
-	fixed := 0
-	for _, f := range p.Files {
+	// Each file's rules; git fixes every added line of a patch that has
+	// any whitespace error, by its file's rules.
+	rules := make([]wsRules, len(p.Files))
+	for i, f := range p.Files {
 		if f.Binary || f.NewPath == "" {
 			continue
 		}
@@ -230,42 +245,74 @@ func (a *applier) whitespace(p *edit.Patch) error {
 		if err != nil {
 			return err
 		}
-		r, err := attrRules(base, attr)
-		if err != nil {
+		if rules[i], err = attrRules(base, attr); err != nil {
 			return err
+		}
+	}
+	var found []wsLine
+	eof := map[*edit.Hunk]int{} // the blank lines a hunk adds at the end of the file
+	for i, f := range p.Files {
+		if f.Binary || f.NewPath == "" {
+			continue
 		}
 		for hi, h := range f.Hunks {
 			at := h.NewStart
-			for i := range h.Lines {
-				l := &h.Lines[i]
+			for _, l := range h.Lines {
 				if l.Kind == edit.Delete {
 					continue
 				}
-				if l.Kind == edit.Add {
-					if what := r.check(l.Text); len(what) > 0 {
-						found = append(found, wsLine{path: f.NewPath, line: at, what: what})
-						if action == "fix" {
-							l.Text = r.fix(l.Text)
-							fixed++
-						}
-					}
+				if what := rules[i].check(l.Text); l.Kind == edit.Add && len(what) > 0 {
+					found = append(found, wsLine{path: f.NewPath, line: at, what: what})
 				}
 				at++
 			}
-			if n := a.blankAtEOF(f, hi, r); n > 0 {
+			if n := a.blankAtEOF(f, hi, rules[i]); n > 0 {
+				eof[h] = n
 				found = append(found, wsLine{path: f.NewPath, line: at - n, what: []string{"blank lines at the end of the file"}})
-				if action == "fix" {
-					h.Lines = h.Lines[:len(h.Lines)-n]
-					h.NewLines -= n
-					fixed++
-				}
 			}
 		}
 	}
 	if len(found) == 0 {
 		return nil
 	}
-	return a.reportWhitespace(action, found, fixed)
+	if action == "fix" {
+		fixWhitespace(p, rules, eof)
+	}
+	return a.reportWhitespace(action, found)
+}
+
+// fixWhitespace fixes every added line of p by its file's rules, takes
+// the blank lines eof counts off the end of their hunks, and leaves out
+// the hunks that then change nothing, and the files left with none.
+func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int) {
+	var files []*edit.FileDiff
+	for i, f := range p.Files {
+		if f.Binary || f.NewPath == "" {
+			files = append(files, f)
+			continue
+		}
+		var hunks []*edit.Hunk
+		for _, h := range f.Hunks {
+			for j := range h.Lines {
+				if l := &h.Lines[j]; l.Kind == edit.Add {
+					l.Text = rules[i].fix(l.Text)
+				}
+			}
+			if n := eof[h]; n > 0 {
+				h.Lines = h.Lines[:len(h.Lines)-n]
+				h.NewLines -= n
+			}
+			if h.Changes() {
+				hunks = append(hunks, h)
+			}
+		}
+		emptied := len(hunks) == 0 && len(f.Hunks) > 0
+		f.Hunks = hunks
+		if !emptied || f.New || f.Renamed || f.Copied || f.ModeChange() {
+			files = append(files, f)
+		}
+	}
+	p.Files = files
 }
 
 // blankAtEOF returns how many blank lines the hunk hi of f adds at the
@@ -310,7 +357,7 @@ func (a *applier) blankAtEOF(f *edit.FileDiff, hi int, r wsRules) int {
 
 // reportWhitespace tells the person of the whitespace errors found, in
 // short sentences, and fails for error and error-all.
-func (a *applier) reportWhitespace(action string, found []wsLine, fixed int) error {
+func (a *applier) reportWhitespace(action string, found []wsLine) error {
 	show := found
 	if action != "error-all" && len(show) > 5 {
 		show = show[:5]
