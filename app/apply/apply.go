@@ -220,6 +220,11 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("apply: %w", err)
 	}
 	defer a.tree.Close()
+	if o.AllowEmpty {
+		if _, err := edit.ParseEdits(text); errors.Is(err, edit.ErrNoEdits) {
+			return nil // the mail of an empty commit, or no patch at all
+		}
+	}
 	if o.Mail || mail.IsMailbox(text) {
 		return a.mailbox(ctx, text)
 	}

@@ -99,6 +99,9 @@ func applyCasesOptions() []applyCase {
 	// pair places t4117's hunks where git rejects them: each lacks one
 	// line of the file in its context, which pair keeps (fuzzy).
 	fuzzy := "pair places a hunk whose context lacks a line of the file, keeping the line, as it places a model's hunk; git rejects it"
+	// git writes the context lines of a hunk that matched only once its
+	// whitespace was fixed as fixed; pair writes the file's lines.
+	fixedContext := "git rewrites the file's context lines with their whitespace fixed where a hunk matched only so; pair keeps the file's lines"
 	cs := []applyCase{
 		{name: "t4117 without --reject: refused", differs: fuzzy, setup: seq("file1", theirs...),
 			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
@@ -107,16 +110,16 @@ func applyCasesOptions() []applyCase {
 		{name: "t4117 --reject applies what places, writes file1.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
 			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
 		{name: "t4117 --reject on a rename: file2 written, file2.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
-			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
+			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
 		{name: "t4117 --reject --verbose on a rename", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject", "--verbose"},
-			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
+			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
 		{name: "t4117 --verbose, applies cleanly", setup: seq("file1", one21...), args: []string{"--verbose"},
 			makePatch: seq("file1", changed...) + "git diff"},
 		{name: "--reject, every hunk of a file rejected", setup: seq("file1", theirs...) + seq("file2", one21...), args: []string{"--reject"},
 			makePatch: seq("file1", "x") + seq("file2", changed...) + "git diff"},
 		{name: "--reject, a hunk whose context changed", setup: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 thirteen 14 15"), args: []string{"--reject"},
 			makePatch: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15") + "git add h; " + seq("h", "1 2 X 4 5 6 7 8 9 10 11 12 Y 14 15") + "git diff"},
-		{name: "--reject, a hunk whose context changed, with a section name and no newline at the end", setup: "printf 'int f()\n{\n1\n2\n3\n4\n5\n6\n7\n8\n9\nten\n11\n12\n13' > c.c", args: []string{"--reject"},
+		{name: "--reject, a hunk whose context changed, with a section name and no newline at the end", setup: "printf 'int f()\n{\n1\n2\n3\n4\n5\n6\n7\n8\n9\nten\neleven\ntwelve\n13' > c.c", args: []string{"--reject"},
 			makePatch: "printf 'int f()\n{\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13' > c.c; git add c.c; printf 'int f()\n{\n1\n2\nX\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14' > c.c; git diff"},
 		{name: "--reject, nothing to reject", setup: seq("file1", one21...), args: []string{"--reject"},
 			makePatch: seq("file1", changed...) + "git diff"},
@@ -156,7 +159,7 @@ func applyCasesOptions() []applyCase {
 			args:    []string{"--whitespace=fix"}, makePatch: seq("one", "a", "''") + "git add one; echo b >> one; git diff -- one"},
 		{name: "t4124 missing blanks at EOF must only match blank lines: refused", setup: "echo a > one", args: []string{"--whitespace=fix"},
 			makePatch: seq("one", "a", "b") + "git add one; " + seq("one", "a", "b", "c", "d") + "git diff -- one"},
-		{name: "t4124 whitespace=fix to expand", setup: "printf '\\t\\ta\\n\\t\\tb\\n\\t\\tc\\n                d\\n\\t\\te\\n\\t\\tf\\n\\t\\tg\\n' > preimage; git config core.whitespace tab-in-indent",
+		{name: "t4124 whitespace=fix to expand", differs: fixedContext, setup: "printf '\\t\\ta\\n\\t\\tb\\n\\t\\tc\\n                d\\n\\t\\te\\n\\t\\tf\\n\\t\\tg\\n' > preimage; git config core.whitespace tab-in-indent",
 			args:  []string{"--whitespace=fix"},
 			patch: "diff --git a/preimage b/preimage\n--- a/preimage\n+++ b/preimage\n@@ -1,7 +1,6 @@\n \t\ta\n \t\tb\n \t\tc\n-\t\td\n \t\te\n \t\tf\n \t\tg\n"},
 		{name: "t4124 whitespace check skipped for excluded paths", setup: ": > used; : > unused; git config core.whitespace blank-at-eol", args: []string{"--include=used", "--stat", "--whitespace=error"},
@@ -170,7 +173,6 @@ func applyCasesOptions() []applyCase {
 		{name: "t4125 withfix (forward): the file fixed, the patch's context not", setup: seq("file", "a", "bb", "c", "d", "eeee", "f", "ggg", "h"), args: []string{"--whitespace=fix"},
 			makePatch: seq("file", "'a '", "'bb '", "'c '", "'d '", "'eeee '", "'f '", "'ggg '", "'h '") + "git add file; sed -i s/d/D/ file; git diff"},
 		{name: "t4125 withfix (backward): the patch fixed, the file not", setup: seq("file", "'a '", "'bb '", "'c '", "'d '", "'eeee '", "'f '", "'ggg '", "'h '"), args: []string{"--whitespace=fix"},
-			differs:   "git fixes the whitespace of the context lines a fixed match placed; pair keeps the file's lines as they are",
 			makePatch: "sed -i 's/d/D/; s/ $//' file; git diff | sed 's/ $//'"},
 
 		// t4119: apply.whitespace=strip, in a subdirectory too.

@@ -7,6 +7,7 @@ package apply
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -272,19 +273,22 @@ func (a *applier) whitespace(p *edit.Patch) error {
 			}
 		}
 	}
+	if action == "fix" {
+		fixWhitespace(p, rules, eof, len(found) > 0)
+	}
 	if len(found) == 0 {
 		return nil
-	}
-	if action == "fix" {
-		fixWhitespace(p, rules, eof)
 	}
 	return a.reportWhitespace(action, found)
 }
 
-// fixWhitespace fixes every added line of p by its file's rules, takes
-// the blank lines eof counts off the end of their hunks, and leaves out
-// the hunks that then change nothing, and the files left with none.
-func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int) {
+// fixWhitespace fixes the context and deleted lines of p by their
+// file's rules, so that they match a file whose whitespace was fixed (git
+// compares them fixed), and, when the patch has whitespace errors
+// (added), every added line; it takes the blank lines eof counts off the
+// end of their hunks, and leaves out the hunks that then change nothing,
+// and the files left with none.
+func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int, added bool) {
 	var files []*edit.FileDiff
 	for i, f := range p.Files {
 		if f.Binary || f.NewPath == "" {
@@ -294,13 +298,19 @@ func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int) {
 		var hunks []*edit.Hunk
 		for _, h := range f.Hunks {
 			for j := range h.Lines {
-				if l := &h.Lines[j]; l.Kind == edit.Add {
+				if l := &h.Lines[j]; l.Kind != edit.Add || added {
 					l.Text = rules[i].fix(l.Text)
 				}
 			}
 			if n := eof[h]; n > 0 {
-				h.Lines = h.Lines[:len(h.Lines)-n]
-				h.NewLines -= n
+				// The last n added lines, all blank, go.
+				for j := len(h.Lines) - 1; j >= 0 && n > 0; j-- {
+					if h.Lines[j].Kind == edit.Add {
+						h.Lines = slices.Delete(h.Lines, j, j+1)
+						h.NewLines--
+						n--
+					}
+				}
 			}
 			if h.Changes() {
 				hunks = append(hunks, h)
@@ -324,16 +334,20 @@ func (a *applier) blankAtEOF(f *edit.FileDiff, hi int, r wsRules) int {
 	if !r.blankAtEOF || hi != len(f.Hunks)-1 {
 		return 0
 	}
+	// The blank lines at the hunk's end: added ones count, blank
+	// context among them does not.
 	n := 0
 	for i := len(h.Lines) - 1; i >= 0; i-- {
 		l := h.Lines[i]
-		if !blank(l.Text) || l.Kind == edit.Delete {
+		if l.Kind == edit.Delete {
+			continue
+		}
+		if !blank(l.Text) {
 			break
 		}
-		if l.Kind != edit.Add {
-			return 0 // blank context after them: not at the end
+		if l.Kind == edit.Add {
+			n++
 		}
-		n++
 	}
 	if n == 0 {
 		return 0
