@@ -199,6 +199,9 @@ func Run(ctx context.Context, o Options) error {
 	if o.Reports.Apply {
 		o.Check = false // --apply applies, whatever --check says
 	}
+	if o.Reject && o.ThreeWay {
+		return output.Usagef("apply: --reject and --3way cannot be used together")
+	}
 	if err := checkStaging(o); err != nil {
 		return err
 	}
