@@ -189,7 +189,9 @@ To run as if started in another directory, use pair -C DIR apply (the
 apply's own -C<n> is git's: pair -C DIR apply -C1 is git -C DIR apply -C1).
 
 A hunk with no context lines (diff -U0, git diff -U0) goes only where its
-line numbers put it, as git apply --unidiff-zero places it: its deleted
+line numbers put it, as git apply --unidiff-zero places it, with the flag
+or without (git refuses such a hunk away from the file's edges unless it
+is given; pair accepts --unidiff-zero and needs it not): its deleted
 lines must be the file's at its old start, and added lines alone go after
 the line it names. Where they are not, it is refused; when its deleted
 lines are elsewhere, that place is offered for review as uncertain. A
@@ -197,6 +199,25 @@ hunk with no context after its last change belongs at the end of the file,
 and one from line 1 with none before its first change at the start, as
 git reads them: one whose result is the file's at that edge already is
 refused as applied.
+
+git apply's reports and checks keep git's meaning and output: --stat,
+--numstat (-z: names end with NUL, unquoted) and --summary print what the
+patch changes exactly as git apply prints it, on standard output, and
+apply nothing unless --apply is given too (pair's own report then goes to
+standard error). --reject applies the hunks that place and writes each
+file's others to FILE.rej as git writes them, then exits 1. --whitespace
+says what to do with added lines that have whitespace errors, by
+core.whitespace and the whitespace attribute (trailing-space,
+space-before-tab, indent-with-non-tab, tab-in-indent, blank-at-eol,
+blank-at-eof, cr-at-eol, tabwidth=N): nowarn, warn (one line on standard
+error naming them), error and error-all (refuse the patch, nothing
+written), fix or strip (fix them as git does, and let context and deleted
+lines match the file once their whitespace is fixed). Without it,
+apply.whitespace from git's configuration decides, and without that pair
+says nothing (git's default is warn). --recount takes each hunk's counts
+from its lines, --allow-empty succeeds on a patch with no change in it,
+-v names each file on standard error as it is checked, -q prints nothing
+on success.
 
 git apply's staging options keep git's meaning too, and commit nothing:
 --index writes the files and stages them, and refuses a file that does not
@@ -213,8 +234,9 @@ When the repository lacks the preimage blob, the hunks stay refused.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
-answers on standard input), a file could not be written, or a --3way
-conflict was written;
+answers on standard input; with --reject, the others were applied), a
+file could not be written, a --whitespace=error refused the patch, or a
+--3way conflict was written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
