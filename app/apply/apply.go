@@ -275,7 +275,7 @@ func newApplier(o Options) (*applier, error) {
 		// scripts; what pair says of the patch goes to standard error.
 		a.o.IO = o.IO.OutToErr()
 	}
-	if o.Quiet {
+	if o.Quiet && !o.JSON {
 		a.o.IO.Out = io.Discard
 	}
 	if how == review.DecideLetters {
@@ -305,6 +305,11 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		if a.o.JSON {
 			output.WriteJSON(a.o.IO.Out, a.report)
 		}
+		return nil
+	}
+	if a.o.Reports.only(a.o.Check) {
+		// Whole files, diffed against the files: reported, not applied.
+		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
 		return nil
 	}
 	if a.o.Recount {
