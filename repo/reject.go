@@ -1,6 +1,4 @@
-// reject.go: the .rej file of pair apply --reject, and the whitespace
-// settings of git apply --whitespace, read from git's configuration and
-// attributes.
+// reject.go: pair apply --reject's .rej files, and git apply's whitespace settings.
 
 package repo
 
