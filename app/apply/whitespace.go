@@ -206,9 +206,9 @@ func (a *applier) whitespaceAction() (action, core string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	action = a.o.Whitespace
+	action, from := a.o.Whitespace, "--whitespace"
 	if action == "" {
-		action = cfgAction
+		action, from = cfgAction, "apply.whitespace"
 	}
 	switch action {
 	case "", "nowarn":
@@ -220,7 +220,7 @@ func (a *applier) whitespaceAction() (action, core string, err error) {
 	case "warn", "fix", "error", "error-all":
 		return action, core, nil
 	}
-	return "", "", output.Usagef("apply: --whitespace=%s: not one of nowarn, warn, fix, error, error-all", action)
+	return "", "", output.Usagef("apply: %s=%s: not one of nowarn, warn, fix, error, error-all", from, safetext.Text(action))
 }
 
 // whitespace checks the added lines of the patch against the whitespace
