@@ -347,10 +347,23 @@ func (p *parser) extendedHeader(l string) error {
 		if _, mode, found := strings.Cut(v, " "); found && f.OldMode == "" && f.NewMode == "" {
 			f.OldMode, f.NewMode = canonMode(mode), canonMode(mode)
 		}
+	} else if v, ok := word("similarity index "); ok {
+		f.Score = percent(v)
+	} else if v, ok := word("dissimilarity index "); ok {
+		f.Score, f.Rewrite = percent(v), true
 	} else if strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch" {
 		f.Binary = true
 	}
 	return nil
+}
+
+// percent reads the number of "similarity index 92%", 0 when it is none.
+func percent(v string) int {
+	n, err := strconv.Atoi(strings.TrimSuffix(v, "%"))
+	if err != nil || n < 0 || n > 100 {
+		return 0
+	}
+	return n
 }
 
 // fileHeader reads a "--- old" / "+++ new" pair.

@@ -119,7 +119,7 @@ func TestParse(t *testing.T) {
 				" d",
 			),
 			want: []*edit.FileDiff{{
-				OldPath: "old name.txt", NewPath: "new name.txt", Stripped: true, OldMode: "100644", NewMode: "100644", Renamed: true, Indexed: true,
+				OldPath: "old name.txt", NewPath: "new name.txt", Stripped: true, OldMode: "100644", NewMode: "100644", Renamed: true, Indexed: true, Score: 90,
 				Hunks: []*edit.Hunk{hk(1, 3, 1, 3, " a", "-b", "+c", " d")},
 			}},
 		},
@@ -135,7 +135,7 @@ func TestParse(t *testing.T) {
 				"new mode 100755",
 			),
 			want: []*edit.FileDiff{
-				{OldPath: "x.txt", NewPath: "y.txt", Stripped: true, Renamed: true},
+				{OldPath: "x.txt", NewPath: "y.txt", Stripped: true, Renamed: true, Score: 100},
 				{OldPath: "run.sh", NewPath: "run.sh", Stripped: true, OldMode: "100644", NewMode: "100755"},
 			},
 		},
@@ -165,7 +165,7 @@ func TestParse(t *testing.T) {
 				"copy from a.txt",
 				"copy to b.txt",
 			),
-			want: []*edit.FileDiff{{OldPath: "a.txt", NewPath: "b.txt", Stripped: true, Copied: true}},
+			want: []*edit.FileDiff{{OldPath: "a.txt", NewPath: "b.txt", Stripped: true, Copied: true, Score: 100}},
 		},
 		{
 			name: "---/+++ with prefixes and no diff --git",
@@ -550,7 +550,7 @@ func TestParse(t *testing.T) {
 				`rename from "caf\303\251.txt"`,
 				"rename to cafe.txt",
 			),
-			want: []*edit.FileDiff{{OldPath: "café.txt", NewPath: "cafe.txt", Stripped: true, Renamed: true}},
+			want: []*edit.FileDiff{{OldPath: "café.txt", NewPath: "cafe.txt", Stripped: true, Renamed: true, Score: 100}},
 		},
 		{
 			name: "timestamps after a tab",

@@ -94,6 +94,11 @@ type FileDiff struct {
 	// so its hunks have git's shape (the same number of context lines on
 	// each side, unless the file ends), and a hunk without it was damaged.
 	Indexed bool
+	// Score is the percentage of a "similarity index" line (a rename or a
+	// copy) or of a "dissimilarity index" line (Rewrite: git diff -B), 0
+	// without one.
+	Score   int
+	Rewrite bool
 	// Binary is set for "Binary files ... differ" and "GIT binary patch";
 	// BinaryPatch holds the data of the latter (see ApplyBinary); the
 	// former has none and cannot be applied.

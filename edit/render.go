@@ -240,8 +240,11 @@ func lastSides(lines []rline) (lastOld, lastNew int) {
 	return lastOld, lastNew
 }
 
-// quotePath quotes a path as git does when it holds a control character,
-// a double quote, a backslash or a non-ASCII byte.
+// QuotePath quotes a path as git does by default (core.quotePath) when
+// it holds a control character, a double quote, a backslash or a
+// non-ASCII byte: between double quotes, with C's escapes.
+func QuotePath(p string) string { return quotePath(p) }
+
 func quotePath(p string) string {
 	needs := false
 	for i := 0; i < len(p); i++ {
@@ -265,6 +268,16 @@ func quotePath(p string) string {
 			b.WriteString(`\n`)
 		case '\t':
 			b.WriteString(`\t`)
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
 		default:
 			if c < 0x20 || c >= 0x7f {
 				fmt.Fprintf(&b, `\%03o`, c)

@@ -65,6 +65,27 @@ type Options struct {
 	ThreeWay, Index, Cached bool
 	NoThreeWay              bool
 
+	// Reports are git apply's --stat, --numstat, --summary and --apply:
+	// without Apply (or Check) they are printed instead of applying.
+	Reports Reports
+	// Reject is --reject: the hunks that place are applied, the others
+	// written to <file>.rej as git writes them, and pair apply fails.
+	Reject bool
+	// Whitespace is --whitespace: nowarn, warn, fix (or strip), error or
+	// error-all; "" takes apply.whitespace from git's configuration (see
+	// whitespace.go).
+	Whitespace string
+	// AllowEmpty is --allow-empty: a patch with no change in it succeeds
+	// doing nothing.
+	AllowEmpty bool
+	// Recount is --recount: the hunks' line counts are taken from their
+	// lines, not from their headers.
+	Recount bool
+	// Quiet is --quiet: nothing printed on success but warnings;
+	// Verbose is --verbose: each file is named on standard error as it
+	// is checked, as git apply -v names it.
+	Quiet, Verbose bool
+
 	// Verify runs the test command on the approved hunks before writing
 	// (--verify; verify: true in .pair.yml does too). LoadConfig loads
 	// the tree's configuration, for the test command (nil: none).
@@ -178,6 +199,12 @@ func Run(ctx context.Context, o Options) error {
 	if o.Continue || o.Skip || o.Abort {
 		return resume(ctx, o)
 	}
+	if o.Reports.Apply {
+		o.Check = false // --apply applies, whatever --check says
+	}
+	if o.Reject && o.ThreeWay {
+		return output.Usagef("apply: --reject and --3way cannot be used together")
+	}
 	if err := checkStaging(&o); err != nil {
 		return err
 	}
@@ -189,6 +216,9 @@ func Run(ctx context.Context, o Options) error {
 		defer a.kb.Close() // the terminal opened for the keys
 	}
 	text, err := readPatch(o)
+	if o.AllowEmpty && errors.Is(err, ErrEmptyInput) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -196,6 +226,11 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("apply: %w", err)
 	}
 	defer a.tree.Close()
+	if o.AllowEmpty {
+		if _, err := edit.ParseEdits(text); errors.Is(err, edit.ErrNoEdits) {
+			return nil // the mail of an empty commit, or no patch at all
+		}
+	}
 	if o.Mail || mail.IsMailbox(text) {
 		return a.mailbox(ctx, text)
 	}
@@ -222,6 +257,14 @@ type applier struct {
 	// may be left in the index, which matches the files.
 	merges   []repo.Merge
 	canStage bool
+	// statOut is where --stat, --numstat and --summary go: standard
+	// output; reported says they were printed instead of applying.
+	statOut  io.Writer
+	reported bool
+	// rejects are the hunks --reject writes to .rej files, of the
+	// files rejectPlans.
+	rejects     []*edit.PlacementError
+	rejectPlans []*edit.FilePlan
 }
 
 // newApplier works out where the decisions come from, before anything is
@@ -231,7 +274,15 @@ func newApplier(o Options) (*applier, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &applier{o: o, how: how, kb: kb}
+	a := &applier{o: o, how: how, kb: kb, statOut: o.IO.Out}
+	if o.Reports.any() && !o.JSON {
+		// Standard output holds the reports, as git prints them, for
+		// scripts; what pair says of the patch goes to standard error.
+		a.o.IO = o.IO.OutToErr()
+	}
+	if o.Quiet && !o.JSON {
+		a.o.IO.Out = io.Discard
+	}
 	if how == review.DecideLetters {
 		if a.letters, err = review.ParseLetters(o.Decisions); err != nil {
 			return nil, output.Usagef("apply: --decisions: %v", err)
@@ -259,7 +310,13 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	a.report = Report{Check: a.o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
 	patch, err := a.read(text)
 	if err != nil {
+		if a.o.AllowEmpty && errors.Is(err, edit.ErrNoEdits) {
+			return nil
+		}
 		return a.fail(err)
+	}
+	if a.reported {
+		return nil
 	}
 	if patch == nil {
 		// Nothing left to apply, which git apply takes as done.
@@ -268,6 +325,17 @@ func (a *applier) apply(ctx context.Context, text string) error {
 			output.WriteJSON(a.o.IO.Out, a.report)
 		}
 		return nil
+	}
+	if a.o.Reports.only(a.o.Check) {
+		// Whole files, diffed against the files: reported, not applied.
+		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+		return nil
+	}
+	if a.o.Recount {
+		recount(patch)
+	}
+	if err := a.whitespace(patch); err != nil {
+		return a.fail(err)
 	}
 	placing := a.o.Placing
 	if !placing.IgnoreWhitespace && a.tree.Git {
@@ -281,13 +349,26 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if err != nil {
 		return a.fail(err)
 	}
+	a.verbose(plans)
 	placed, failed := a.place(plans)
-	// Unplaceable hunks stop everything, except in a review in the
-	// terminal, where the person sees them and may still apply the others.
-	// Decisions given ahead were meant for the patch's hunks in order: with
-	// one missing they would fall on the wrong hunks.
-	if failed > 0 && (a.how != review.DecideTerminal || placed == 0) || a.o.Check {
-		return a.placedOnly(placed, failed)
+	if a.o.Reject && failed > 0 && !a.o.Check {
+		// --reject: the hunks that place go on; the others go to .rej
+		// files when the rest is written.
+		a.rejectLater(plans)
+		if placed == 0 {
+			printReport(a.o.IO.Out, a.report, a.o.Explain)
+			return a.writeRejects()
+		}
+	} else if failed > 0 && (a.how != review.DecideTerminal || placed == 0) || a.o.Check {
+		// Unplaceable hunks stop everything, except in a review in the
+		// terminal, where the person sees them and may still apply the
+		// others. Decisions given ahead were meant for the patch's hunks
+		// in order: with one missing they would fall on the wrong hunks.
+		err := a.placedOnly(placed, failed)
+		if err == nil && a.o.Check {
+			a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+		}
+		return err
 	}
 	commit := a.tree.Git && !a.o.NoCommit && !a.o.staged()
 	if commit {
@@ -311,7 +392,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	}
 	if len(plans) == 0 {
 		a.nothingApproved(abandoned)
-		return nil
+		return a.writeRejects()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -324,6 +405,10 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return a.fail(err)
 	}
 	a.printOutcome(rev, plans)
+	a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+	if err := a.writeRejects(); err != nil {
+		return err
+	}
 	if commitErr != nil {
 		code := output.Failure
 		if errors.Is(commitErr, context.Canceled) {
@@ -373,6 +458,12 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(a.report.LeftOut, ", ")))
 	}
 	if len(edits.Files)+len(edits.Whole) == 0 && len(a.report.LeftOut) > 0 {
+		return nil, nil
+	}
+	if a.o.Reports.only(a.o.Check) && len(edits.Whole) == 0 && len(edits.Files) > 0 {
+		// git apply --stat reads the patch only, not the files.
+		a.o.Reports.write(a.statOut, edits.Files, a.o.Paths.Reverse)
+		a.reported = true
 		return nil, nil
 	}
 	patch, err := edits.Patch(func(p string) (string, error) {

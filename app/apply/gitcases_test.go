@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -324,6 +325,7 @@ new mode 100755
 	}
 	cs = append(cs, applyCasesEarly()...)
 	cs = append(cs, applyCasesThreeWay()...)
+	cs = append(cs, applyCasesOptions()...)
 	return cs
 }
 
@@ -363,6 +365,9 @@ func applyArgs(t *testing.T, args []string, o *Options) {
 		case a == "--check":
 			o.Check = true
 		default:
+			if optionArg(a, o) {
+				continue
+			}
 			t.Fatalf("option %s: not one pair has", a)
 		}
 	}
@@ -416,8 +421,9 @@ func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	applyArgs(t, c.args, &o)
 	pairErr := Run(context.Background(), o)
 	switch {
-	case gitErr != nil && pairErr != nil:
+	case gitErr != nil && pairErr != nil && !slices.Contains(c.args, "--reject"):
 		return true, ""
+	case gitErr != nil && pairErr != nil: // --reject writes what places
 	case gitErr != nil:
 		return false, fmt.Sprintf("git apply fails (%v: %s), pair applies:\n%s\npatch:\n%s", gitErr, gitOut, out, patch)
 	case pairErr != nil:

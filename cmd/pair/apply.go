@@ -190,7 +190,9 @@ To run as if started in another directory, use pair -C DIR apply (the
 apply's own -C<n> is git's: pair -C DIR apply -C1 is git -C DIR apply -C1).
 
 A hunk with no context lines (diff -U0, git diff -U0) goes only where its
-line numbers put it, as git apply --unidiff-zero places it: its deleted
+line numbers put it, as git apply --unidiff-zero places it, with the flag
+or without (git refuses such a hunk away from the file's edges unless it
+is given; pair accepts --unidiff-zero and needs it not): its deleted
 lines must be the file's at its old start, and added lines alone go after
 the line it names. Where they are not, it is refused; when its deleted
 lines are elsewhere, that place is offered for review as uncertain. A
@@ -198,6 +200,25 @@ hunk with no context after its last change belongs at the end of the file,
 and one from line 1 with none before its first change at the start, as
 git reads them: one whose result is the file's at that edge already is
 refused as applied.
+
+git apply's reports and checks keep git's meaning and output: --stat,
+--numstat (-z: names end with NUL, unquoted) and --summary print what the
+patch changes exactly as git apply prints it, on standard output, and
+apply nothing unless --apply is given too (pair's own report then goes to
+standard error). --reject applies the hunks that place and writes each
+file's others to FILE.rej as git writes them, then exits 1. --whitespace
+says what to do with added lines that have whitespace errors, by
+core.whitespace and the whitespace attribute (trailing-space,
+space-before-tab, indent-with-non-tab, tab-in-indent, blank-at-eol,
+blank-at-eof, cr-at-eol, tabwidth=N): nowarn, warn (one line on standard
+error naming them), error and error-all (refuse the patch, nothing
+written), fix or strip (fix them as git does, and let context and deleted
+lines match the file once their whitespace is fixed). Without it,
+apply.whitespace from git's configuration decides, and without that pair
+says nothing (git's default is warn). --recount takes each hunk's counts
+from its lines, --allow-empty succeeds on a patch with no change in it,
+-v names each file on standard error as it is checked, -q prints nothing
+on success.
 
 git apply's staging options keep git's meaning too, and commit nothing:
 --index writes the files and stages them, and refuses a file that does not
@@ -222,8 +243,9 @@ When the repository lacks the preimage blob, the hunks stay refused.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
-answers on standard input), a file could not be written, or a --3way
-conflict was written;
+answers on standard input; with --reject, the others were applied), a
+file could not be written, a --whitespace=error refused the patch, or a
+--3way conflict was written;
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
@@ -239,6 +261,18 @@ conflict was written;
 			&cli.BoolFlag{Name: "reverse", Aliases: []string{"R"}, Usage: "apply the patch backwards: remove what it adds, add back what it removes"},
 			&cli.IntFlag{Name: "C", Usage: "a hunk that does not fit as written may fit with its outer context lines left out, down to `N` on each side (git apply -C<n>)", DefaultText: "every context line must fit"},
 			&cli.BoolFlag{Name: "ignore-whitespace", Aliases: []string{"ignore-space-change"}, Usage: "compare context and deleted lines with runs of whitespace collapsed, and write added lines as the patch has them (git apply --ignore-whitespace)"},
+			&cli.BoolFlag{Name: "stat", Usage: "print a diffstat of the patch as git apply --stat prints it, instead of applying it (unless --apply)"},
+			&cli.BoolFlag{Name: "numstat", Usage: "print the added and deleted lines of each file, tab-separated, as git apply --numstat does, instead of applying (unless --apply)"},
+			&cli.BoolFlag{Name: "summary", Usage: "print the files the patch creates, deletes, renames, copies or changes the mode of, as git apply --summary does, instead of applying (unless --apply)"},
+			&cli.BoolFlag{Name: "z", Hidden: true, Usage: "with --numstat, end each name with NUL and do not quote it"},
+			&cli.BoolFlag{Name: "apply", Usage: "apply the patch as well as printing --stat, --numstat or --summary"},
+			&cli.BoolFlag{Name: "reject", Usage: "apply the hunks that place and write the others to FILE.rej, as git apply --reject does; exit 1 when any was rejected"},
+			&cli.StringFlag{Name: "whitespace", Usage: "what to do with added lines that have whitespace errors (core.whitespace, the whitespace attribute): `ACTION` is nowarn, warn, fix, error or error-all (git apply --whitespace)", DefaultText: "apply.whitespace, else nowarn"},
+			&cli.BoolFlag{Name: "unidiff-zero", Usage: "accepted for git apply's sake: pair always places hunks without context (diff -U0) by their line numbers"},
+			&cli.BoolFlag{Name: "recount", Usage: "take each hunk's line counts from its lines, not from its header (git apply --recount)"},
+			&cli.BoolFlag{Name: "allow-empty", Usage: "succeed, doing nothing, on a patch with no change in it (git apply --allow-empty)"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "name each file on standard error as it is checked"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on success (errors and warnings still go to standard error)"},
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.BoolFlag{Name: "index", Usage: "write the files and stage them, commit nothing (git apply --index: the files must match the index)"},
 			&cli.BoolFlag{Name: "cached", Usage: "apply the patch to the index only, leave the files alone, commit nothing (git apply --cached)"},
@@ -281,6 +315,15 @@ conflict was written;
 				Explain:   c.Bool("explain"),
 				IO:        f.IO,
 				OpenTree:  func(dir string) (*repo.Tree, error) { return openTree(dir, f.IO.Err) },
+
+				Reports: apply.Reports{Stat: c.Bool("stat"), Numstat: c.Bool("numstat"), Z: c.Bool("z"),
+					Summary: c.Bool("summary"), Apply: c.Bool("apply")},
+				Reject:     c.Bool("reject"),
+				Whitespace: c.String("whitespace"),
+				AllowEmpty: c.Bool("allow-empty"),
+				Recount:    c.Bool("recount"),
+				Quiet:      c.Bool("quiet"),
+				Verbose:    c.Bool("verbose"),
 
 				NoCommit:   c.Bool("no-commit"),
 				ThreeWay:   c.Bool("3way"),

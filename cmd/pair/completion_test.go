@@ -39,7 +39,7 @@ func TestCompletionInBash(t *testing.T) {
 		{"pair --col", "--color"},
 		{"pair --color al", "always"},
 		{"pair apply --inc", "--include"},
-		{"pair apply --re", "--reverse"},
+		{"pair apply --rev", "--reverse"},
 		{"pair edit --yes --web --po", "--port"},
 		{"pair sessions ", "rm"},
 		{"pair mcp l", "list"},

@@ -1,0 +1,304 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// optionArg gives one of the options of gitcases_options_test.go to
+// pair's o: --reject, --whitespace, --stat and the rest. It reports
+// whether a was one of them.
+func optionArg(a string, o *Options) bool {
+	switch {
+	case a == "--reject":
+		o.Reject = true
+	case strings.HasPrefix(a, "--whitespace="):
+		o.Whitespace = strings.TrimPrefix(a, "--whitespace=")
+	case a == "--stat":
+		o.Reports.Stat = true
+	case a == "--numstat":
+		o.Reports.Numstat = true
+	case a == "--summary":
+		o.Reports.Summary = true
+	case a == "--apply":
+		o.Reports.Apply = true
+	case a == "-z":
+		o.Reports.Z = true
+	case a == "--allow-empty":
+		o.AllowEmpty = true
+	case a == "--recount":
+		o.Recount = true
+	case a == "--unidiff-zero":
+		// pair always reads hunks without context so.
+	case a == "-v" || a == "--verbose":
+		o.Verbose = true
+	case a == "-q" || a == "--quiet":
+		o.Quiet = true
+	default:
+		return false
+	}
+	return true
+}
+
+// wsTestFile is t4124's test file: each line names, between
+// parentheses, the rules it breaks (! trailing-space, @ space-before-tab,
+// # indent-with-non-tab, = the same with tabwidth=16, % tab-in-indent).
+// Written with _ for a space and > for a tab, as t4124 writes it.
+var wsTestFile = []string{
+	"An_SP in an ordinary line>and a HT.",
+	">A HT (%).",
+	"_>A SP and a HT (@%).",
+	"_>_A SP, a HT and a SP (@%).",
+	"_______Seven SP.",
+	"________Eight SP (#).",
+	"_______>Seven SP and a HT (@%).",
+	"________>Eight SP and a HT (@#%).",
+	"_______>_Seven SP, a HT and a SP (@%).",
+	"________>_Eight SP, a HT and a SP (@#%).",
+	"_______________Fifteen SP (#).",
+	"_______________>Fifteen SP and a HT (@#%).",
+	"________________Sixteen SP (#=).",
+	"________________>Sixteen SP and a HT (@#%=).",
+	"_____a__Five SP, a non WS, two SP.",
+	"A line with a (!) trailing SP_",
+	"A line with a (!) trailing HT>",
+}
+
+// wsTestPatch is t4124's patch: wsTestFile added to the empty file
+// target.
+func wsTestPatch() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "diff --git a/target b/target\nindex e69de29..0000000 100644\n--- a/target\n+++ b/target\n@@ -0,0 +1,%d @@\n", len(wsTestFile))
+	for _, l := range wsTestFile {
+		l = strings.ReplaceAll(l, "_", " ")
+		l = strings.Replace(l, ">", "\t", 1)
+		b.WriteString("+" + l + "\n")
+	}
+	return b.String()
+}
+
+// applyCasesOptions follow git's tests of the options of
+// gitcases_options_test.go: t4117 (--reject), t4124, t4125, t4138 and
+// t4119 (--whitespace, core.whitespace, the whitespace attribute,
+// apply.whitespace), t4126 (--allow-empty), and -U0 patches with and
+// without --unidiff-zero.
+func applyCasesOptions() []applyCase {
+	// t4117: file1 holds 1 to 21; patch.1 adds A B after 2, C after 12
+	// and D after 20; file1 has E after 1 and F after 20 instead.
+	seq := func(name string, items ...string) string {
+		return "printf '%s\\n' " + strings.Join(items, " ") + " > " + name + "\n"
+	}
+	one21 := strings.Fields("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21")
+	changed := strings.Fields("1 2 A B 4 5 6 7 8 9 10 11 12 C 13 14 15 16 17 18 19 20 D 21")
+	theirs := strings.Fields("1 E 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 F 21")
+	// pair places t4117's hunks where git rejects them: each lacks one
+	// line of the file in its context, which pair keeps (fuzzy).
+	fuzzy := "pair places a hunk whose context lacks a line of the file, keeping the line, as it places a model's hunk; git rejects it"
+	// git writes the context lines of a hunk that matched only once its
+	// whitespace was fixed as fixed; pair writes the file's lines.
+	fixedContext := "git rewrites the file's context lines with their whitespace fixed where a hunk matched only so; pair keeps the file's lines"
+	cs := []applyCase{
+		{name: "t4117 without --reject: refused", differs: fuzzy, setup: seq("file1", theirs...),
+			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
+		{name: "t4117 --verbose without --reject: refused", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--verbose"},
+			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
+		{name: "t4117 --reject applies what places, writes file1.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
+			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
+		{name: "t4117 --reject on a rename: file2 written, file2.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
+			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
+		{name: "t4117 --reject --verbose on a rename", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject", "--verbose"},
+			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
+		{name: "t4117 --verbose, applies cleanly", setup: seq("file1", one21...), args: []string{"--verbose"},
+			makePatch: seq("file1", changed...) + "git diff"},
+		{name: "--reject, every hunk of a file rejected", setup: seq("file1", theirs...) + seq("file2", one21...), args: []string{"--reject"},
+			makePatch: seq("file1", "x") + seq("file2", changed...) + "git diff"},
+		{name: "--reject, a hunk whose context changed", setup: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 thirteen 14 15"), args: []string{"--reject"},
+			makePatch: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15") + "git add h; " + seq("h", "1 2 X 4 5 6 7 8 9 10 11 12 Y 14 15") + "git diff"},
+		{name: "--reject, a hunk whose context changed, with a section name and no newline at the end", setup: "printf 'int f()\n{\n1\n2\n3\n4\n5\n6\n7\n8\n9\nten\neleven\ntwelve\n13' > c.c", args: []string{"--reject"},
+			makePatch: "printf 'int f()\n{\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13' > c.c; git add c.c; printf 'int f()\n{\n1\n2\nX\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14' > c.c; git diff"},
+		{name: "--reject, nothing to reject", setup: seq("file1", one21...), args: []string{"--reject"},
+			makePatch: seq("file1", changed...) + "git diff"},
+
+		// t4124: the default rule, warned, refused, switched off.
+		{name: "t4124 whitespace=nowarn, default rule", setup: ": > target", patch: wsTestPatch(), args: []string{"--whitespace=nowarn"}},
+		{name: "t4124 whitespace=warn, default rule", setup: ": > target", patch: wsTestPatch(), args: []string{"--whitespace=warn"}},
+		{name: "t4124 whitespace=error-all, default rule: refused", setup: ": > target", patch: wsTestPatch(), args: []string{"--whitespace=error-all"}},
+		{name: "t4124 whitespace=error, default rule: refused", setup: ": > target", patch: wsTestPatch(), args: []string{"--whitespace=error"}},
+		{name: "t4124 whitespace=error-all, no rule", setup: ": > target; git config core.whitespace -trailing,-space-before,-indent", patch: wsTestPatch(), args: []string{"--whitespace=error-all"}},
+		{name: "t4124 whitespace=error-all, no rule (attribute)", setup: ": > target; echo 'target -whitespace' > .gitattributes", patch: wsTestPatch(), args: []string{"--whitespace=error-all"}},
+		{name: "t4124 whitespace=fix, default rule", setup: ": > target", patch: wsTestPatch(), args: []string{"--whitespace=fix"}},
+		{name: "t4124 whitespace=fix, whitespace attribute set", setup: ": > target; echo 'target whitespace' > .gitattributes", patch: wsTestPatch(), args: []string{"--whitespace=fix"}},
+		{name: "t4124 spaces inserted by tab-in-indent", setup: ": > target; git config core.whitespace -trailing,-space,-indent,tab", patch: wsTestPatch(), args: []string{"--whitespace=fix"}},
+		{name: "t4124 trailing whitespace and no newline at the end of file", setup: ": > target", args: []string{"--whitespace=fix"},
+			patch: "diff --git a/target b/target\nindex e69de29..8bd6648 100644\n--- a/target\n+++ b/target\n@@ -0,0 +1,3 @@\n+An empty line follows\n+\n+A line with trailing whitespace and no newline \n\\ No newline at end of file\n"},
+		{name: "t4124 blank at EOF with --whitespace=fix (1)", setup: seq("one", "a", "b", "c"), args: []string{"--whitespace=fix"},
+			makePatch: "echo >> one; git diff -- one"},
+		{name: "t4124 blank at EOF with --whitespace=fix (2)", setup: seq("one", "a", "b", "c"), args: []string{"--whitespace=fix"},
+			makePatch: seq("one", "a", "b", "''", "''") + "git diff -- one"},
+		{name: "t4124 blank at EOF with --whitespace=fix (3)", setup: seq("one", "a", "b", "''"), args: []string{"--whitespace=fix"},
+			makePatch: seq("one", "a", "c", "''", "''", "''") + "git diff -- one"},
+		{name: "t4124 blank at end of hunk, not at EOF with --whitespace=fix", setup: seq("one", "a", "b", "''", "''", "''", "''", "''", "d"), args: []string{"--whitespace=fix"},
+			makePatch: seq("one", "a", "b", "''", "''", "''", "''", "''", "''", "d") + "git diff -- one"},
+		{name: "t4124 blank at EOF with --whitespace=warn", setup: seq("one", "a", "b", "c"), args: []string{"--whitespace=warn"},
+			makePatch: "echo >> one; git diff -- one"},
+		{name: "t4124 blank at EOF with --whitespace=error: refused", setup: seq("one", "a", "b", "c"), args: []string{"--whitespace=error"},
+			makePatch: "echo >> one; git diff -- one"},
+		{name: "t4124 blank but not empty at EOF", setup: seq("one", "a", "b", "c"), args: []string{"--whitespace=warn"},
+			makePatch: "echo '   ' >> one; git diff -- one"},
+		{name: "t4124 applying beyond EOF requires one non-blank context line: refused", setup: seq("one", "a", "''"), args: []string{"--whitespace=fix"},
+			makePatch: seq("one", "''", "''", "''", "''") + "git add one; echo b >> one; git diff -- one"},
+		{name: "t4124 tons of blanks at EOF should not apply", setup: ": > one", args: []string{"--whitespace=fix"},
+			makePatch: "for i in $(seq 64); do echo; done > one; git add one; echo a >> one; git diff -- one"},
+		{name: "t4124 missing blank line at end with --whitespace=fix", setup: "echo a > one",
+			differs: "git's --whitespace=fix lets a patch's blank context lines at the end of the file stand for lines the file lacks; pair does not",
+			args:    []string{"--whitespace=fix"}, makePatch: seq("one", "a", "''") + "git add one; echo b >> one; git diff -- one"},
+		{name: "t4124 missing blanks at EOF must only match blank lines: refused", setup: "echo a > one", args: []string{"--whitespace=fix"},
+			makePatch: seq("one", "a", "b") + "git add one; " + seq("one", "a", "b", "c", "d") + "git diff -- one"},
+		{name: "t4124 whitespace=fix to expand", differs: fixedContext, setup: "printf '\\t\\ta\\n\\t\\tb\\n\\t\\tc\\n                d\\n\\t\\te\\n\\t\\tf\\n\\t\\tg\\n' > preimage; git config core.whitespace tab-in-indent",
+			args:  []string{"--whitespace=fix"},
+			patch: "diff --git a/preimage b/preimage\n--- a/preimage\n+++ b/preimage\n@@ -1,7 +1,6 @@\n \t\ta\n \t\tb\n \t\tc\n-\t\td\n \t\te\n \t\tf\n \t\tg\n"},
+		{name: "t4124 whitespace check skipped for excluded paths", setup: ": > used; : > unused; git config core.whitespace blank-at-eol", args: []string{"--include=used", "--stat", "--whitespace=error"},
+			makePatch: "echo used > used; echo 'unused ' > unused; git diff"},
+		{name: "apply.whitespace=error refuses", setup: ": > target; git config apply.whitespace error", patch: wsTestPatch()},
+		{name: "--whitespace=nowarn overrides apply.whitespace=error", setup: ": > target; git config apply.whitespace error", patch: wsTestPatch(), args: []string{"--whitespace=nowarn"}},
+
+		// t4125: context with broken whitespace.
+		{name: "t4125 nofix", setup: seq("file", "'a '", "'bb '", "'c '", "'d '", "'eeee '", "'f '", "'ggg '", "'h '"), args: []string{"--whitespace=nowarn"},
+			makePatch: "sed -i s/d/D/ file; git diff"},
+		{name: "t4125 withfix (forward): the file fixed, the patch's context not", setup: seq("file", "a", "bb", "c", "d", "eeee", "f", "ggg", "h"), args: []string{"--whitespace=fix"},
+			makePatch: seq("file", "'a '", "'bb '", "'c '", "'d '", "'eeee '", "'f '", "'ggg '", "'h '") + "git add file; sed -i s/d/D/ file; git diff"},
+		{name: "t4125 withfix (backward): the patch fixed, the file not", setup: seq("file", "'a '", "'bb '", "'c '", "'d '", "'eeee '", "'f '", "'ggg '", "'h '"), args: []string{"--whitespace=fix"},
+			makePatch: "sed -i 's/d/D/; s/ $//' file; git diff | sed 's/ $//'"},
+
+		// t4119: apply.whitespace=strip, in a subdirectory too.
+		{name: "t4119 --whitespace=strip", setup: "mkdir sub; echo A > sub/file1", args: []string{"--whitespace=strip"},
+			makePatch: "echo 'B ' > sub/file1; git diff"},
+		{name: "t4119 apply.whitespace strip from config", setup: "mkdir sub; echo A > sub/file1; git config apply.whitespace strip",
+			makePatch: "echo 'B ' > sub/file1; git diff"},
+		{name: "t4119 --whitespace=strip in a subdirectory", setup: "mkdir sub; echo A > sub/file1", args: []string{"--whitespace=strip"}, dir: "sub",
+			makePatch: "echo 'B ' > sub/file1; git diff"},
+		{name: "t4119 traditional patch in a subdirectory, from config", setup: "mkdir sub; echo A > sub/file1; git config apply.whitespace strip", dir: "sub",
+			patch: "--- file1\t2007-02-21 01:04:24.000000000 -0800\n+++ file1+\t2007-02-21 01:07:44.000000000 -0800\n@@ -1 +1 @@\n-A\n+B \n"},
+		{name: "t4119 traditional patch of depth 2, from the top", setup: "mkdir sub; echo A > sub/file1; git config apply.whitespace strip",
+			patch: "--- a/sub/file1\t2007-02-21 01:04:24.000000000 -0800\n+++ b/sub/file1+\t2007-02-21 01:07:44.000000000 -0800\n@@ -1 +1 @@\n-A\n+B \n"},
+
+		// t4126: empty patches.
+		{name: "t4126 the mail of an empty commit with --allow-empty", setup: "echo keep > keep", args: []string{"--allow-empty"},
+			patch: "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\nDate: Thu, 7 Apr 2005 15:14:13 -0700\nSubject: [PATCH] empty commit\n\n---\n2.39.5\n\n"},
+		{name: "t4126 an empty patch: refused", setup: "echo keep > keep", patch: "\n"},
+		{name: "t4126 an empty patch with --allow-empty", setup: "echo keep > keep", patch: "\n", args: []string{"--allow-empty"}},
+
+		// --recount: counts that do not fit the lines.
+		{name: "--recount, header counts wrong", setup: seq("f", "a", "b", "c", "d"), args: []string{"--recount"},
+			patch: "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,9 +1,9 @@\n a\n-b\n+B\n c\n d\n"},
+
+		// -U0 patches, with and without --unidiff-zero.
+		{name: "-U0 change in the middle with --unidiff-zero", setup: seq("f", one21...), args: []string{"--unidiff-zero"},
+			makePatch: "sed -i 's/^10$/ten/' f; git diff -U0"},
+		{name: "-U0 change in the middle without --unidiff-zero", setup: seq("f", one21...),
+			differs:   "git refuses a hunk without context away from the file's edges unless --unidiff-zero; pair always places it by its line numbers, as --unidiff-zero does",
+			makePatch: "sed -i 's/^10$/ten/' f; git diff -U0"},
+		{name: "-U0 addition at the end without --unidiff-zero", setup: seq("f", one21...),
+			makePatch: "echo 22 >> f; git diff -U0"},
+		{name: "-U0 two hunks with --unidiff-zero", setup: seq("f", one21...), args: []string{"--unidiff-zero"},
+			makePatch: "sed -i 's/^3$/three/; s/^17$/x\\ny/' f; git diff -U0"},
+	}
+	// t4124's rules, each with the default tab width and 16, from
+	// core.whitespace and from the attribute.
+	for _, t := range []string{"-", ""} {
+		for _, s := range []string{"-", ""} {
+			for _, i := range []string{"-", ""} {
+				for _, h := range []string{"-", ""} {
+					if h+i == "" {
+						continue // tab-in-indent and indent-with-non-tab
+					}
+					rule := t + "trailing," + s + "space," + i + "indent," + h + "tab"
+					for _, r := range []string{rule, rule + ",tabwidth=16"} {
+						cs = append(cs,
+							applyCase{name: "t4124 rule=" + r, setup: ": > target; git config core.whitespace " + r, patch: wsTestPatch(), args: []string{"--whitespace=fix"}},
+							applyCase{name: "t4124 rule=" + r + " (attributes)", setup: ": > target; echo 'target whitespace=" + r + "' > .gitattributes", patch: wsTestPatch(), args: []string{"--whitespace=fix"}})
+					}
+				}
+			}
+		}
+	}
+	// t4138: tabs expanded to 63 columns by apply.whitespace=fix.
+	ws := "git config core.whitespace tab-in-indent,tabwidth=63; git config apply.whitespace fix; "
+	pad := func(name, items string) string {
+		return fmt.Sprintf("printf '%%64s\\n' %s > %s; ", items, name)
+	}
+	cs = append(cs,
+		applyCase{name: "t4138 ws expansion 1", setup: ws + pad("test-1", "1 2 3 4 5 6"),
+			patch: "diff --git a/test-1 b/test-1\n--- a/test-1\n+++ b/test-1\n@@ -1,6 +1,9 @@\n \t1\n \t2\n \t3\n+" + strings.Repeat(" ", 63) + "a\n+" + strings.Repeat(" ", 63) + "b\n+" + strings.Repeat(" ", 63) + "c\n \t4\n \t5\n \t6\n"},
+		applyCase{name: "t4138 ws expansion 2", setup: ws + pad("test-2", "a b c d e f"),
+			differs: "git matches context written with a tab to the file's line of spaces by fixing both; pair refuses the change of indentation with --yes",
+			patch:   "diff --git a/test-2 b/test-2\n--- a/test-2\n+++ b/test-2\n@@ -1,6 +1,12 @@\n \ta\n \tb\n \tc\n-\td\n-\te\n-\tf\n" + ninePadded() + "+\td\n+\te\n+\tf\n"},
+	)
+	return cs
+}
+
+// ninePadded is t4138's second patch's added lines: 1 to 9, each after
+// 63 spaces.
+func ninePadded() string {
+	var b strings.Builder
+	for x := 1; x < 10; x++ {
+		fmt.Fprintf(&b, "+%63s%d\n", "", x)
+	}
+	return b.String()
+}
+
+// TestGitApplyReports compares pair apply's --stat, --numstat and
+// --summary with git apply's, byte for byte, on patches of every kind
+// git writes.
+func TestGitApplyReports(t *testing.T) {
+	t.Parallel()
+	long := "a/very/long/directory/name/that/goes/on/and/on/past/fifty/columns"
+	setup := lettersTo("f", 'z') + lettersTo("g", 'z') + lettersTo("h", 'm') + "printf '\\000\\001' > bin; mkdir -p " + long + " sub/dir; " +
+		lettersTo(long+"/x", 'e') + lettersTo("sub/dir/r", 'z') + lettersTo("del", 'c') + "echo x > mode; seq 200 > big\n"
+	change := "sed -i 's/^m$/M/; s/^q$/Q/; /^t$/d' f; git mv g g2; git mv sub/dir/r sub/dir/renamed; sed -i 's/^z$/Z/' sub/dir/renamed; " +
+		"cp h h-copy; echo more >> h-copy; git add h-copy; printf '\\002' > bin; git rm -q del; chmod +x mode; echo n > 'new file'; printf 'q\\n' > \"$(printf 'quo\\tted')\"; " +
+		"echo y >> " + long + "/x; seq 3 150 > big; git add -A; git diff --cached -M -C -C --binary"
+	root, made, dir, _ := caseRepos(t, func(dir string) { sh(t, dir, setup) })
+	patch, noCopies := filepath.Join(root, "all.patch"), filepath.Join(root, "nocopies.patch")
+	if err := os.WriteFile(patch, []byte(sh(t, made, change)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// -R has no way back from a copy in pair: the copy as a creation.
+	if err := os.WriteFile(noCopies, []byte(sh(t, made, "git diff --cached -M --binary")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--stat"}, {"--numstat"}, {"--summary"}, {"--stat", "--numstat", "--summary"},
+		{"-R", "--stat", "--summary", "--numstat"}, {"--numstat", "-z"}, {"--stat", "--exclude=big"}, {"--directory=top", "--numstat"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			patch := patch
+			if args[0] == "-R" {
+				patch = noCopies
+			}
+			cmd := exec.Command("git", append(append([]string{"apply"}, args...), patch)...)
+			cmd.Dir = dir
+			want, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("git apply %v: %v", args, err)
+			}
+			o, out, errw := options(dir, "")
+			o.Patch = patch
+			applyArgs(t, args, &o)
+			if err := Run(context.Background(), o); err != nil {
+				t.Fatalf("pair apply %v: %v\n%s", args, err, errw)
+			}
+			if got := out.String(); got != string(want) {
+				t.Errorf("pair apply %v printed\n%s\ngit apply printed\n%s", args, got, want)
+			}
+			if st := sh(t, dir, "git status --porcelain"); st != "" {
+				t.Errorf("the reports changed the tree:\n%s", st)
+			}
+		})
+	}
+}
