@@ -727,7 +727,10 @@ func mapRefspec(spec, name string) (string, bool) {
 	}
 	pre, post, glob := strings.Cut(src, "*")
 	if !glob {
-		return dst, src == name
+		if src != name {
+			return "", false
+		}
+		return dst, true
 	}
 	if len(name) < len(pre)+len(post) || !strings.HasPrefix(name, pre) || !strings.HasSuffix(name, post) {
 		return "", false

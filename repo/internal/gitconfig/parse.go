@@ -12,19 +12,22 @@ import (
 // Entry is one variable set in a configuration file.
 type Entry struct {
 	Section    string // in lower case
-	Subsection string // as written; in lower case in the [section.subsection] form; "" for none
-	Key        string // in lower case
-	Value      string
-	NoValue    bool // the key stands alone, without "=": a boolean true
+	Subsection string // as written; in lower case in the [section.subsection] form
+	// HasSub says the header names a subsection, even an empty one
+	// ([section ""], [section.]).
+	HasSub  bool
+	Key     string // in lower case
+	Value   string
+	NoValue bool // the key stands alone, without "=": a boolean true
 }
 
 // Name is the variable's name as git config --list shows it:
 // section[.subsection].key.
 func (e Entry) Name() string {
-	if e.Section == "" {
+	if e.Section == "" && !e.HasSub {
 		return e.Key // a key before any section header
 	}
-	if e.Subsection != "" {
+	if e.HasSub {
 		return e.Section + "." + e.Subsection + "." + e.Key
 	}
 	return e.Section + "." + e.Key
@@ -33,7 +36,7 @@ func (e Entry) Name() string {
 // Is reports whether the entry is section.subsection.key (subsection ""
 // for none): the section and key in any case, the subsection exactly.
 func (e Entry) Is(section, subsection, key string) bool {
-	return strings.EqualFold(e.Section, section) && e.Subsection == subsection && strings.EqualFold(e.Key, key)
+	return strings.EqualFold(e.Section, section) && e.HasSub == (subsection != "") && e.Subsection == subsection && strings.EqualFold(e.Key, key)
 }
 
 // ErrSyntax is the error of a file that git would refuse to read.
@@ -100,7 +103,7 @@ func Parse(b []byte) ([]Entry, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	p := &parser{b: b, line: 1}
 	var entries []Entry
-	var section, sub string
+	var h header
 	comment := false
 	for {
 		c := p.next()
@@ -120,7 +123,7 @@ func Parse(b []byte) ([]Entry, error) {
 		}
 		if c == '[' {
 			var ok bool
-			if section, sub, ok = p.header(); !ok {
+			if h, ok = p.header(); !ok {
 				return nil, &SyntaxError{Line: p.line}
 			}
 			continue
@@ -132,39 +135,45 @@ func Parse(b []byte) ([]Entry, error) {
 		if !ok {
 			return nil, &SyntaxError{Line: p.line}
 		}
-		e.Section, e.Subsection = section, sub
+		e.Section, e.Subsection, e.HasSub = h.section, h.sub, h.hasSub
 		entries = append(entries, e)
 	}
 }
 
+// header is a section header's section and subsection.
+type header struct {
+	section, sub string
+	hasSub       bool
+}
+
 // header reads a section header after its "[".
-func (p *parser) header() (section, sub string, ok bool) {
+func (p *parser) header() (header, bool) {
 	var name []byte
 	for {
 		c := p.next()
 		if p.eof {
-			return "", "", false
+			return header{}, false
 		}
 		if c == ']' {
 			break
 		}
 		if isSpace(c) {
-			sub, ok = p.extendedHeader(c)
+			sub, ok := p.extendedHeader(c)
 			if !ok || len(name) == 0 {
-				return "", "", false
+				return header{}, false
 			}
-			return string(name), sub, true
+			return header{section: string(name), sub: sub, hasSub: true}, true
 		}
 		if !isKeyChar(c) && c != '.' {
-			return "", "", false
+			return header{}, false
 		}
 		name = append(name, lower(c))
 	}
 	if len(name) == 0 {
-		return "", "", false
+		return header{}, false
 	}
-	section, sub, _ = strings.Cut(string(name), ".")
-	return section, sub, true
+	section, sub, hasSub := strings.Cut(string(name), ".")
+	return header{section: section, sub: sub, hasSub: hasSub}, true
 }
 
 // extendedHeader reads ` "subsection"]` after a section's name, c the
@@ -229,21 +238,19 @@ func (p *parser) variable(c byte) (Entry, bool) {
 	return e, ok
 }
 
-// value reads a value after its "=": blanks before it dropped, those
-// after it trimmed unless quoted, comments cut, escapes decoded, and a
-// backslash at the end of a line joining the next.
+// value reads a value after its "=": blanks before and after it
+// dropped, each blank within it read as a space, unless quoted; comments
+// cut, escapes decoded, and a backslash at the end of a line joining the
+// next.
 func (p *parser) value() (string, bool) {
 	var v []byte
 	quote, comment := false, false
-	trim := 0
+	spaces := 0
 	for {
 		c := p.next()
 		if c == '\n' {
 			if quote {
 				return "", false
-			}
-			if trim > 0 {
-				v = v[:trim]
 			}
 			return string(v), true
 		}
@@ -251,11 +258,8 @@ func (p *parser) value() (string, bool) {
 			continue
 		}
 		if isSpace(c) && !quote {
-			if trim == 0 {
-				trim = len(v)
-			}
 			if len(v) > 0 {
-				v = append(v, c)
+				spaces++
 			}
 			continue
 		}
@@ -263,7 +267,9 @@ func (p *parser) value() (string, bool) {
 			comment = true
 			continue
 		}
-		trim = 0
+		for ; spaces > 0; spaces-- {
+			v = append(v, ' ')
+		}
 		if c == '\\' {
 			c = p.next()
 			switch c {
