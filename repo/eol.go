@@ -5,7 +5,6 @@ package repo
 import (
 	"bytes"
 	"strings"
-
 )
 
 // eolRules tells whether git converts a working-tree file's CRLF line
