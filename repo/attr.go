@@ -213,13 +213,15 @@ func (a *attrRules) value(p, name string) string {
 
 // attrSource reads the attributes files of a tree, each once.
 type attrSource struct {
-	t     *Tree
-	cfg   gitConfig
-	files map[string][]byte // by name
+	disk      *disk  // the tree's files
+	top       string // the top of the tree, for a relative core.attributesFile
+	commonDir string // whose info/attributes git reads
+	cfg       gitConfig
+	files     map[string][]byte // by name
 }
 
 func (t *Tree) attrSource(cfg gitConfig) *attrSource {
-	return &attrSource{t: t, cfg: cfg, files: map[string][]byte{}}
+	return &attrSource{disk: &t.disk, top: t.Dir, commonDir: t.commonDir, cfg: cfg, files: map[string][]byte{}}
 }
 
 // read reads an attributes file once: one of the tree (a clean path)
@@ -235,7 +237,7 @@ func (s *attrSource) read(name string, inTree bool) ([]byte, error) {
 	var b []byte
 	var err error
 	if inTree {
-		b, err = s.t.disk.readTreePatternFile(nil, name)
+		b, err = s.disk.readTreePatternFile(nil, name)
 	} else {
 		b, err = readPatternFile(name)
 	}
@@ -253,10 +255,9 @@ func (s *attrSource) read(name string, inTree bool) ([]byte, error) {
 // Those of the tree are never read through a link; each is bounded in
 // size (see readPatternFile).
 func (s *attrSource) rules(p string) (*attrRules, error) {
-	t := s.t
 	a := newAttrRules()
 	if g, ok := s.cfg.lookup("core", "attributesFile"); ok && g != "" {
-		b, err := s.read(expandPath(g, t.Dir), false)
+		b, err := s.read(expandPath(g, s.top), false)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +289,7 @@ func (s *attrSource) rules(p string) (*attrRules, error) {
 		}
 		a.parse(b, base, i == 0)
 	}
-	b, err := s.read(filepath.Join(t.commonDir, "info", "attributes"), false)
+	b, err := s.read(filepath.Join(s.commonDir, "info", "attributes"), false)
 	if err != nil {
 		return nil, err
 	}
