@@ -277,6 +277,8 @@ func (s *Store) SetRef(name plumbing.ReferenceName, h, old plumbing.Hash) error 
 		return err
 	case cur.Type() != plumbing.HashReference:
 		return fmt.Errorf("%s is a symbolic ref to %s: %w", name, cur.Target(), ErrRefChanged)
+	case old.IsZero():
+		return fmt.Errorf("%w: %s was made meanwhile, at %s", ErrRefChanged, name, cur.Hash())
 	case cur.Hash() != old:
 		return fmt.Errorf("%w: %s is %s, it was %s", ErrRefChanged, name, cur.Hash(), old)
 	}
