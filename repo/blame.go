@@ -11,12 +11,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/repo/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitstore"
 )
 
 // ErrNotInHead is returned by Blame for a path that HEAD does not hold
@@ -125,14 +124,10 @@ func (t *Tree) Blame(p string, access Access, opts BlameOptions) (*Blame, error)
 }
 
 // blameStorage is the tree's object storage for one Blame, which reads
-// many objects: it keeps the pack files open between reads (go-git
+// many objects: it keeps the pack files open between reads (the store
 // otherwise opens a pack again for each object) until it is closed.
-func (t *Tree) blameStorage() (*filesystem.Storage, error) {
-	st, err := t.repo.gitStorage()
-	if err != nil {
-		return nil, err
-	}
-	return filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true}), nil
+func (t *Tree) blameStorage() (*gitstore.Store, error) {
+	return t.repo.openStore(true)
 }
 
 // errFolder refuses a folder where a file is needed; errSubmodule a

@@ -21,12 +21,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/edit"
 	"github.com/pair-cli/pair/edit/mail"
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitstore"
 )
 
 // FileCommit is one file of an applied proposal, as pair apply wrote it.
@@ -193,7 +193,7 @@ type commitRun struct {
 	cName   string
 	cEmail  string
 	sig     *signer
-	st      *filesystem.Storage
+	st      *gitstore.Store
 	fl      *filters
 	idx     *index.Index // the index as Commit found it
 	idxTime time.Time
@@ -263,7 +263,7 @@ func (c *commitRun) readHead() error {
 		c.target = head.Target()
 	}
 	c.baseHash = plumbing.ComputeHash(plumbing.TreeObject, nil)
-	ref, err := storer.ResolveReference(c.st, plumbing.HEAD)
+	ref, err := c.st.Resolve(plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil
 	}
@@ -423,13 +423,11 @@ func (c *commitRun) write(msg string, res *CommitResult) error {
 	if err != nil {
 		return fmt.Errorf("write commit: %w", err)
 	}
-	var old *plumbing.Reference
 	var oldHash plumbing.Hash
 	if c.oldRef != nil {
-		old = plumbing.NewHashReference(c.target, c.oldRef.Hash())
 		oldHash = c.oldRef.Hash()
 	}
-	if err := c.st.CheckAndSetReference(plumbing.NewHashReference(c.target, hash), old); err != nil {
+	if err := c.st.SetRef(c.target, hash, oldHash); err != nil {
 		return fmt.Errorf("update %s: %w", c.target, err)
 	}
 	subject, _, _ := strings.Cut(msg, "\n")

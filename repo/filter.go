@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -45,143 +43,14 @@ func (e *FilterError) Error() string {
 
 func (e *FilterError) Unwrap() error { return ErrFilter }
 
-// attrRule is one line of an attributes file: a pattern and the
-// attributes it gives.
-type attrRule struct {
-	ignoreRule
-	attrs []string // "name", "-name", "!name" or "name=value", in order
-}
-
-// attrRules are the lines of the attributes files in git's order of
-// priority, lowest first: core.attributesFile, each .gitattributes from
-// the top down, then info/attributes; with the macros they define.
-type attrRules struct {
-	lines  []attrRule
-	macros map[string][]string
-}
-
-// parseAttrLines adds the lines of an attributes file whose directory is
-// base ("" for the top and the files outside the tree). Macros count
-// only where git reads them: outside the tree and in the top
-// .gitattributes.
-func (a *attrRules) parse(b []byte, base string, macros bool) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(strings.TrimSuffix(l, "\r"))
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		if name, ok := strings.CutPrefix(f[0], "[attr]"); ok {
-			if macros {
-				a.macros[name] = f[1:]
-			}
-			continue
-		}
-		pat := f[0]
-		if strings.HasPrefix(pat, "!") {
-			continue // git refuses negative patterns here
-		}
-		a.lines = append(a.lines, attrRule{ignoreRule: newPatternRule(pat, base), attrs: f[1:]})
-	}
-}
-
-// value returns the state of the attribute name for the file p: "set",
-// "unset", its value, or "" when unspecified. The highest-priority line
-// that matches p and says something of name decides, a macro's
-// attributes counting as said where the macro is.
-func (a *attrRules) value(p, name string) string {
-	for i := len(a.lines) - 1; i >= 0; i-- {
-		r := &a.lines[i]
-		if !r.matches(p, false) {
-			continue
-		}
-		if v, ok := a.find(r.attrs, name, 0); ok {
-			return v
-		}
-	}
-	return ""
-}
-
-// find looks for name in attrs, the last saying first; a macro set
-// there says what its definition says.
-func (a *attrRules) find(attrs []string, name string, depth int) (string, bool) {
-	for j := len(attrs) - 1; j >= 0; j-- {
-		at := attrs[j]
-		switch {
-		case at == name:
-			return "set", true
-		case at == "-"+name:
-			return "unset", true
-		case at == "!"+name:
-			return "", true
-		case strings.HasPrefix(at, name+"="):
-			return at[len(name)+1:], true
-		}
-		if def, ok := a.macros[at]; ok && depth < 8 {
-			if v, ok := a.find(def, name, depth+1); ok {
-				return v, true
-			}
-		}
-	}
-	return "", false
-}
-
-// readAttrRules reads the attributes files git reads for p: the global
-// one, the .gitattributes of each directory from the top down to p's,
-// and info/attributes. Those of the tree are never read through a link;
-// each is bounded in size (see readPatternFile).
-func (f *filters) readAttrRules(p string) (*attrRules, error) {
-	t, cfg := f.t, f.cfg
-	a := &attrRules{macros: map[string][]string{"binary": {"-diff", "-merge", "-text"}}}
-	if g, ok := cfg.lookup("core", "attributesFile"); ok && g != "" {
-		b, err := f.read(expandPath(g, t.Dir), false)
-		if err != nil {
-			return nil, err
-		}
-		a.parse(b, "", true)
-	} else if !ok {
-		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
-			g = filepath.Join(xdg, "git", "attributes")
-		} else if home := os.Getenv("HOME"); home != "" {
-			g = filepath.Join(home, ".config", "git", "attributes")
-		}
-		if g != "" {
-			b, err := f.read(g, false)
-			if err != nil {
-				return nil, err
-			}
-			a.parse(b, "", true)
-		}
-	}
-	dirs := strings.Split(p, "/")
-	for i := 0; i < len(dirs); i++ {
-		dir := strings.Join(dirs[:i], "/")
-		b, err := f.read(path.Join(dir, ".gitattributes"), true)
-		if err != nil {
-			return nil, err
-		}
-		base := ""
-		if dir != "" {
-			base = dir + "/"
-		}
-		a.parse(b, base, i == 0)
-	}
-	b, err := f.read(filepath.Join(t.commonDir, "info", "attributes"), false)
-	if err != nil {
-		return nil, err
-	}
-	a.parse(b, "", true)
-	return a, nil
-}
-
 // filters says which content filter git add runs on each path, and runs
 // it through git itself.
 type filters struct {
 	t       *Tree
 	ctx     context.Context
 	cfg     gitConfig
+	attrs   *attrSource
 	drivers map[string]string // by path
-	files   map[string][]byte // attributes files read, by name
 }
 
 // newFilters reads the filters of the tree; ctx stops the filters it
@@ -190,31 +59,7 @@ func (t *Tree) newFilters(ctx context.Context, cfg gitConfig) *filters {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &filters{t: t, ctx: ctx, cfg: cfg, drivers: map[string]string{}, files: map[string][]byte{}}
-}
-
-// read reads an attributes file once: one of the tree (a clean path)
-// when inTree, else one of the person's or the git directory's.
-func (f *filters) read(name string, inTree bool) ([]byte, error) {
-	key := name // absolute
-	if inTree {
-		key = "tree:" + name
-	}
-	if b, ok := f.files[key]; ok {
-		return b, nil
-	}
-	var b []byte
-	var err error
-	if inTree {
-		b, err = f.t.disk.readTreePatternFile(nil, name)
-	} else {
-		b, err = readPatternFile(name)
-	}
-	if err != nil {
-		return nil, err
-	}
-	f.files[key] = b
-	return b, nil
+	return &filters{t: t, ctx: ctx, cfg: cfg, attrs: t.attrSource(cfg), drivers: map[string]string{}}
 }
 
 // driver returns the filter that p's attributes name ("" for none).
@@ -222,7 +67,7 @@ func (f *filters) driver(p string) (string, error) {
 	if d, ok := f.drivers[p]; ok {
 		return d, nil
 	}
-	a, err := f.readAttrRules(p)
+	a, err := f.attrs.rules(p)
 	if err != nil {
 		return "", err
 	}
@@ -337,28 +182,6 @@ func shortLine(s string) string {
 		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}
 	return s
-}
-
-// lookupSub returns the last value of section "sub".key, and whether any
-// file sets it; the subsection's name is matched exactly, as git does.
-func (c gitConfig) lookupSub(section, sub, key string) (string, bool) {
-	v, ok := "", false
-	for _, s := range c {
-		if !s.IsName(section) {
-			continue
-		}
-		for _, ss := range s.Subsections {
-			if ss.Name != sub {
-				continue
-			}
-			for _, o := range ss.Options {
-				if o.IsKey(key) {
-					v, ok = o.Value, true
-				}
-			}
-		}
-	}
-	return v, ok
 }
 
 // CheckFilters refuses, before a review, the paths whose attributes name

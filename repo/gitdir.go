@@ -9,15 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/pair-cli/pair/repo/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitstore"
 )
 
 // ErrNotGit is returned for a git operation on a tree that is not a git
@@ -96,27 +91,29 @@ func relativeTo(dir, p string) string {
 	return filepath.Clean(p)
 }
 
-// gitStorage opens the tree's repository for go-git: its objects, refs
-// and config in the common directory, and the worktree's own HEAD and
-// index in the git directory. It is ErrNotGit outside a repository.
-func (gr *gitRepo) gitStorage() (*filesystem.Storage, error) {
+// gitStorage opens the tree's repository: its objects and refs in the
+// common directory, and the worktree's own HEAD in the git directory. It
+// is ErrNotGit outside a repository.
+func (gr *gitRepo) gitStorage() (*gitstore.Store, error) {
+	return gr.openStore(false)
+}
+
+// openStore opens the repository's store; with keepOpen its pack files
+// stay open until it is closed (see gitstore.Open).
+func (gr *gitRepo) openStore(keepOpen bool) (*gitstore.Store, error) {
 	if !gr.git {
 		return nil, fmt.Errorf("%s: %w", gr.top, ErrNotGit)
 	}
 	if gr.gitErr != nil {
 		return nil, gr.gitErr
 	}
-	var fs billy.Filesystem = osfs.New(gr.gitDir)
-	if gr.commonDir != gr.gitDir {
-		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(gr.commonDir))
-	}
-	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
+	return gitstore.Open(gr.gitDir, gr.commonDir, keepOpen), nil
 }
 
 // headCommit returns the commit HEAD points at, or nil on an unborn
 // branch (no commit yet).
-func headCommit(st storer.Storer) (*gitobj.Commit, error) {
-	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+func headCommit(st *gitstore.Store) (*gitobj.Commit, error) {
+	ref, err := st.Resolve(plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
 	}

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/pair-cli/pair/repo/internal/gitconfig"
 )
 
 // ErrNoIdentity is returned when git has no identity to write a commit
@@ -96,24 +95,37 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// gitConfig is the sections of git's configuration files in the order
+// gitConfig is the variables of git's configuration files in the order
 // git reads them, included files in place.
-type gitConfig []*gitconfig.Section
+type gitConfig []gitconfig.Entry
 
 // get returns the last value of section.key (no subsection) across the
 // files, as git does: a later file, or a later line, wins.
 func (c gitConfig) get(section, key string) string {
-	v := ""
-	for _, s := range c {
-		if !s.IsName(section) {
-			continue
-		}
-		for _, o := range s.Options {
-			if o.IsKey(key) {
-				v = o.Value
-			}
+	v, _ := c.lookupSub(section, "", key)
+	return v
+}
+
+// lookup returns the last value of section.key (no subsection), and
+// whether any file sets it.
+func (c gitConfig) lookup(section, key string) (string, bool) {
+	return c.lookupSub(section, "", key)
+}
+
+// lookupSub returns the last value of section "sub".key, and whether any
+// file sets it; the subsection's name is matched exactly, as git does.
+func (c gitConfig) lookupSub(section, sub, key string) (string, bool) {
+	for i := len(c) - 1; i >= 0; i-- {
+		if c[i].Is(section, sub, key) {
+			return c[i].Value, true
 		}
 	}
+	return "", false
+}
+
+// getSub returns the last value of section.subsection.key.
+func (c gitConfig) getSub(section, sub, key string) string {
+	v, _ := c.lookupSub(section, sub, key)
 	return v
 }
 
@@ -125,30 +137,32 @@ func (t *Tree) ConfigBool(section, key string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	set, v := false, ""
-	for _, s := range cfg {
-		if !s.IsName(section) {
-			continue
+	return cfg.boolean(section, key, false)
+}
+
+// all returns every value of section "sub".key, in order.
+func (c gitConfig) all(section, sub, key string) []string {
+	var vs []string
+	for _, e := range c {
+		if e.Is(section, sub, key) {
+			vs = append(vs, e.Value)
 		}
-		for _, o := range s.Options {
-			if o.IsKey(key) {
-				set, v = true, o.Value
+	}
+	return vs
+}
+
+// boolean reads section.key as a git boolean, def when it is not set.
+func (c gitConfig) boolean(section, key string, def bool) (bool, error) {
+	for i := len(c) - 1; i >= 0; i-- {
+		if e := c[i]; e.Is(section, "", key) {
+			v, err := gitconfig.Bool(e.Value, e.NoValue)
+			if err != nil {
+				return def, fmt.Errorf("%s: %w", e.Name(), err)
 			}
+			return v, nil
 		}
 	}
-	switch v = strings.ToLower(strings.TrimSpace(v)); {
-	case !set:
-		return false, nil
-	case v == "" || v == "true" || v == "yes" || v == "on":
-		return true, nil
-	case v == "false" || v == "no" || v == "off":
-		return false, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return false, fmt.Errorf("bad boolean config value %q for '%s.%s'", v, section, key)
-	}
-	return n != 0, nil
+	return def, nil
 }
 
 // configFiles lists the configuration files git reads for a repository
@@ -205,37 +219,27 @@ func readConfig(cfg gitConfig, p, gitDir string, depth int) (gitConfig, error) {
 	if p == os.DevNull || depth > 10 {
 		return cfg, nil
 	}
-	f, err := os.Open(p)
+	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return cfg, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read git config: %w", err)
 	}
-	c := gitconfig.New()
-	err = gitconfig.NewDecoder(f).Decode(c)
-	f.Close()
+	entries, err := gitconfig.Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("read git config %s: %w", p, err)
 	}
-	for _, s := range c.Sections {
-		cfg = append(cfg, s)
-		var paths []string
-		switch {
-		case s.IsName("include"):
-			paths = s.OptionAll("path")
-		case s.IsName("includeIf"):
-			for _, sub := range s.Subsections {
-				if includeIfGitDir(sub.Name, p, gitDir) {
-					paths = append(paths, sub.Options.GetAll("path")...)
-				}
-			}
+	// An include takes effect where it is, as git reads it.
+	for _, e := range entries {
+		cfg = append(cfg, e)
+		include := e.Is("include", "", "path") ||
+			e.Section == "includeif" && e.Key == "path" && includeIfGitDir(e.Subsection, p, gitDir)
+		if !include || e.NoValue || e.Value == "" {
+			continue
 		}
-		for _, ip := range paths {
-			ip = expandPath(ip, filepath.Dir(p))
-			if cfg, err = readConfig(cfg, ip, gitDir, depth+1); err != nil {
-				return nil, err
-			}
+		if cfg, err = readConfig(cfg, expandPath(e.Value, filepath.Dir(p)), gitDir, depth+1); err != nil {
+			return nil, err
 		}
 	}
 	return cfg, nil

@@ -333,23 +333,6 @@ func readPatterns(f *os.File, name string) ([]byte, error) {
 // isNotDir reports a path whose leading part is a file, not a directory.
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
-// lookup returns the last value of section.key (no subsection), and
-// whether any file sets it.
-func (c gitConfig) lookup(section, key string) (string, bool) {
-	v, ok := "", false
-	for _, s := range c {
-		if !s.IsName(section) {
-			continue
-		}
-		for _, o := range s.Options {
-			if o.IsKey(key) {
-				v, ok = o.Value, true
-			}
-		}
-	}
-	return v, ok
-}
-
 // excludesFile returns the person's global ignore file as git finds it:
 // core.excludesFile ("~/" is the home directory, a relative path is
 // relative to the top of the tree), or else $XDG_CONFIG_HOME/git/ignore,

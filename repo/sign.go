@@ -83,26 +83,6 @@ func (c gitConfig) signer(name, email string) (*signer, error) {
 	return s, nil
 }
 
-// getSub returns the last value of section.subsection.key.
-func (c gitConfig) getSub(section, sub, key string) string {
-	v := ""
-	for _, s := range c {
-		if !s.IsName(section) {
-			continue
-		}
-		for _, ss := range s.Subsections {
-			if ss.IsName(sub) {
-				for _, o := range ss.Options {
-					if o.IsKey(key) {
-						v = o.Value
-					}
-				}
-			}
-		}
-	}
-	return v
-}
-
 // check finds what signing needs without signing: the program, and for
 // ssh the key file.
 func (s *signer) check() error {

@@ -14,9 +14,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/repo/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitstore"
 )
 
 // StatusEntry is a path that git status shows, with the two letters of
@@ -97,7 +97,7 @@ type headEntry struct {
 // gitState is what Status and WorkDiff compare: HEAD's files, the index
 // and when it was written.
 type gitState struct {
-	st        *filesystem.Storage
+	st        *gitstore.Store
 	head      map[string]headEntry
 	index     map[string]*index.Entry // stage 0 entries
 	unmerged  map[string]bool         // paths with conflict stages

@@ -14,15 +14,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/repo/internal/gitobj"
+	"github.com/pair-cli/pair/repo/internal/gitstore"
 )
 
 // The rules by which Undo refuses, in the order it checks them.
@@ -230,7 +228,7 @@ type undoPlanned struct {
 }
 
 // undoPlan checks every rule and works out the files to put back.
-func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, error) {
+func (t *Tree) undoPlan(st *gitstore.Store, gitDir string) (*undoPlanned, error) {
 	for _, name := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG"} {
 		if _, err := os.Lstat(filepath.Join(gitDir, name)); err == nil {
 			return nil, &UndoRefusal{Rule: RuleInProgress, Detail: fmt.Sprintf("a git operation is in progress (%s exists); finish or abort it first", name)}
@@ -274,7 +272,11 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	default:
 		return nil, &UndoRefusal{Rule: RuleMerge, Detail: fmt.Sprintf("HEAD %s is a merge commit (%d parents)", shortHash(head), len(parents))}
 	}
-	if ref, err := pushedTo(st, branch, head); err != nil {
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	if ref, err := pushedTo(st, cfg, branch, head); err != nil {
 		return nil, err
 	} else if ref != "" {
 		return nil, &UndoRefusal{Rule: RulePushed, Detail: fmt.Sprintf("HEAD %s is already on %s; undoing it would rewrite published history (use git revert)", shortHash(head), ref)}
@@ -293,11 +295,10 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 		return nil, ref
 	}
 
-	cfg, err := st.Config()
+	fileMode, err := cfg.boolean("core", "fileMode", true)
 	if err != nil {
-		return nil, fmt.Errorf("read git config: %w", err)
+		return nil, err
 	}
-	fileMode := cfg.Raw.Section("core").Option("filemode") != "false"
 	indexPath := filepath.Join(gitDir, "index")
 	idx, _, err := readIndex(indexPath)
 	if err != nil {
@@ -317,11 +318,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 	if err != nil {
 		return nil, err
 	}
-	gcfg, err := t.repo.loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	fl := t.newFilters(context.Background(), gcfg)
+	fl := t.newFilters(context.Background(), cfg)
 	var edited, details []string
 	for i := range files {
 		f := &files[i]
@@ -372,7 +369,7 @@ func (t *Tree) undoPlan(st *filesystem.Storage, gitDir string) (*undoPlanned, er
 
 // undoFiles lists the files the commit changed, with both versions; it
 // refuses anything but regular files.
-func undoFiles(st *filesystem.Storage, parent, c *gitobj.Commit) ([]undoFilePlan, error) {
+func undoFiles(st *gitstore.Store, parent, c *gitobj.Commit) ([]undoFilePlan, error) {
 	pt, err := gitobj.ReadTree(st, parent.Tree())
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", shortHash(parent.Hash), err)
@@ -649,12 +646,12 @@ func restoreIndex(path string, b []byte) error {
 }
 
 // refHash resolves a branch, or HEAD when branch is "".
-func refHash(st *filesystem.Storage, branch string) (plumbing.Hash, error) {
+func refHash(st *gitstore.Store, branch string) (plumbing.Hash, error) {
 	name := plumbing.HEAD
 	if branch != "" {
 		name = plumbing.ReferenceName(branch)
 	}
-	ref, err := storer.ResolveReference(st, name)
+	ref, err := st.Resolve(name)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -670,36 +667,27 @@ func refLabel(branch string) string {
 
 // pushedTo returns the remote-tracking ref from which head is
 // reachable, the branch's upstream first; "" when there is none.
-func pushedTo(st *filesystem.Storage, branch string, head plumbing.Hash) (string, error) {
-	cfg, err := st.Config()
-	if err != nil {
-		return "", fmt.Errorf("read git config: %w", err)
-	}
+func pushedTo(st *gitstore.Store, cfg gitConfig, branch string, head plumbing.Hash) (string, error) {
 	var tips []*plumbing.Reference
 	if branch != "" {
-		if b := cfg.Branches[plumbing.ReferenceName(branch).Short()]; b != nil && b.Remote != "" && b.Merge != "" {
-			up := upstreamRef(cfg, b)
-			if ref, err := storer.ResolveReference(st, up); err == nil {
+		short := plumbing.ReferenceName(branch).Short()
+		remote, merge := cfg.getSub("branch", short, "remote"), cfg.getSub("branch", short, "merge")
+		if remote != "" && merge != "" {
+			up := upstreamRef(cfg, remote, plumbing.ReferenceName(merge))
+			if ref, err := st.Resolve(up); err == nil {
 				tips = append(tips, plumbing.NewHashReference(up, ref.Hash()))
 			}
 		}
 	}
-	refs, err := st.IterReferences()
+	refs, err := st.Refs("refs/remotes/")
 	if err != nil {
-		return "", fmt.Errorf("list refs: %w", err)
+		return "", err
 	}
-	var others []*plumbing.Reference
-	err = refs.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Name().IsRemote() && ref.Type() == plumbing.HashReference {
-			others = append(others, ref)
+	for _, ref := range refs {
+		if ref.Type() == plumbing.HashReference {
+			tips = append(tips, ref)
 		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("list refs: %w", err)
 	}
-	sort.Slice(others, func(i, j int) bool { return others[i].Name() < others[j].Name() })
-	tips = append(tips, others...)
 	seen := map[plumbing.Hash]bool{}
 	for _, tip := range tips {
 		found, err := reaches(st, tip.Hash(), head, seen)
@@ -715,23 +703,44 @@ func pushedTo(st *filesystem.Storage, branch string, head plumbing.Hash) (string
 
 // upstreamRef is the remote-tracking ref of a branch's upstream, mapped
 // through the remote's fetch refspecs as git does.
-func upstreamRef(cfg *config.Config, b *config.Branch) plumbing.ReferenceName {
-	if b.Remote == "." {
-		return b.Merge
+func upstreamRef(cfg gitConfig, remote string, merge plumbing.ReferenceName) plumbing.ReferenceName {
+	if remote == "." {
+		return merge
 	}
-	if rc := cfg.Remotes[b.Remote]; rc != nil {
-		for _, spec := range rc.Fetch {
-			if spec.Match(b.Merge) {
-				return spec.Dst(b.Merge)
-			}
+	for _, spec := range cfg.all("remote", remote, "fetch") {
+		if dst, ok := mapRefspec(spec, string(merge)); ok {
+			return plumbing.ReferenceName(dst)
 		}
 	}
-	return plumbing.NewRemoteReferenceName(b.Remote, b.Merge.Short())
+	return plumbing.NewRemoteReferenceName(remote, merge.Short())
+}
+
+// mapRefspec maps the ref name through a fetch refspec ("+src:dst", its
+// source and destination each with at most one "*"), as git maps a
+// branch to its remote-tracking ref; ok is false when the source does
+// not match (or the refspec is negative, or has no destination).
+func mapRefspec(spec, name string) (string, bool) {
+	spec = strings.TrimPrefix(spec, "+")
+	src, dst, ok := strings.Cut(spec, ":")
+	if !ok || dst == "" || strings.HasPrefix(src, "^") {
+		return "", false
+	}
+	pre, post, glob := strings.Cut(src, "*")
+	if !glob {
+		if src != name {
+			return "", false
+		}
+		return dst, true
+	}
+	if len(name) < len(pre)+len(post) || !strings.HasPrefix(name, pre) || !strings.HasSuffix(name, post) {
+		return "", false
+	}
+	return strings.Replace(dst, "*", name[len(pre):len(name)-len(post)], 1), true
 }
 
 // reaches reports whether target is from or an ancestor of it. Commits
 // in seen were walked already (without finding target) and are skipped.
-func reaches(st *filesystem.Storage, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
+func reaches(st *gitstore.Store, from, target plumbing.Hash, seen map[plumbing.Hash]bool) (bool, error) {
 	stack := []plumbing.Hash{from}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]

@@ -9,8 +9,11 @@ import (
 // TestNoTestCodeInTheBinary: the release binary links neither the testing
 // packages nor the test fakes (pair bench's stand-in model server is
 // internal/replay), nor go-git's root package: repo reads git through
-// go-git's storage packages only, and the root package would link its
+// go-git's plumbing packages only, and the root package would link its
 // transports (ssh, http), whose package init every command pays for; nor
+// go-git's storage, config and attributes packages (repo/internal/gitstore
+// and gitconfig, repo/attr.go), which link gcfg, encoding/gob and URL
+// regular expressions; nor
 // go-git's plumbing/object (repo/internal/gitobj reads commits and trees),
 // which links OpenPGP and its curves; nor the MCP SDK and what it brings
 // (agent/mcp speaks MCP itself), whose package init is as heavy; nor, built
@@ -30,6 +33,9 @@ func TestNoTestCodeInTheBinary(t *testing.T) {
 			t.Errorf("pair links %s", p)
 		case p == "github.com/go-git/go-git/v5", strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/transport"),
 			strings.HasPrefix(p, "github.com/go-git/go-git/v5/plumbing/object"),
+			strings.HasPrefix(p, "github.com/go-git/go-git/v5/storage"), strings.HasPrefix(p, "github.com/go-git/go-git/v5/config"),
+			strings.HasPrefix(p, "github.com/go-git/gcfg"), p == "encoding/gob", p == "github.com/go-git/go-git/v5/internal/url",
+			p == "github.com/go-git/go-git/v5/plumbing/format/config", p == "github.com/go-git/go-git/v5/plumbing/format/gitattributes",
 			strings.HasPrefix(p, "github.com/ProtonMail/go-crypto"), strings.HasPrefix(p, "github.com/cloudflare/circl"):
 			t.Errorf("pair links %s", p)
 		case strings.Contains(p, "modelcontextprotocol"), strings.Contains(p, "jsonschema-go"), strings.Contains(p, "segmentio"),
