@@ -251,6 +251,8 @@ type filePlaces struct {
 	hunks []hunkPlace // one per hunk of fd
 	errs  []*PlacementError
 	style styleSeen
+	// staleDiff caches stale: 0 not yet known, 1 no, 2 yes.
+	staleDiff int8
 }
 
 // hunkPlace is one hunk's state through placement: the place chosen for
