@@ -12,7 +12,7 @@ var rulePinnedEdge = Rule{
 	ID:        "pinnedEdge",
 	Stage:     StageCandidates,
 	Verdicts:  []Verdict{Certain, Likely, Refuse},
-	Statement: "A hunk whose header's counts are its lines', with no context after its last change, belongs at the end of the file, and one starting at line 1 with none before its first change at the start, as git apply reads them: of several places it takes that edge's, and where its result is the file's at that edge it was applied already and is refused. In git's own diff of another version of the file (an index line naming another blob, every hunk's numbers and context as git writes them) git's whole rule holds: a hunk from line 1 starts the file, context before it or not, and one that fits only away from its edge is refused, that place offered for review.",
+	Statement: "A hunk whose header's counts are its lines', with no context after its last change, belongs at the end of the file, and one starting at line 1 with none before its first change at the start, as git apply reads them: of several places it takes that edge's, and where its result is the file's at that edge it was applied already and is refused. In git's own diff of another version of the file (an index line naming another blob, every hunk's numbers and context as git writes them) git's whole rule holds: a hunk from line 1 starts the file, context before it or not, and one that fits only away from its edge is refused, offered for review at the place pair's own reading gives it, where there is one.",
 }
 
 // edgePins says which ends of the file hunk h must reach, as git apply
