@@ -141,10 +141,11 @@ func TestRulePinnedEdgeTolerant(t *testing.T) {
 	requireGit(t)
 	header := text("--- a/f", "+++ b/f")
 	for _, tt := range pinnedCases {
-		variants := []struct {
+		type variant struct {
 			name, patch string
 			indexed     bool
-		}{
+		}
+		variants := []variant{
 			{"no index line", header + tt.hunk, false},
 			{"a diff --git line, no index line", text("diff --git a/f b/f") + header + tt.hunk, false},
 			// In the file it was made from, git's hunk fits at its edge:
@@ -154,30 +155,38 @@ func TestRulePinnedEdgeTolerant(t *testing.T) {
 		}
 		if strings.HasPrefix(tt.name, "the end") {
 			// git writes its context lines wherever the file goes on.
-			variants = append(variants, struct {
-				name, patch string
-				indexed     bool
-			}{"less context than git writes", gitSection(lines(1, 8), tt.post, shortened(tt.hunk)), true})
+			variants = append(variants, variant{"less context than git writes", gitSection(lines(1, 8), tt.post, shortened(tt.hunk)), true})
 		}
 		for _, v := range variants {
 			t.Run(tt.name+", "+v.name, func(t *testing.T) {
 				if got, ok := gitApplied(t, tt.file, v.patch); ok {
 					t.Fatalf("git apply: got %q, want a refusal", got)
 				}
-				rs, errs := edit.Place(tt.file, onlyFile(t, v.patch))
+				var by edit.RuleID
 				if v.indexed && tt.shapeRefused {
-					if len(errs) != 1 || lastRule(errs[0]) != "checkShape" {
-						t.Errorf("Place: got errors %v, want one by checkShape", errs)
-					}
-					return
+					by = "checkShape"
 				}
-				if len(errs) > 0 {
-					t.Fatalf("Place: got errors %v, want none", errs)
-				}
-				wantApplied(t, tt.file, rs, tt.tolerant)
+				placedOrRefused(t, tt.file, v.patch, tt.tolerant, by)
 			})
 		}
 	}
+}
+
+// placedOrRefused places patch on old: with rule set, it wants one
+// refusal by that rule; else none, and the result want.
+func placedOrRefused(t *testing.T, old, patch, want string, rule edit.RuleID) {
+	t.Helper()
+	rs, errs := edit.Place(old, onlyFile(t, patch))
+	if rule != "" {
+		if len(errs) != 1 || lastRule(errs[0]) != rule {
+			t.Fatalf("Place: got errors %v, want one by %s", errs, rule)
+		}
+		return
+	}
+	if len(errs) > 0 {
+		t.Fatalf("Place: got errors %v, want none", errs)
+	}
+	wantApplied(t, old, rs, want)
 }
 
 // miscounted is hunk with its header's counts one more than its lines.
@@ -251,17 +260,11 @@ func TestRulePinnedEdgeReverse(t *testing.T) {
 			if got != tt.want {
 				t.Fatalf("git apply -R: got %q (applied %v), want %q", got, ok, tt.want)
 			}
-			rs, errs := edit.Place(tt.file, onlyFile(t, tt.backward))
+			var by edit.RuleID
 			if tt.want == "" {
-				if len(errs) != 1 || lastRule(errs[0]) != "pinnedEdge" {
-					t.Fatalf("Place: got errors %v, want one by pinnedEdge", errs)
-				}
-				return
+				by = "pinnedEdge"
 			}
-			if len(errs) > 0 {
-				t.Fatalf("Place: got errors %v, want none", errs)
-			}
-			wantApplied(t, tt.file, rs, tt.want)
+			placedOrRefused(t, tt.file, tt.backward, tt.want, by)
 		})
 	}
 }
