@@ -251,6 +251,8 @@ type filePlaces struct {
 	hunks []hunkPlace // one per hunk of fd
 	errs  []*PlacementError
 	style styleSeen
+	// staleDiff caches stale: 0 not yet known, 1 no, 2 yes.
+	staleDiff int8
 }
 
 // hunkPlace is one hunk's state through placement: the place chosen for
@@ -342,10 +344,12 @@ func gitContext(fds []*FileDiff) gitCtx {
 //
 //  1. candidates, hunk by hunk: a hunk that changes nothing is refused
 //     (changesSomething); the strictest pass that finds places gives
-//     them (see candidates, with its own rules); an old side without a
-//     final newline keeps the places at the end (noNewlineAtEnd); of
-//     several, a git hunk short of context keeps those at that edge
-//     (atGitEdges); none left refuses it (alreadyApplied, fitsSomewhere);
+//     them (see candidates, with its own rules); a hunk git apply pins
+//     to an edge keeps the places there, or is refused (pinnedEdge); an
+//     old side without a final newline keeps the places at the end
+//     (noNewlineAtEnd); of several, a git hunk short of context keeps
+//     those at that edge (atGitEdges); none left refuses it
+//     (alreadyApplied, fitsSomewhere);
 //  2. the choice: one place is taken (onePlace); twins take one place
 //     each (assignTwins); the rest choose by their neighbours' places,
 //     then the header's number, or are refused (choose);

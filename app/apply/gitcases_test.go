@@ -58,9 +58,10 @@ func lettersTo(name string, last byte) string {
 }
 
 // applyCases follow git's t4101-t4140, case by case where pair has the
-// option. Left to other work: t4113 (where a patch pins the edge), t4108
-// (--3way), -U0 and --unidiff-zero, --ignore-whitespace and the
-// whitespace rules (t4107, t4124, t4125, t4138), --index and --cached.
+// option (t4113, where a patch pins the edge, in applyCasesEnding). Left
+// to other work: t4108 (--3way), -U0 and --unidiff-zero,
+// --ignore-whitespace and the whitespace rules (t4107, t4124, t4125,
+// t4138), --index and --cached.
 func applyCases() []applyCase {
 	cs := []applyCase{
 		// t4127: several sections for one file, in order.
@@ -326,6 +327,7 @@ new mode 100755
 	cs = append(cs, applyCasesEarly()...)
 	cs = append(cs, applyCasesThreeWay()...)
 	cs = append(cs, applyCasesOptions()...)
+	cs = append(cs, applyCasesEnding()...)
 	return cs
 }
 
