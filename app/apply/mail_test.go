@@ -243,3 +243,41 @@ func TestMessageNamesNoLocalPath(t *testing.T) {
 		t.Errorf("message names where the patch lay:\n%s", msg)
 	}
 }
+
+// TestMailboxDiffsLikeGitApply applies a series of mails with
+// --no-commit, --index or --cached, without pair am: their diffs are
+// applied one after the other and nothing is committed, as git apply
+// does with the same mailbox.
+func TestMailboxDiffsLikeGitApply(t *testing.T) {
+	src, mbox := mailSeries(t)
+	for _, tt := range []struct {
+		name string
+		flag string
+		set  func(*Options)
+	}{
+		{"--no-commit", "", func(o *Options) { o.NoCommit = true }},
+		{"--index", "--index", func(o *Options) { o.Index = true }},
+		{"--cached", "--cached", func(o *Options) { o.Cached = true }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			byGit, byPair := copyAt(t, src), copyAt(t, src)
+			args := []string{"apply", mbox}
+			if tt.flag != "" {
+				args = []string{"apply", tt.flag, mbox}
+			}
+			repotest.Git(t, byGit, args...)
+			o, out, errw := options(byPair, "")
+			o.Patch, o.Yes = mbox, true
+			tt.set(&o)
+			if err := Run(context.Background(), o); err != nil {
+				t.Fatalf("Run: %v\n%s%s", err, out, errw)
+			}
+			if g, p := snapshot(t, byGit), snapshot(t, byPair); g != p {
+				t.Errorf("pair made\n%s\ngit apply made\n%s", p, g)
+			}
+			if got, want := repotest.Git(t, byPair, "rev-parse", "HEAD"), repotest.Git(t, byGit, "rev-parse", "HEAD"); got != want {
+				t.Errorf("pair moved HEAD to %s; want it left at %s", got, want)
+			}
+		})
+	}
+}
