@@ -32,6 +32,12 @@ var ErrNameMismatch = errors.New("file names disagree")
 // mode").
 var ErrBadMode = errors.New("invalid file mode")
 
+// ErrMixedHeader is returned by Parse for a git section whose header
+// lines say two of: a creation, a deletion, a rename, a copy ("new file
+// mode" with "rename from", say), which git apply refuses as
+// inconsistent.
+var ErrMixedHeader = errors.New("inconsistent git header: more than one of a creation, a deletion, a rename and a copy")
+
 // CheckHunks returns an error wrapping ErrNoHunks when a file section of p
 // has no hunk and does not create, delete, rename, copy or change the mode
 // of a file either. Parse accepts such sections (a rendered selection of
@@ -349,6 +355,15 @@ func (p *parser) extendedHeader(l string) error {
 		}
 	} else if strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch" {
 		f.Binary = true
+	}
+	kinds := 0
+	for _, k := range []bool{f.New, f.Deleted, f.Renamed, f.Copied} {
+		if k {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		return fmt.Errorf("%w on line %d: %q", ErrMixedHeader, p.i+1, l)
 	}
 	return nil
 }

@@ -778,8 +778,9 @@ func TestParseDeletedDashSpaceLine(t *testing.T) {
 }
 
 // TestParseRefusesContradictoryGitHeaders checks that a git section whose
-// ---/+++ names contradict its git header, or whose mode is not a number,
-// is refused as git apply refuses it, and that agreeing names pass.
+// ---/+++ names contradict its git header, whose mode is not a number, or
+// whose header lines say two of create, delete, rename and copy, is
+// refused as git apply refuses it, and that agreeing names pass.
 func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, patch string
@@ -796,6 +797,10 @@ func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 			edit.ErrBadMode, `invalid file mode on line 3: "new mode "`},
 		{"garbage new file mode", "diff --git a/f b/f\nnew file mode 10o644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+a\n",
 			edit.ErrBadMode, `invalid file mode on line 2: "new file mode 10o644"`},
+		{"a creation that is a copy", "diff --git a/1 b/2\nnew file mode 100644\ncopy from 1\ncopy to 2\n",
+			edit.ErrMixedHeader, `inconsistent git header: more than one of a creation, a deletion, a rename and a copy on line 3: "copy from 1"`},
+		{"a deletion that is a rename", "diff --git a/1 b/2\nrename from 1\nrename to 2\ndeleted file mode 100644\n",
+			edit.ErrMixedHeader, `inconsistent git header: more than one of a creation, a deletion, a rename and a copy on line 4: "deleted file mode 100644"`},
 		{"agreeing creation", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
 		{"agreeing rename", "diff --git a/x b/y\nrename from x\nrename to y\n--- a/x\n+++ b/y\n@@ -1 +1 @@\n-1\n+2\n", nil, ""},
 		{"creation without prefixes", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
