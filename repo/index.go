@@ -116,7 +116,50 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 // entry e holds: the same blob and the same kind of file.
 func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 	b, mode, err := t.workEntry(p)
-	return err == nil && mode == e.Mode && plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash
+	return err == nil && t.recordedMode(mode, e) == e.Mode && plumbing.ComputeHash(plumbing.BlobObject, b) == e.Hash
+}
+
+// KeepIndexModes gives each plan that changes a regular file's content
+// but not its mode the index entry's mode, when core.fileMode is false
+// and the working file's executable bit differs from the entry's: git
+// apply --index then takes the entry's mode for the file it writes, as
+// it does not trust the file's bit. Call it after CheckIndex.
+func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
+	entries, _, err := t.readEntries()
+	if err != nil {
+		return err
+	}
+	for _, p := range plans {
+		e := entries[p.OldPath]
+		if p.OldPath == "" || p.NewPath == "" || e == nil || p.Diff.ModeChange() {
+			continue
+		}
+		_, work, err := t.workEntry(p.OldPath)
+		if err != nil || work == e.Mode || t.recordedMode(work, e) != e.Mode {
+			continue
+		}
+		p.Diff.OldMode, p.Diff.NewMode = strings.TrimPrefix(work.String(), "0"), strings.TrimPrefix(e.Mode.String(), "0")
+	}
+	return nil
+}
+
+// recordedMode is the mode git records for a working file of mode work
+// whose index entry is e (nil for none): with core.fileMode false, git
+// does not trust a file's executable bit and keeps the entry's.
+func (t *Tree) recordedMode(work filemode.FileMode, e *index.Entry) filemode.FileMode {
+	regular := func(m filemode.FileMode) bool { return m == filemode.Regular || m == filemode.Executable }
+	if e == nil || !regular(work) || !regular(e.Mode) {
+		return work
+	}
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return work
+	}
+	switch strings.ToLower(cfg.get("core", "fileMode")) {
+	case "false", "no", "off", "0":
+		return e.Mode
+	}
+	return work
 }
 
 // workEntry reads the working file p as git add would store it (see
@@ -243,11 +286,15 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 				return err
 			}
 			content = []byte(s)
-			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" {
+			// A mode that only repeats the old one (an index line's) keeps
+			// the entry's, as git keeps it.
+			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" && (p.Diff.NewMode != p.Diff.OldMode || entries[p.OldPath] == nil) {
 				mode = m
 			}
 		} else if content, mode, err = t.workEntry(p.NewPath); err != nil {
 			return fmt.Errorf("stage %s: %w", p.NewPath, err)
+		} else if p.Diff.OldMode == p.Diff.NewMode {
+			mode = t.recordedMode(mode, entries[p.OldPath])
 		}
 		h, err := storeBlob(st, string(content))
 		if err != nil {

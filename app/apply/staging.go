@@ -74,6 +74,11 @@ func (a *applier) prepare(plans []*edit.FilePlan) error {
 			return err
 		}
 	}
+	if o.Index && !o.Cached {
+		if err := a.tree.KeepIndexModes(plans); err != nil {
+			return err
+		}
+	}
 	if !o.ThreeWay {
 		return nil
 	}
