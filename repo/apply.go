@@ -29,6 +29,9 @@ type ApplyOptions struct {
 	Context context.Context
 	// Author is the commit's author when it is not the person's (nil).
 	Author *Author
+	// Staged says the index takes what is written (git apply --index,
+	// see Stage): a submodule pointer may then change without a commit.
+	Staged bool
 }
 
 // Applied is what ApplyPlans did.
@@ -80,7 +83,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 	commit := opts.Commit && t.Git
-	if err := checkGitlinkPlans(plans, commit); err != nil {
+	if err := checkGitlinkPlans(plans, commit || opts.Staged && t.Git); err != nil {
 		return res, err
 	}
 	if commit {
@@ -96,6 +99,9 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	}
 	res.Written = true
 	if !commit {
+		if opts.Staged {
+			t.disk.gitlinkFolders(plans)
+		}
 		return res, nil
 	}
 	t.journal.crash("apply: written")

@@ -99,7 +99,9 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			if e == nil {
 				return indexError(p.OldPath, "does not exist in index")
 			}
-			if !cached && !t.matchesEntry(p.OldPath, e) {
+			// A submodule's folder is not compared: its pointer is in the
+			// index only.
+			if !cached && !gitlinkSource(p.Diff) && !t.matchesEntry(p.OldPath, e) {
 				return indexError(p.OldPath, "does not match index")
 			}
 		}
@@ -277,6 +279,15 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 			}
 			stages = append(stages, es...)
 			changes[p.NewPath], committed[p.NewPath] = &treeChange{path: p.NewPath, delete: true}, true
+			continue
+		}
+		if gitlinkResult(p.Diff) {
+			fc, err := gitlinkCommit(p, FileCommit{})
+			if err != nil {
+				return err
+			}
+			changes[p.NewPath] = &treeChange{path: p.NewPath, mode: filemode.Submodule, blob: plumbing.NewHash(fc.Gitlink)}
+			committed[p.NewPath] = true
 			continue
 		}
 		var content []byte

@@ -7,6 +7,10 @@ import "fmt"
 // (--stat, --whitespace, --recount, --allow-empty, --unsafe-paths,
 // --build-fake-ancestor) are left out; -v, which only talks, is dropped.
 
+// uncommitted is why pair differs where git deletes what HEAD does not
+// hold.
+const uncommitted = "pair's --yes never deletes a file or pointer that HEAD does not commit (it would be lost); git does"
+
 // subproject is the commit a submodule pointer names in t4134's patches.
 const subproject = "0123456789012345678901234567890123456789"
 
@@ -47,6 +51,7 @@ func lateT4120to4124() []applyCase {
 			makePatch: "{ echo 0; git show HEAD:file; } > file; git diff; git commit -qam two; echo 9 >> file; git diff"},
 		// t4122: a link in the way.
 		{name: "t4122 a link becomes a directory, --index", setup: linked, args: []string{"--index"},
+			differs:   "pair's write refuses a path below a link on disk, even one the same write deletes first",
 			makePatch: "rm arch/x86_64/boot; mkdir arch/x86_64/boot; printf '%s\\n' 2 3 4 5 6 > arch/x86_64/boot/Makefile; git add -A; git commit -qm second; git format-patch --binary -1 --stdout"},
 	}
 	beyond := "mkdir arch/i386/dir; : > arch/i386/dir/file; ln -s ../i386/dir arch/x86_64/dir"
@@ -151,7 +156,7 @@ func lateT4132to4135() []applyCase {
 		{name: "--directory starting ./", patch: renamed, differs: "git 2.39 refuses a --directory that starts ./ (newer git takes it, as pair does)"},
 		{name: "--directory, a new file", patch: "diff --git a/newfile b/newfile\nnew file mode 100644\nindex 0000000..d95f3ad\n--- /dev/null\n+++ b/newfile\n@@ -0,0 +1 @@\n+content\n"},
 		{name: "--directory and -p2, a new file", patch: "diff --git a/c/newfile2 b/c/newfile2\nnew file mode 100644\nindex 0000000..d95f3ad\n--- /dev/null\n+++ b/c/newfile2\n@@ -0,0 +1 @@\n+content\n"},
-		{name: "--directory, a deleted file", after: "echo content > some/sub/dir/delfile; git add some/sub/dir/delfile",
+		{name: "--directory, a deleted file", differs: uncommitted, after: "echo content > some/sub/dir/delfile; git add some/sub/dir/delfile",
 			patch: "diff --git a/delfile b/delfile\ndeleted file mode 100644\nindex d95f3ad..0000000\n--- a/delfile\n+++ /dev/null\n@@ -1 +0,0 @@\n-content\n"},
 		{name: "--directory, a quoted name", patch: "diff --git \"a/qu\\157tefile\" \"b/qu\\157tefile\"\nnew file mode 100644\nindex 0000000..d95f3ad\n--- /dev/null\n+++ \"b/qu\\157tefile\"\n@@ -0,0 +1 @@\n+content\n"},
 	} {
@@ -188,8 +193,10 @@ func lateT4132to4135() []applyCase {
 	cs = append(cs,
 		applyCase{name: "t4134 a submodule created, --index", setup: "echo keep > keep", args: index,
 			patch: "diff --git a/dir/sm b/dir/sm\nnew file mode 160000\nindex 0000000..0123456\n--- /dev/null\n+++ b/dir/sm\n@@ -0,0 +1 @@\n+Subproject commit " + subproject + "\n"},
-		applyCase{name: "t4134 a submodule removed, --index", setup: "echo keep > keep", args: index,
+		applyCase{name: "t4134 a submodule removed, --index", setup: "echo keep > keep", args: index, differs: uncommitted,
 			after: "mkdir -p dir/sm; git update-index --add --cacheinfo 160000," + subproject + ",dir/sm",
+			patch: "diff --git a/dir/sm b/dir/sm\ndeleted file mode 160000\nindex 0123456..0000000\n--- a/dir/sm\n+++ /dev/null\n@@ -1 +0,0 @@\n-Subproject commit " + subproject + "\n"},
+		applyCase{name: "t4134 a committed submodule removed, --index", setup: "mkdir -p dir/sm; git update-index --add --cacheinfo 160000," + subproject + ",dir/sm", args: index,
 			patch: "diff --git a/dir/sm b/dir/sm\ndeleted file mode 160000\nindex 0123456..0000000\n--- a/dir/sm\n+++ /dev/null\n@@ -1 +0,0 @@\n-Subproject commit " + subproject + "\n"})
 	// t4135: unusual names in git and traditional patches.
 	tab := "pair never writes a name with a control character (the trust rules); git does"
@@ -258,6 +265,7 @@ func lateT4136to4140() []applyCase {
 		{name: "t4139 a link to an absolute path and a file through it, --index: refused", setup: "echo keep > keep", makePatch: escape("\"$(pwd)\""), args: []string{"--index"}},
 		// t4140: a path added with intent to add.
 		{name: "t4140 a creation over an intent-to-add path, --cached", setup: blueprint, after: ita, args: []string{"--cached"},
+			differs:   "pair finds a --cached patch's paths in the working tree first, where the intent-to-add file is; git looks in the index only",
 			makePatch: ita + "; git diff"},
 		{name: "t4140 a creation over an intent-to-add path, --index: refused", setup: blueprint, after: ita + "; rm test-file", args: []string{"--index"},
 			makePatch: ita + "; git diff"},
