@@ -776,7 +776,8 @@ func parseRange(s string) (start, count int, ok bool) {
 
 // hunk reads one hunk: its header line and the body lines that follow.
 func (p *parser) hunk() error {
-	h := parseHunkHeader(p.lines[p.i])
+	header := p.lines[p.i]
+	h := parseHunkHeader(header)
 	p.i++
 	if p.cur == nil {
 		p.open()
@@ -823,8 +824,33 @@ func (p *parser) hunk() error {
 	}
 	body = trimTrailingBlanks(h, body, bare)
 	h.Lines = body
+	if f.Deleted && svnEmptyDeletion(header, body) {
+		return nil // git reads no hunk there: the empty file is deleted
+	}
 	f.Hunks = append(f.Hunks, h)
 	return nil
+}
+
+// svnEmptyDeletion reports whether a hunk of a deleted file is the one
+// Subversion writes for an empty file: "@@ +1 0,0 @@", a header with a
+// new range and no old one, over lines that only delete empty lines.
+// git apply does not read it as a hunk (no "@@ -"); the deletion then
+// holds no hunk, and is refused if the file is not empty.
+func svnEmptyDeletion(header string, body []Line) bool {
+	newRange, oldRange := false, false
+	for _, f := range strings.Fields(strings.Trim(header, "@")) {
+		oldRange = oldRange || strings.HasPrefix(f, "-")
+		newRange = newRange || strings.HasPrefix(f, "+")
+	}
+	if oldRange || !newRange || len(body) == 0 {
+		return false
+	}
+	for _, l := range body {
+		if l.Kind != Delete || l.Text != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // end returns the ending of the current line where the patch's endings

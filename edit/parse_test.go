@@ -816,3 +816,27 @@ func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSubversionEmptyDeletion checks that the hunk Subversion writes
+// to delete an empty file ("@@ +1 0,0 @@" over a lone "-") is not read as
+// a hunk, as git apply does not read it, and that hunks like it that
+// differ in any way are kept.
+func TestParseSubversionEmptyDeletion(t *testing.T) {
+	head := "diff --git a/Makefile b/Makefile\ndeleted file mode 100644\n--- a/Makefile\n+++ /dev/null\n"
+	for _, tc := range []struct {
+		name, hunk string
+		hunks      int
+	}{
+		{"Subversion's", "@@ +1 0,0 @@\n-\n", 0},
+		{"with an old range", "@@ -1 +0,0 @@\n-\n", 1},
+		{"without ranges", "@@ @@\n-\n", 1},
+		{"deleting a line with text", "@@ +1 0,0 @@\n-all:\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustParse(t, head+tc.hunk)
+			if got := len(p.Files[0].Hunks); got != tc.hunks || !p.Files[0].Deleted {
+				t.Errorf("got %d hunks (deleted: %v), want %d of a deleted file", got, p.Files[0].Deleted, tc.hunks)
+			}
+		})
+	}
+}

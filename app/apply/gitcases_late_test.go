@@ -227,6 +227,8 @@ func lateT4132to4135() []applyCase {
 	cs = append(cs,
 		applyCase{name: "t4135 a traditional creation, spaces", setup: "echo keep > keep",
 			patch: "diff -pruN a/post image.txt b/post image.txt\n--- a/post image.txt\t1969-12-31 18:00:00.000000000 -0600\n+++ b/post image.txt\t2010-08-18 20:13:31.556002255 -0500\n@@ -0,0 +1 @@\n+postimage\n"},
+		applyCase{name: "t4135 Subversion's deletion of a file that is not empty: refused", setup: "echo all: > Makefile", args: []string{"-p2"},
+			patch: "Index: Makefile\n===================================================================\ndiff --git a/branches/Makefile\ndeleted file mode 100644\n--- a/branches/Makefile\t(revision 13)\n+++ /dev/null\t(nonexistent)\n@@ +1 0,0 @@\n-\n"},
 		applyCase{name: "t4135 a creation whose dates follow spaces", setup: "echo keep > keep",
 			patch: "diff -pruN a/postimage.txt b/postimage.txt\n--- a/postimage.txt     1969-12-31 18:00:00.000000000 -0600\n+++ b/postimage.txt     2010-08-18 20:13:31.484002255 -0500\n@@ -0,0 +1 @@\n+postimage\n"},
 		applyCase{name: "t4135 a creation, a name with a space, dates after a space with a colon in the zone", setup: "echo keep > keep",

@@ -247,7 +247,7 @@ new mode 100755
 			patch: "diff -pruN a/post image.txt b/post image.txt\n--- a/post image.txt\t1970-01-01 00:00:00.000000000 +0000\n+++ b/post image.txt\t2010-08-18 20:13:08.000000000 -0500\n@@ -1 +1 @@\n-preimage\n+postimage\n"},
 		{name: "t4135 a traditional creation, a name with a space, dates with a colon in the zone", setup: "echo keep > keep",
 			patch: "diff -urN -x .git orig/post image.txt patched/post image.txt\n--- orig/post image.txt\t1969-12-31 18:00:00.000000000 -06:00\n+++ patched/post image.txt\t2010-08-18 20:13:08.000000000 -05:00\n@@ -0,0 +1 @@\n+postimage\n"},
-		{name: "t4135 Subversion's deletion, -p2", differs: "git reads Subversion's \"@@ +1 0,0 @@\" and a lone \"-\" as deleting the empty file; pair finds no empty line to delete", setup: ": > Makefile; echo keep > keep", args: []string{"-p2"},
+		{name: "t4135 Subversion's deletion, -p2", setup: ": > Makefile; echo keep > keep", args: []string{"-p2"},
 			patch: "Index: Makefile\n===================================================================\ndiff --git a/branches/Makefile\ndeleted file mode 100644\n--- a/branches/Makefile\t(revision 13)\n+++ /dev/null\t(nonexistent)\n@@ +1 0,0 @@\n-\n"},
 		// t4104: changes at the edges of a file, with context.
 		{name: "t4104 added at the head", setup: lettersTo("victim", 'y') + "sed -i 1d victim",
