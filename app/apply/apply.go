@@ -546,7 +546,7 @@ func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.F
 		HookOutput: a.o.IO.Err,
 		Context:    ctx,
 		Author:     author,
-		Staged:     a.o.Index && !a.o.Cached,
+		Staged:     a.o.indexed(),
 	})
 	for _, p := range res.Replaced {
 		fmt.Fprintf(a.o.IO.Err, "pair: %s changed since the patch was placed; its hunks were placed again\n", safetext.Name(p))

@@ -246,7 +246,8 @@ func lateT4136to4140() []applyCase {
 	}
 	creation := "diff --git a/../foo b/../foo\nnew file mode 100644\nindex 0000000..53c74cd\n--- /dev/null\n+++ b/../foo\n@@ -0,0 +1 @@\n+evil\n"
 	deletion := "diff --git a/../foo b/../foo\ndeleted file mode 100644\nindex 53c74cd..0000000\n--- a/../foo\n+++ /dev/null\n@@ -1 +0,0 @@\n-evil\n"
-	cs := []applyCase{
+	cs := lateT4137()
+	cs = append(cs, []applyCase{
 		// t4136: not patches.
 		{name: "t4136 --check of text that is no patch: refused", setup: "echo 1 > 1.t", args: check,
 			patch: "I am not a patch\nI look nothing like a patch\ngit apply must fail\n"},
@@ -275,6 +276,42 @@ func lateT4136to4140() []applyCase {
 			makePatch: ita + "; rm test-file; git diff"},
 		{name: "t4140 a deletion of an intent-to-add path, --index: refused", setup: blueprint, after: ita, args: []string{"--index"},
 			makePatch: ita + "; rm test-file; git diff"},
+	}...)
+	return cs
+}
+
+// lateT4137 follows t4137's switches between superprojects with and
+// without a submodule sub1, applied with --index and --3way; the
+// submodule is not checked out (an empty folder), so only the
+// superproject's side is compared.
+func lateT4137() []applyCase {
+	const other = "fedcba9876543210fedcba9876543210fedcba98"
+	gitlink := func(id string) string {
+		return "mkdir -p sub1; git update-index --add --cacheinfo 160000," + id + ",sub1"
+	}
+	sub := "echo x > file; printf '[submodule \"sub1\"]\\n\\tpath = sub1\\n\\turl = ./sub1\\n' > .gitmodules; " + gitlink(subproject)
+	cs := []applyCase{{name: "t4137 --3way without a merge stages the result, as git's implies --index", setup: "echo a > f", args: []string{"-3"},
+		makePatch: "echo b > f; git diff"}}
+	for _, c := range []struct{ name, setup, after, change, differs string }{
+		{name: "a submodule added", differs: "pair's --yes leaves a change to .gitmodules undecided (it says where code comes from); git applies it", setup: "echo x > file",
+			change: "printf '[submodule \"sub1\"]\\n\\tpath = sub1\\n\\turl = ./sub1\\n' > .gitmodules; git add .gitmodules; " + gitlink(subproject)},
+		{name: "a submodule added over an empty folder", setup: "echo x > file", after: "mkdir sub1",
+			change: gitlink(subproject)},
+		{name: "a submodule added over an untracked file: refused", setup: "echo x > file", after: "echo untracked > sub1",
+			change: gitlink(subproject)},
+		{name: "a file replaced by a submodule", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: "echo x > file; echo content > sub1",
+			change: "git rm -q --cached sub1; rm sub1; " + gitlink(subproject)},
+		{name: "a folder replaced by a submodule", setup: "echo x > file; mkdir sub1; echo a > sub1/a",
+			change: "git rm -rq --cached sub1; rm -r sub1; " + gitlink(subproject)},
+		{name: "a submodule removed", differs: "pair's --yes leaves a change to .gitmodules undecided (it says where code comes from); git applies it", setup: sub, change: "git rm -q --cached sub1 .gitmodules"},
+		{name: "a submodule's pointer changed", setup: sub, change: "git update-index --cacheinfo 160000," + other + ",sub1"},
+		{name: "a submodule replaced by a file", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: sub, change: "git rm -q --cached sub1; rmdir sub1; echo content > sub1; git add sub1"},
+		{name: "a submodule replaced by a folder", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: sub, change: "git rm -q --cached sub1; echo a > sub1/a; git add sub1"},
+	} {
+		for _, mode := range []string{"--index", "-3"} {
+			cs = append(cs, applyCase{name: "t4137 " + c.name + ", " + mode, setup: c.setup, after: c.after, args: []string{mode},
+				makePatch: c.change + "; git diff --cached", differs: c.differs})
+		}
 	}
 	return cs
 }

@@ -34,6 +34,12 @@ type Merged struct {
 // commit (--index, --cached).
 func (o Options) staged() bool { return o.Index || o.Cached }
 
+// indexed reports whether the working tree and the index both take the
+// result, as with git apply --index: --index, and --3way that commits
+// nothing, as git's --3way implies --index (one that commits updates the
+// index with its commit).
+func (o Options) indexed() bool { return !o.Cached && (o.Index || o.ThreeWay && o.NoCommit) }
+
 // checkStaging refuses the options that do not go together, before
 // anything is read.
 func checkStaging(o Options) error {
@@ -69,12 +75,12 @@ func (a *applier) prepare(plans []*edit.FilePlan) error {
 			return err
 		}
 	}
-	if o.staged() {
+	if o.staged() || o.indexed() {
 		if err := a.tree.CheckIndex(plans, o.Cached); err != nil {
 			return err
 		}
 	}
-	if o.Index && !o.Cached {
+	if o.indexed() {
 		if err := a.tree.KeepIndexModes(plans); err != nil {
 			return err
 		}
@@ -134,7 +140,7 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 			return commitErr, err
 		}
 	}
-	if a.o.staged() {
+	if a.o.staged() || a.o.indexed() {
 		if err := a.tree.Stage(plans, a.merges, conflicts, a.o.Cached); err != nil {
 			if a.o.Cached {
 				return nil, err
@@ -154,7 +160,7 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 	switch {
 	case a.o.Cached:
 		what = "the index holds the preimage, yours and the patch's version of each; the files are as they were"
-	case a.o.Index:
+	case a.o.indexed():
 		what += ", and the index the preimage, yours and the patch's version of each"
 	}
 	msg := fmt.Sprintf("apply: conflicts in %s: %s; resolve them, then git add and commit; nothing was committed", strings.Join(names, ", "), what)
