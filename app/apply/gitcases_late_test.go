@@ -173,15 +173,8 @@ func lateT4132to4135() []applyCase {
 			args: append(args, "--index"), differs: c.differs})
 	}
 	// t4132 with --index: GNU diff's creation, emptying and removal.
-	zones := []struct{ name, at, epoch string }{
-		{"west", "1982-09-16 07:00:00.000000000 -0800", "1969-12-31 16:00:00.000000000 -0800"},
-		{"GMT", "1982-09-16 15:00:00.000000000 +0000", "1970-01-01 00:00:00.000000000 +0000"},
-		{"east", "1982-09-17 00:00:00.000000000 +0900", "1970-01-01 09:00:00.000000000 +0900"},
-	}
-	add := "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -0,0 +1 @@\n+something\n"
-	del := "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -1 +0,0 @@\n-something\n"
-	index := []string{"--index"}
-	for _, z := range zones {
+	add, del, index := t4132Add, t4132Del, []string{"--index"}
+	for _, z := range t4132Zones {
 		cs = append(cs,
 			applyCase{name: "t4132 create, --index, " + z.name, setup: "echo keep > keep", args: index, patch: fmt.Sprintf(add, z.epoch, z.at)},
 			applyCase{name: "t4132 empty the file, --index, " + z.name, setup: "echo something > file", args: index, patch: fmt.Sprintf(del, z.at, z.at)},

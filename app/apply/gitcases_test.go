@@ -305,14 +305,8 @@ new mode 100755
 			makePatch: "git mv foo/baz tmp; git mv tmp foo; git diff -M --cached"})
 	// t4132: GNU diff's creations and deletions, told by the epoch date,
 	// in three time zones.
-	zones := []struct{ name, at, epoch string }{
-		{"west", "1982-09-16 07:00:00.000000000 -0800", "1969-12-31 16:00:00.000000000 -0800"},
-		{"GMT", "1982-09-16 15:00:00.000000000 +0000", "1970-01-01 00:00:00.000000000 +0000"},
-		{"east", "1982-09-17 00:00:00.000000000 +0900", "1970-01-01 09:00:00.000000000 +0900"},
-	}
-	add := "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -0,0 +1 @@\n+something\n"
-	del := "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -1 +0,0 @@\n-something\n"
-	for _, z := range zones {
+	add, del := t4132Add, t4132Del
+	for _, z := range t4132Zones {
 		cs = append(cs,
 			applyCase{name: "t4132 create, " + z.name, setup: "echo keep > keep", patch: fmt.Sprintf(add, z.epoch, z.at)},
 			applyCase{name: "t4132 create over an empty file: refused, " + z.name, setup: ": > file", patch: fmt.Sprintf(add, z.epoch, z.at)},
@@ -325,6 +319,19 @@ new mode 100755
 	cs = append(cs, applyCasesLate()...)
 	return cs
 }
+
+// t4132Zones are t4132's time zones: a time in each, and the epoch there;
+// t4132Add and t4132Del are GNU diff's patches that add the file's one
+// line and remove it, given the --- and +++ dates.
+var (
+	t4132Zones = []struct{ name, at, epoch string }{
+		{"west", "1982-09-16 07:00:00.000000000 -0800", "1969-12-31 16:00:00.000000000 -0800"},
+		{"GMT", "1982-09-16 15:00:00.000000000 +0000", "1970-01-01 00:00:00.000000000 +0000"},
+		{"east", "1982-09-17 00:00:00.000000000 +0900", "1970-01-01 09:00:00.000000000 +0900"},
+	}
+	t4132Add = "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -0,0 +1 @@\n+something\n"
+	t4132Del = "diff -ruN a/file b/file\n--- a/file\t%s\n+++ b/file\t%s\n@@ -1 +0,0 @@\n-something\n"
+)
 
 // applyArgs gives git apply's options of a case to pair's o.
 func applyArgs(t *testing.T, args []string, o *Options) {
