@@ -118,6 +118,9 @@ func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
 	var diffs strings.Builder
 	for i, msg := range msgs {
 		m, err := mail.Parse(msg)
+		if errors.Is(err, mail.ErrNoPatch) {
+			continue // as git apply skips what is not a diff
+		}
 		if err != nil {
 			return fmt.Errorf("apply: mail %d: %w", i+1, err)
 		}
