@@ -209,9 +209,11 @@ git apply --3way does: the file's own changes are kept, and lines both the
 file and the patch changed, or changed next to each other, are offered as
 one "conflict" hunk holding both versions between <<<<<<< ours, =======
 and >>>>>>> theirs. --yes never approves a conflict. An approved one is
-written but never committed: with --index or --cached the index holds the
-preimage, yours and the patch's version, as git leaves an unmerged file.
-When the repository lacks the preimage blob, the hunks stay refused.
+written but never committed: with --index, --cached or --no-commit the
+index holds the preimage, yours and the patch's version, as git leaves an
+unmerged file. --3way with --no-commit stages its result as --index does,
+as git's --3way implies --index. When the repository lacks the preimage
+blob, the hunks stay refused.
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
