@@ -32,6 +32,12 @@ var ErrNameMismatch = errors.New("file names disagree")
 // mode").
 var ErrBadMode = errors.New("invalid file mode")
 
+// ErrMixedHeader is returned by Parse for a git section whose header
+// lines say two of: a creation, a deletion, a rename, a copy ("new file
+// mode" with "rename from", say), which git apply refuses as
+// inconsistent.
+var ErrMixedHeader = errors.New("inconsistent git header: more than one of a creation, a deletion, a rename and a copy")
+
 // CheckHunks returns an error wrapping ErrNoHunks when a file section of p
 // has no hunk and does not create, delete, rename, copy or change the mode
 // of a file either. Parse accepts such sections (a rendered selection of
@@ -353,6 +359,15 @@ func (p *parser) extendedHeader(l string) error {
 		f.Score, f.Rewrite = percent(v), true
 	} else if strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch" {
 		f.Binary = true
+	}
+	kinds := 0
+	for _, k := range []bool{f.New, f.Deleted, f.Renamed, f.Copied} {
+		if k {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		return fmt.Errorf("%w on line %d: %q", ErrMixedHeader, p.i+1, l)
 	}
 	return nil
 }
@@ -774,7 +789,8 @@ func parseRange(s string) (start, count int, ok bool) {
 
 // hunk reads one hunk: its header line and the body lines that follow.
 func (p *parser) hunk() error {
-	h := parseHunkHeader(p.lines[p.i])
+	header := p.lines[p.i]
+	h := parseHunkHeader(header)
 	p.i++
 	if p.cur == nil {
 		p.open()
@@ -821,8 +837,33 @@ func (p *parser) hunk() error {
 	}
 	body = trimTrailingBlanks(h, body, bare)
 	h.Lines = body
+	if f.Deleted && svnEmptyDeletion(header, body) {
+		return nil // git reads no hunk there: the empty file is deleted
+	}
 	f.Hunks = append(f.Hunks, h)
 	return nil
+}
+
+// svnEmptyDeletion reports whether a hunk of a deleted file is the one
+// Subversion writes for an empty file: "@@ +1 0,0 @@", a header with a
+// new range and no old one, over lines that only delete empty lines.
+// git apply does not read it as a hunk (no "@@ -"); the deletion then
+// holds no hunk, and is refused if the file is not empty.
+func svnEmptyDeletion(header string, body []Line) bool {
+	newRange, oldRange := false, false
+	for _, f := range strings.Fields(strings.Trim(header, "@")) {
+		oldRange = oldRange || strings.HasPrefix(f, "-")
+		newRange = newRange || strings.HasPrefix(f, "+")
+	}
+	if oldRange || !newRange || len(body) == 0 {
+		return false
+	}
+	for _, l := range body {
+		if l.Kind != Delete || l.Text != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // end returns the ending of the current line where the patch's endings

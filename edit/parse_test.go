@@ -778,8 +778,9 @@ func TestParseDeletedDashSpaceLine(t *testing.T) {
 }
 
 // TestParseRefusesContradictoryGitHeaders checks that a git section whose
-// ---/+++ names contradict its git header, or whose mode is not a number,
-// is refused as git apply refuses it, and that agreeing names pass.
+// ---/+++ names contradict its git header, whose mode is not a number, or
+// whose header lines say two of create, delete, rename and copy, is
+// refused as git apply refuses it, and that agreeing names pass.
 func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, patch string
@@ -796,6 +797,10 @@ func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 			edit.ErrBadMode, `invalid file mode on line 3: "new mode "`},
 		{"garbage new file mode", "diff --git a/f b/f\nnew file mode 10o644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+a\n",
 			edit.ErrBadMode, `invalid file mode on line 2: "new file mode 10o644"`},
+		{"a creation that is a copy", "diff --git a/1 b/2\nnew file mode 100644\ncopy from 1\ncopy to 2\n",
+			edit.ErrMixedHeader, `inconsistent git header: more than one of a creation, a deletion, a rename and a copy on line 3: "copy from 1"`},
+		{"a deletion that is a rename", "diff --git a/1 b/2\nrename from 1\nrename to 2\ndeleted file mode 100644\n",
+			edit.ErrMixedHeader, `inconsistent git header: more than one of a creation, a deletion, a rename and a copy on line 4: "deleted file mode 100644"`},
 		{"agreeing creation", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
 		{"agreeing rename", "diff --git a/x b/y\nrename from x\nrename to y\n--- a/x\n+++ b/y\n@@ -1 +1 @@\n-1\n+2\n", nil, ""},
 		{"creation without prefixes", "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ f\n@@ -0,0 +1 @@\n+1\n", nil, ""},
@@ -807,6 +812,30 @@ func TestParseRefusesContradictoryGitHeaders(t *testing.T) {
 			}
 			if err != nil && err.Error() != tc.msg {
 				t.Errorf("got message %q, want %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+// TestParseSubversionEmptyDeletion checks that the hunk Subversion writes
+// to delete an empty file ("@@ +1 0,0 @@" over a lone "-") is not read as
+// a hunk, as git apply does not read it, and that hunks like it that
+// differ in any way are kept.
+func TestParseSubversionEmptyDeletion(t *testing.T) {
+	head := "diff --git a/Makefile b/Makefile\ndeleted file mode 100644\n--- a/Makefile\n+++ /dev/null\n"
+	for _, tc := range []struct {
+		name, hunk string
+		hunks      int
+	}{
+		{"Subversion's", "@@ +1 0,0 @@\n-\n", 0},
+		{"with an old range", "@@ -1 +0,0 @@\n-\n", 1},
+		{"without ranges", "@@ @@\n-\n", 1},
+		{"deleting a line with text", "@@ +1 0,0 @@\n-all:\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustParse(t, head+tc.hunk)
+			if got := len(p.Files[0].Hunks); got != tc.hunks || !p.Files[0].Deleted {
+				t.Errorf("got %d hunks (deleted: %v), want %d of a deleted file", got, p.Files[0].Deleted, tc.hunks)
 			}
 		})
 	}

@@ -84,7 +84,7 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	// the tree untouched (all or nothing). Write checks each path
 	// (checkWritePath) before it touches anything.
 	commit := opts.Commit && t.Git
-	if err := checkGitlinkPlans(plans, commit || opts.Staged); err != nil {
+	if err := checkGitlinkPlans(plans, commit || opts.Staged && t.Git); err != nil {
 		return res, err
 	}
 	if commit {
@@ -100,6 +100,9 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 	}
 	res.Written = true
 	if !commit {
+		if opts.Staged {
+			t.disk.gitlinkFolders(plans)
+		}
 		return res, nil
 	}
 	t.journal.crash("apply: written")

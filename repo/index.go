@@ -108,7 +108,9 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			if e == nil {
 				return indexError(p.OldPath, "does not exist in index")
 			}
-			if !cached && !t.matchesEntry(p.OldPath, e) {
+			// A submodule's folder is not compared: its pointer is in the
+			// index only.
+			if !cached && !gitlinkSource(p.Diff) && !t.matchesEntry(p.OldPath, e) {
 				return indexError(p.OldPath, "does not match index")
 			}
 		}
@@ -132,7 +134,7 @@ func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 		return err == nil && fi.IsDir() || gone(err)
 	}
 	b, mode, err := t.workEntry(p)
-	if err != nil || mode != e.Mode {
+	if err != nil || t.recordedMode(mode, e) != e.Mode {
 		return false
 	}
 	// A size other than the one the entry records is a change, for git,
@@ -145,6 +147,48 @@ func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 	}
 	h, err := t.addBlob(nil, p, b, mode)
 	return err == nil && h == e.Hash
+}
+
+// KeepIndexModes gives each plan that changes a regular file's content
+// but not its mode the index entry's mode, when core.fileMode is false
+// and the working file's executable bit differs from the entry's: git
+// apply --index then takes the entry's mode for the file it writes, as
+// it does not trust the file's bit. Call it after CheckIndex.
+func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
+	entries, _, err := t.readEntries()
+	if err != nil {
+		return err
+	}
+	for _, p := range plans {
+		e := entries[p.OldPath]
+		if p.OldPath == "" || p.NewPath == "" || e == nil || p.Diff.ModeChange() {
+			continue
+		}
+		_, work, err := t.workEntry(p.OldPath)
+		if err != nil || work == e.Mode || t.recordedMode(work, e) != e.Mode {
+			continue
+		}
+		p.Diff.OldMode, p.Diff.NewMode = strings.TrimPrefix(work.String(), "0"), strings.TrimPrefix(e.Mode.String(), "0")
+	}
+	return nil
+}
+
+// recordedMode is the mode git records for a working file of mode work
+// whose index entry is e (nil for none): with core.fileMode false, git
+// does not trust a file's executable bit and keeps the entry's.
+func (t *Tree) recordedMode(work filemode.FileMode, e *index.Entry) filemode.FileMode {
+	regular := func(m filemode.FileMode) bool { return m == filemode.Regular || m == filemode.Executable }
+	if e == nil || !regular(work) || !regular(e.Mode) {
+		return work
+	}
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return work
+	}
+	if trust, err := cfg.boolean("core", "fileMode", true); err == nil && !trust {
+		return e.Mode
+	}
+	return work
 }
 
 // workEntry reads the working file p as it is (see worktreeBlob), with
@@ -327,7 +371,9 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 				return err
 			}
 			content = []byte(s)
-			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" {
+			// A mode that only repeats the old one (an index line's) keeps
+			// the entry's, as git keeps it.
+			if m, err := filemode.New(p.Diff.NewMode); err == nil && p.Diff.NewMode != "" && (p.Diff.NewMode != p.Diff.OldMode || entries[p.OldPath] == nil) {
 				mode = m
 			}
 			if h, err = storeBlob(st, s); err != nil {
@@ -336,6 +382,9 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 		} else {
 			if content, mode, err = t.workEntry(p.NewPath); err != nil {
 				return fmt.Errorf("stage %s: %w", p.NewPath, err)
+			}
+			if p.Diff.OldMode == p.Diff.NewMode {
+				mode = t.recordedMode(mode, entries[p.OldPath])
 			}
 			// Stored as git add stores it; the stat data are the file's.
 			if h, err = t.addBlob(st, p.NewPath, content, mode); err != nil {

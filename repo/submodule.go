@@ -228,13 +228,14 @@ func (sm *submodules) readGitlink(p string) (string, error) {
 
 // checkGitlinkPlans checks, before anything is written, that the plans
 // of submodule pointers give a pointer each, and that they are to be
-// committed: the pointer is in the index and the commit only.
-func checkGitlinkPlans(plans []*edit.FilePlan, commit bool) error {
+// committed or staged (kept): the pointer is in the index and the commit
+// only.
+func checkGitlinkPlans(plans []*edit.FilePlan, kept bool) error {
 	for _, p := range plans {
 		if !gitlinkPlan(p) {
 			continue
 		}
-		if !commit {
+		if !kept {
 			return fmt.Errorf("%s: %w without a commit: the pointer is kept in the index and the commit, not in the working tree", p.Path(), ErrGitlink)
 		}
 		if _, err := gitlinkCommit(p, FileCommit{}); err != nil {

@@ -76,6 +76,9 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 	if len(msgs) == 0 {
 		return errors.New("apply: the mailbox holds no mail")
 	}
+	if !a.o.Mail && (a.o.NoCommit || a.o.staged() || a.o.ThreeWay) {
+		return a.mailDiffs(ctx, msgs)
+	}
 	if err := a.mailRules(len(msgs)); err != nil {
 		return err
 	}
@@ -108,6 +111,42 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 		return fmt.Errorf("apply: save the series: %w", err)
 	}
 	return a.series(ctx, s)
+}
+
+// mailDiffs applies the diffs of msgs, one after the other, as one
+// patch that nothing commits: what git apply does with mail, and what
+// pair apply does with it under --no-commit, --index, --cached or
+// --3way. The mails' authors and messages are not used.
+func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
+	var diffs strings.Builder
+	for i, msg := range msgs {
+		m, err := mail.Parse(msg)
+		if errors.Is(err, mail.ErrNoPatch) {
+			continue // as git apply skips what is not a diff
+		}
+		if err != nil {
+			return fmt.Errorf("apply: mail %d: %w", i+1, err)
+		}
+		d := diffOnly(m.Patch)
+		diffs.WriteString(d)
+		if d != "" && !strings.HasSuffix(d, "\n") {
+			diffs.WriteString("\n")
+		}
+	}
+	return a.apply(ctx, diffs.String())
+}
+
+// diffOnly drops what comes before a mail's diff (its diffstat), whose
+// lines, after the diff of the mail before, would read as its context.
+func diffOnly(patch string) string {
+	for at := 0; at < len(patch); {
+		line, _, _ := strings.Cut(patch[at:], "\n")
+		if strings.HasPrefix(line, "diff ") || strings.HasPrefix(line, "Index: ") || strings.HasPrefix(line, "--- ") {
+			return patch[at:]
+		}
+		at += len(line) + 1
+	}
+	return patch
 }
 
 // mailRules refuses what a series of n mails cannot do.

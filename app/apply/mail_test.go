@@ -243,3 +243,53 @@ func TestMessageNamesNoLocalPath(t *testing.T) {
 		t.Errorf("message names where the patch lay:\n%s", msg)
 	}
 }
+
+// TestMailboxDiffsLikeGitApply applies a series of mails with
+// --no-commit, --index or --cached, without pair am: their diffs are
+// applied one after the other and nothing is committed, as git apply
+// does with the same mailbox.
+func TestMailboxDiffsLikeGitApply(t *testing.T) {
+	src, series := mailSeries(t)
+	b, err := os.ReadFile(series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A mail without a diff first, which git apply skips.
+	withEmpty := filepath.Join(t.TempDir(), "with-empty.mbox")
+	empty := "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\nDate: Thu, 7 Apr 2005 15:14:13 -0700\nSubject: [PATCH] empty commit\n\n---\n2.39.5\n\n"
+	if err := os.WriteFile(withEmpty, []byte(empty+string(b)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, mbox string
+		flag       string
+		set        func(*Options)
+	}{
+		{"--no-commit", series, "", func(o *Options) { o.NoCommit = true }},
+		{"--index", series, "--index", func(o *Options) { o.Index = true }},
+		{"--cached", series, "--cached", func(o *Options) { o.Cached = true }},
+		{"--no-commit, a mail without a diff first", withEmpty, "", func(o *Options) { o.NoCommit = true }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mbox := tt.mbox
+			byGit, byPair := copyAt(t, src), copyAt(t, src)
+			args := []string{"apply", mbox}
+			if tt.flag != "" {
+				args = []string{"apply", tt.flag, mbox}
+			}
+			repotest.Git(t, byGit, args...)
+			o, out, errw := options(byPair, "")
+			o.Patch, o.Yes = mbox, true
+			tt.set(&o)
+			if err := Run(context.Background(), o); err != nil {
+				t.Fatalf("Run: %v\n%s%s", err, out, errw)
+			}
+			if g, p := snapshot(t, byGit), snapshot(t, byPair); g != p {
+				t.Errorf("pair made\n%s\ngit apply made\n%s", p, g)
+			}
+			if got, want := repotest.Git(t, byPair, "rev-parse", "HEAD"), repotest.Git(t, byGit, "rev-parse", "HEAD"); got != want {
+				t.Errorf("pair moved HEAD to %s; want it left at %s", got, want)
+			}
+		})
+	}
+}

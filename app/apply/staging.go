@@ -34,6 +34,11 @@ type Merged struct {
 // commit (--index, --cached).
 func (o Options) staged() bool { return o.Index || o.Cached }
 
+// indexed reports whether the working tree and the index both take the
+// result, as with git apply --index (which --3way without a commit
+// implies, see checkStaging).
+func (o Options) indexed() bool { return o.Index && !o.Cached }
+
 // checkStaging refuses the options that do not go together, before
 // anything is read, and gives --3way git's meaning: without a commit
 // (--no-commit) it implies --index, unless --cached is given.
@@ -91,6 +96,11 @@ func (a *applier) placeStaged(patch *edit.Patch) ([]*edit.FilePlan, error) {
 	}
 	if o.staged() {
 		if err := a.tree.CheckIndex(plans, o.Cached); err != nil {
+			return nil, err
+		}
+	}
+	if o.indexed() {
+		if err := a.tree.KeepIndexModes(plans); err != nil {
 			return nil, err
 		}
 	}

@@ -101,7 +101,9 @@ current file. Fenced blocks that are not edits are listed as ignored.
 
 Mail (a git format-patch file, or an mbox of several) is applied as pair
 am applies it: one review and one commit per mail, with the mail's author,
-date and message (see pair am --help).
+date and message (see pair am --help). With --no-commit, --index, --cached
+or --3way, its diffs are applied one after the other and nothing is
+committed, as git apply does.
 
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
