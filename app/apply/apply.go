@@ -132,7 +132,11 @@ type Report struct {
 	// they change nothing, are applied already, or repeat another.
 	Skipped []review.HunkFailure `json:"skipped,omitempty"`
 	Error   string               `json:"error,omitempty"`
-	Summary map[string]int       `json:"summary"`
+	// NotAhead are the files --yes left unwritten because pair or git
+	// reads them as configuration (see audit.ConfigFile): pair apply
+	// then exits 1, as the patch was not applied whole.
+	NotAhead []string       `json:"not_approved_ahead,omitempty"`
+	Summary  map[string]int `json:"summary"`
 	// Commit is the pair commit made, if any; Uncommitted lists files
 	// written but left out of it, with why.
 	Commit      string            `json:"commit,omitempty"`
@@ -392,7 +396,10 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	}
 	if len(plans) == 0 {
 		a.nothingApproved(abandoned)
-		return a.writeRejects()
+		if err := a.writeRejects(); err != nil {
+			return err
+		}
+		return a.notAhead()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -416,7 +423,22 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return &output.ExitError{Code: code, Msg: commitErr.Error()}
 	}
-	return nil
+	return a.notAhead()
+}
+
+// ErrNotAhead is returned when --yes left a file unwritten that pair or
+// git reads as configuration, which only a person approves: the rest of
+// the patch was applied, not all of it.
+var ErrNotAhead = errors.New("--yes never approves an edit to a file that pair or git reads as configuration")
+
+// notAhead fails pair apply --yes when it left configuration files
+// unwritten, after writing the rest: the patch was not applied whole.
+func (a *applier) notAhead() error {
+	if len(a.report.NotAhead) == 0 {
+		return nil
+	}
+	return &output.ExitError{Code: output.Failure, Err: ErrNotAhead,
+		Msg: strings.TrimPrefix(review.NotAhead(a.report.NotAhead, "--yes"), "pair: ") + " (review without --yes, or answer with --decisions)"}
 }
 
 // fail reports err: in the JSON report with --json, else as the error.
@@ -584,9 +606,7 @@ func (a *applier) decide(ctx context.Context, plans []*edit.FilePlan, placed, fa
 				return nil, false, a.fail(fmt.Errorf("%s: %s; --yes does not approve it: review it on a terminal, without --yes", safetext.Name(rev.FileOf(&rev.Items[i]).Path()), g))
 			}
 		}
-		if left := rev.ApproveAhead(); len(left) > 0 {
-			fmt.Fprintln(a.o.IO.Err, review.NotAhead(left, "--yes"))
-		}
+		a.report.NotAhead = rev.ApproveAhead()
 	case review.DecideLetters:
 		if err := rev.Play(review.Letters(a.letters)); err != nil {
 			return nil, false, answersError(err, "--decisions", len(rev.Items))

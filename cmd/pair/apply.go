@@ -246,8 +246,9 @@ When the repository lacks the preimage blob, the hunks stay refused.
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
 answers on standard input; with --reject, the others were applied), a
-file could not be written, a --whitespace=error refused the patch, or a
---3way conflict was written;
+file could not be written, a --whitespace=error refused the patch, a
+--3way conflict was written, or --yes left a file that pair or git reads
+as configuration unwritten (the rest was applied);
 2 usage error, or decisions that do not fit the hunks; 130 interrupted.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; show where each hunk goes and how it was placed"},
