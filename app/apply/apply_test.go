@@ -165,3 +165,31 @@ func TestSummarizePaths(t *testing.T) {
 		t.Errorf("five paths: %q", got)
 	}
 }
+
+// TestYesLeavesConfigurationAndFails: --yes writes and commits the rest of
+// a patch but not an edit to .gitignore, which only a person approves, and
+// fails, since the patch was not applied whole; --json names the file.
+func TestYesLeavesConfigurationAndFails(t *testing.T) {
+	dir := repotest.Init(t, map[string]string{"calc.go": calc, ".gitignore": "*.o\n"})
+	repotest.Git(t, dir, "config", "user.name", "Pair Tester")
+	repotest.Git(t, dir, "config", "user.email", "tester@example.com")
+	patch := "--- a/.gitignore\n+++ b/.gitignore\n@@ -1 +1,2 @@\n *.o\n+*.a\n" +
+		"--- a/calc.go\n+++ b/calc.go\n@@ -5 +5 @@\n-\treturn a + b\n+\treturn b + a\n"
+	out, err := applyPatch(t, dir, patch, func(o *Options) { o.Yes, o.JSON = true, true })
+	if !errors.Is(err, ErrNotAhead) || !strings.Contains(err.Error(), ".gitignore") {
+		t.Fatalf("got %v, want ErrNotAhead naming .gitignore", err)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(r.NotAhead) != 1 || r.NotAhead[0] != ".gitignore" || !r.Applied {
+		t.Errorf("report: not_approved_ahead %q, applied %v; want [.gitignore], true", r.NotAhead, r.Applied)
+	}
+	if got := repotest.Git(t, dir, "show", "HEAD:calc.go"); !strings.Contains(got, "return b + a") {
+		t.Errorf("calc.go was not committed:\n%s", got)
+	}
+	if got := repotest.Git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf(".gitignore changed: %q", got)
+	}
+}
