@@ -372,6 +372,8 @@ func applyArgs(t *testing.T, args []string, o *Options) {
 			o.Cached = true
 		case a == "-3" || a == "--3way":
 			o.ThreeWay = true
+		case a == "--binary" || a == "--allow-binary-replacement":
+			// git takes them and does nothing; so does pair.
 		case a == "--check":
 			o.Check = true
 		default:

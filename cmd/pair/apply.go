@@ -271,6 +271,10 @@ as configuration unwritten (the rest was applied);
 			&cli.BoolFlag{Name: "apply", Usage: "apply the patch as well as printing --stat, --numstat or --summary"},
 			&cli.BoolFlag{Name: "reject", Usage: "apply the hunks that place and write the others to FILE.rej, as git apply --reject does; exit 1 when any was rejected"},
 			&cli.StringFlag{Name: "whitespace", Usage: "what to do with added lines that have whitespace errors (core.whitespace, the whitespace attribute): `ACTION` is nowarn, warn, fix, error or error-all (git apply --whitespace)", DefaultText: "apply.whitespace, else nowarn"},
+			// git apply still takes these, and they do nothing: binary
+			// patches are always applied.
+			&cli.BoolFlag{Name: "binary", Hidden: true, Usage: "accepted for git apply's sake: binary patches are always applied"},
+			&cli.BoolFlag{Name: "allow-binary-replacement", Hidden: true, Usage: "accepted for git apply's sake: binary patches are always applied"},
 			&cli.BoolFlag{Name: "unidiff-zero", Usage: "accepted for git apply's sake: pair always places hunks without context (diff -U0) by their line numbers"},
 			&cli.BoolFlag{Name: "recount", Usage: "take each hunk's line counts from its lines, not from its header (git apply --recount)"},
 			&cli.BoolFlag{Name: "allow-empty", Usage: "succeed, doing nothing, on a patch with no change in it (git apply --allow-empty)"},
