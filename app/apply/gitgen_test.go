@@ -30,7 +30,8 @@ var makers = []struct {
 	{"git format-patch", formatPatch, nil},
 	{"git diff -U0", gitDiffU0, nil},
 	{"diff -ruN", diffRuN, traditionalUnwrites},
-	{"git diff", "git diff -M -C --binary base HEAD", nil},
+	// -C -C finds copies of files the change leaves as they were.
+	{"git diff -C -C", "git diff -M -C -C --binary base HEAD", nil},
 	{"diff -U0", diffU0, traditionalUnwrites},
 }
 
@@ -347,8 +348,18 @@ func (g *generator) change(k string) bool {
 	return true
 }
 
-// write makes the directory hold exactly the generator's files.
-func (g *generator) write(t *testing.T, dir string) {
+// snapshot is a copy of the files as they are now.
+func (g *generator) snapshot() map[string]*genFile {
+	c := make(map[string]*genFile, len(g.files))
+	for n, f := range g.files {
+		cf := *f
+		c[n] = &cf
+	}
+	return c
+}
+
+// writeFiles makes the directory hold exactly files.
+func (g *generator) writeFiles(t *testing.T, dir string, files map[string]*genFile) {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -361,7 +372,7 @@ func (g *generator) write(t *testing.T, dir string) {
 			}
 		}
 	}
-	for _, f := range g.files {
+	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -396,23 +407,24 @@ func genCase(t *testing.T, seed uint64) {
 		g.change(firsts[g.r.IntN(len(firsts))])
 	}
 	g.log = nil
-	base := map[string]*genFile{}
-	for n, f := range g.files {
-		c := *f
-		base[n] = &c
-	}
-	setup := func(dir string) {
-		saved := g.files
-		g.files = base
-		g.write(t, dir)
-		g.files = saved
-	}
-	for range 1 + g.r.IntN(4) {
+	base := g.snapshot()
+	setup := func(dir string) { g.writeFiles(t, dir, base) }
+	// The changes, in one commit or a few (git format-patch writes a
+	// mail for each).
+	var commits []map[string]*genFile
+	for i := range 1 + g.r.IntN(4) {
+		if i > 0 && g.r.IntN(3) == 0 {
+			commits = append(commits, g.snapshot())
+			g.log = append(g.log, "|")
+		}
 		g.change(allowed[g.r.IntN(len(allowed))])
 	}
+	commits = append(commits, g.snapshot())
 	change := func(dir string) {
-		g.write(t, dir)
-		sh(t, dir, "git add -A; git commit -q --allow-empty -m change")
+		for i, files := range commits {
+			g.writeFiles(t, dir, files)
+			sh(t, dir, fmt.Sprintf("git add -A; git diff --cached --quiet || git commit -q -m 'change %d'", i+1))
+		}
 	}
 	t.Logf("seed %d: %s; patch by %s", seed, strings.Join(g.log, ", "), m.name)
 	runGitCase(t, setup, change, m.cmd)
