@@ -100,7 +100,8 @@ func overlaps(x, y edit) bool {
 // outside the hunks are kept byte for byte, with their own line endings;
 // an added line takes the ending of the line it replaces, or else the
 // file's dominant one; the final newline is
-// kept, or added or removed where a hunk's markers say so. Every hunk's
+// kept, or added or removed where a hunk's markers say so, and lines
+// added after the old last line end as the patch ends them. Every hunk's
 // context and deleted lines must still be in old where the hunk was
 // placed, or Apply fails with ErrStale and changes nothing.
 func Apply(old string, hunks []Resolved) (string, error) {
@@ -156,7 +157,9 @@ func build(t fileText, all []edit, final Newline) string {
 	type outLine struct{ text, eol string }
 	out := make([]outLine, 0, len(t.lines)+8)
 	next := 0
+	appended := false // lines added after the old last line
 	for _, e := range all {
+		appended = appended || e.pos == len(t.lines) && e.del == 0 && len(e.ins) > 0
 		for ; next < e.pos; next++ {
 			out = append(out, outLine{t.lines[next], t.eols[next]})
 		}
@@ -180,7 +183,12 @@ func build(t fileText, all []edit, final Newline) string {
 		out = append(out, outLine{t.lines[next], t.eols[next]})
 	}
 
-	wantNewline := t.finalNewline()
+	// The final newline is the file's, unless the last line is one the
+	// patch adds after the old last line: then it ends as the patch ends
+	// it, with a newline unless marked (as git apply and patch write it;
+	// git joins such a line to an old last line that has no newline,
+	// patch and pair do not).
+	wantNewline := t.finalNewline() || appended
 	switch final {
 	case NewlineAdd:
 		wantNewline = true

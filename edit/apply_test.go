@@ -106,10 +106,24 @@ func TestApplyPlaced(t *testing.T) {
 			want:  "a\nb\nC",
 		},
 		{
+			// The added last line ends as the patch ends it, as git apply
+			// --unidiff-zero and patch write it (see TestAppendAfterLastLine).
 			name:  "no final newline: lines added after the last line",
 			old:   "a\nb",
 			patch: text("@@ -1,2 +1,3 @@", " a", " b", "+c"),
+			want:  "a\nb\nc\n",
+		},
+		{
+			name:  "no final newline: the added last line marked without one",
+			old:   "a\nb",
+			patch: text("@@ -1,2 +1,3 @@", " a", " b", "+c", `\ No newline at end of file`),
 			want:  "a\nb\nc",
+		},
+		{
+			name:  "no final newline: a line added before the last keeps it so",
+			old:   "a\nb",
+			patch: text("@@ -1,2 +1,3 @@", " a", "+x", " b"),
+			want:  "a\nx\nb",
 		},
 		{
 			name:  "marker on the old side adds the final newline",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,6 +174,63 @@ func TestZeroContextLikeGit(t *testing.T) {
 			t.Errorf("pair: got %q (errors %s), want git's %q\nold:\n%q\npatch:\n%s", got, errs, want, old, patch)
 		}
 	})
+}
+
+// TestAppendAfterLastLine: lines a zero-context hunk appends after a last
+// line that has no newline. patch -p1 writes them on lines of their own,
+// the last with the newline the patch gives it; git apply --unidiff-zero
+// ends the file so too, but joins the first added line to the old last
+// line ("a\nbc\n"), which no patch means. pair writes what patch writes.
+func TestAppendAfterLastLine(t *testing.T) {
+	requireGit(t)
+	for _, c := range []struct {
+		name, old, hunk, want string
+	}{
+		{"one line", "a\nb", text("@@ -2,0 +3 @@", "+c"), "a\nb\nc\n"},
+		{"two lines", "a\nb", text("@@ -2,0 +3,2 @@", "+c", "+d"), "a\nb\nc\nd\n"},
+		{"marked without a newline", "a\nb", text("@@ -2,0 +3 @@", "+c", `\ No newline at end of file`), "a\nb\nc"},
+		{"CRLF", "a\r\nb", text("@@ -2,0 +3 @@", "+c"), "a\r\nb\r\nc\r\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			patch := "--- a/f\n+++ b/f\n" + c.hunk
+			gitGot, ok := gitApplied(t, c.old, patch, "--unidiff-zero")
+			if !ok || strings.HasSuffix(gitGot, "\n") != strings.HasSuffix(c.want, "\n") {
+				t.Fatalf("git apply --unidiff-zero: got %q (applied %v); want its final newline as %q's", gitGot, ok, c.want)
+			}
+			if c.name != "CRLF" { // patch writes the patch's LF where pair keeps the file's CRLF
+				if got := patchApplied(t, c.old, patch); got != c.want {
+					t.Fatalf("patch -p1: got %q, want %q", got, c.want)
+				}
+			}
+			got, errs := pairApplied(t, c.old, patch, edit.PlaceOptions{})
+			if errs != "" || got != c.want {
+				t.Errorf("pair: got %q (errors %s), want %q", got, errs, c.want)
+			}
+		})
+	}
+}
+
+// patchApplied is old with patch applied by patch -p1.
+func patchApplied(t *testing.T, old, patch string) string {
+	t.Helper()
+	dir := t.TempDir()
+	f, pf := filepath.Join(dir, "f"), filepath.Join(t.TempDir(), "p.diff")
+	if err := os.WriteFile(f, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pf, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("patch", "-s", "-p1", "-i", pf)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch -p1: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // eachSeed runs check for n seeds (a quarter with -short), in parallel

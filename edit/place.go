@@ -87,8 +87,14 @@ type Resolved struct {
 }
 
 // Label is the one-word placement shown to a reviewer: exact, offset,
-// whitespace, indent, lookalike, fuzzy or fused.
+// reduced, whitespace, indent, lookalike, fuzzy or fused. A hunk that
+// fits letter for letter only with its outer context lines left out
+// (git apply -C<n>, the rule reducedContext) is "reduced", not exact:
+// the lines left out do not match the file.
 func (r *Resolved) Label() string {
+	if r.Pass == PassExact && slices.Contains(r.Rules, ruleReducedContext.ID) {
+		return "reduced"
+	}
 	if r.Pass == PassExact && r.Hinted && r.Offset != 0 {
 		return "offset"
 	}

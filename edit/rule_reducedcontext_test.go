@@ -1,6 +1,8 @@
 package edit_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
@@ -28,5 +30,35 @@ func TestRuleReducedContext(t *testing.T) {
 	}
 	if got, errs := pairApplied(t, old, patch, edit.PlaceOptions{ContextGiven: true, Context: 2}); errs == "" {
 		t.Errorf("-C2: got %q, want a refusal", got)
+	}
+}
+
+// TestReducedContextLabel: a hunk placed by -C<n> with context lines left
+// out is labelled "reduced", with a note saying how many, not "exact":
+// the lines left out do not match the file. The same hunk whose context
+// all matches is exact, -C<n> or not.
+func TestReducedContextLabel(t *testing.T) {
+	patch := text("--- a/f", "+++ b/f", "@@ -2,7 +2,7 @@", " a", " b", " c", "-x", "+y", " e", " f", " g")
+	for _, c := range []struct {
+		name, old, label string
+	}{
+		{"context changed", text("q", "A", "B", "c", "x", "e", "F", "G", "r"), "reduced"},
+		{"context as written", text("q", "a", "b", "c", "x", "e", "f", "g", "r"), "exact"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustParse(t, patch)
+			p.SetPlacing(edit.PlaceOptions{ContextGiven: true, Context: 1})
+			rs, errs := edit.Place(c.old, p.Files[0])
+			if len(errs) > 0 || len(rs) != 1 {
+				t.Fatalf("Place: %d placed, errors %v", len(rs), errs)
+			}
+			if got := rs[0].Label(); got != c.label {
+				t.Errorf("Label() = %q, want %q (notes %q, rules %v)", got, c.label, rs[0].Notes, rs[0].Rules)
+			}
+			reduced := slices.ContainsFunc(rs[0].Notes, func(n string) bool { return strings.Contains(n, "4 of its context lines left out (git apply -C1)") })
+			if reduced != (c.label == "reduced") {
+				t.Errorf("notes %q: want the lines left out named only when reduced", rs[0].Notes)
+			}
+		})
 	}
 }

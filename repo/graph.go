@@ -76,12 +76,7 @@ func (s *sequence) leavesUnder(dir string) bool { return deletesUnder(s.leaving,
 // leavesAbove reports whether a section deletes or renames away a file
 // where p has a directory.
 func (s *sequence) leavesAbove(p string) bool {
-	for d := path.Dir(p); d != "."; d = path.Dir(d) {
-		if s.leaving[d] {
-			return true
-		}
-	}
-	return false
+	return belowAny(p, s.leaving)
 }
 
 // goneError is the refusal of a section that reads a path an earlier
@@ -160,6 +155,12 @@ func (s *settled) tree(p string) (*slot, error) {
 		return o, nil
 	}
 	o := &slot{origin: p}
+	if beyondLink(s.t.root, p) {
+		// Not in the tree: a folder the patch makes where it takes a
+		// link away (any other path beyond a link is refused).
+		s.orig[p] = o
+		return o, nil
+	}
 	fi, err := s.t.root.Lstat(p)
 	switch {
 	case notExist(err):

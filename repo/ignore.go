@@ -283,6 +283,9 @@ func (dk *disk) readTreePatternFile(w *dirWalk, p string) ([]byte, error) {
 			r, name = d, path.Base(p)
 		}
 	}
+	if r == dk.root && beyondLink(r, p) {
+		return nil, nil // no folder of the tree: git reads no patterns there
+	}
 	fi, err := r.Lstat(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isNotDir(err) {

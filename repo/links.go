@@ -165,6 +165,19 @@ func (lk *linkCheck) linkError(p, link string, op LinkOp) *LinkError {
 	return e
 }
 
+// beyondLink reports whether a leading folder of the clean path p is a
+// symbolic link on disk: git never reads a file there, so for git the
+// path is not in the tree (a link the patch takes away leaves room for a
+// folder of that name).
+func beyondLink(root *os.Root, p string) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if fi, err := root.Lstat(d); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // patchLinks holds the symbolic links that a patch makes and those it
 // takes away (deletes, renames or turns into a file), by clean path.
 type patchLinks struct {

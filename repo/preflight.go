@@ -155,6 +155,40 @@ func (pf *preflight) checkWritePath(p string) error {
 	return nil
 }
 
+// checkSetPath is checkWritePath for a path of a write set that deletes
+// the symbolic links gone (see deletedLinks): below one of them the path
+// is new, in folders the write makes after the deletions (a link become
+// a folder), so only its name, its .git components and the submodules
+// are looked at; nothing on disk is followed.
+func (pf *preflight) checkSetPath(p string, gone map[string]bool) error {
+	if !belowAny(p, gone) {
+		return pf.checkWritePath(p)
+	}
+	if err := pf.checkName(p); err != nil {
+		return err
+	}
+	for _, part := range strings.Split(p, "/") {
+		if isDotGit(part) {
+			return fmt.Errorf("%s: %w", p, ErrGitInternal)
+		}
+	}
+	if sub := pf.submodules.gitlinkOf(p); sub != "" {
+		return fmt.Errorf("%s: %w (%s is a submodule in the git index)", p, ErrSubmodule, sub)
+	}
+	return nil
+}
+
+// belowAny reports whether a leading folder of the clean path p is one
+// of dirs.
+func belowAny(p string, dirs map[string]bool) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if dirs[d] {
+			return true
+		}
+	}
+	return false
+}
+
 // checkPlacedPath is checkWritePath for a path that linked found free of
 // symbolic links (linked false): the path lands where it says, so only its
 // name, its .git components, the git directory and the submodules above

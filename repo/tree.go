@@ -391,6 +391,29 @@ func (t *Tree) write(changes []Change, keep bool) (err error) {
 	return nil
 }
 
+// deletedLinks are the symbolic links that a write set deletes, by clean
+// path, each in real folders of the tree: what the set writes below one
+// goes into a folder made after the deletion, not through the link.
+func (t *Tree) deletedLinks(changes []Change) map[string]bool {
+	var gone map[string]bool
+	for _, c := range changes {
+		if !c.Delete {
+			continue
+		}
+		cp, err := t.Clean(c.Path)
+		if err != nil || t.links.checkLinks(cp, LinkWrite) != nil {
+			continue
+		}
+		if fi, err := t.root.Lstat(cp); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if gone == nil {
+				gone = map[string]bool{}
+			}
+			gone[cp] = true
+		}
+	}
+	return gone
+}
+
 // planWrite checks a write set and makes its journal, with the old and
 // new content of each change. It touches nothing.
 func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err error) {
@@ -400,6 +423,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	planned := map[string]bool{}
 	seen := map[string]bool{}
 	t.submodules.gitlinks = nil // read the index afresh
+	gone := t.deletedLinks(changes)
 	for i := range changes {
 		cp, cerr := t.Clean(changes[i].Path)
 		if cerr != nil {
@@ -409,7 +433,7 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 			return nil, nil, nil, fmt.Errorf("%s: pair keeps its journal there outside a repository", cp)
 		}
 		// Every check before anything is written: all or nothing.
-		if err := t.preflight.checkWritePath(cp); err != nil {
+		if err := t.preflight.checkSetPath(cp, gone); err != nil {
 			return nil, nil, nil, err
 		}
 		if seen[cp] {
@@ -436,6 +460,9 @@ func (t *Tree) planWrite(changes []Change) (j *journal, olds, news [][]byte, err
 	for i, c := range changes {
 		e := journalEntry{Path: c.Path, Delete: c.Delete, Restore: tempName(c.Path)}
 		fi, serr := t.root.Lstat(c.Path)
+		if belowAny(c.Path, gone) {
+			serr = fs.ErrNotExist // in a folder made where a link was
+		}
 		if serr == nil && fi.IsDir() && !c.Delete && deletesUnder(deleted, c.Path) {
 			// A directory whose files the set deletes becomes the file:
 			// nothing of it to keep.

@@ -234,13 +234,19 @@ func TestApplyLikeGit(t *testing.T) {
 
 // The patch makers: a sectionCase's patch command that starts with
 // "git format-patch" is applied by git am (not git apply), whose commits
-// pair's must match; diffRuN is a traditional diff of the two trees, applied by
-// patch -p1 and git apply, whose results pair's must match.
+// pair's must match; diffRuN and diffU0 are traditional diffs of the two
+// trees, applied by patch -p1 and git apply, whose results pair's must
+// match. A patch made with -U0 is applied by git apply --unidiff-zero.
 const (
 	formatPatch = "git format-patch --stdout -M -C --binary base"
+	gitDiffU0   = "git diff -U0 -M -C --binary base HEAD"
 	// diffRuN writes diff -ruN of the first commit's tree (ta/) and the
-	// change's (tb/), beside the repository.
-	diffRuN = "rm -rf ../ta ../tb; mkdir ../ta ../tb; git archive base | tar -x -C ../ta; git archive HEAD | tar -x -C ../tb; cd ..; diff -ruN ta tb || test $? = 1"
+	// change's (tb/), beside the repository; diffU0 the same with no
+	// context.
+	diffRuN = bothTrees + "diff -ruN ta tb || test $? = 1"
+	diffU0  = bothTrees + "diff -rNU0 ta tb || test $? = 1"
+
+	bothTrees = "rm -rf ../ta ../tb; mkdir ../ta ../tb; git archive base | tar -x -C ../ta; git archive HEAD | tar -x -C ../tb; cd ..; "
 )
 
 // caseRepos makes a repository, its first commit (tagged base) of the
@@ -268,7 +274,11 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	t.Helper()
 	root, made, byGit, byPair := caseRepos(t, setup)
 	am := strings.HasPrefix(patchCmd, "git format-patch")
-	traditional := patchCmd == diffRuN
+	traditional := patchCmd == diffRuN || patchCmd == diffU0
+	gitApply := "git apply"
+	if patchCmd == gitDiffU0 || patchCmd == diffU0 {
+		gitApply += " --unidiff-zero"
+	}
 	byPatch := filepath.Join(root, "patch")
 	if traditional {
 		copyDir(t, made, byPatch)
@@ -288,7 +298,7 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 		// --keep-cr: a CR that is a file's content stays, as pair keeps it.
 		sh(t, byGit, "git am -q --keep-cr ../change.patch")
 	} else {
-		sh(t, byGit, "git apply ../change.patch; git add -A")
+		sh(t, byGit, gitApply+" ../change.patch; git add -A")
 	}
 	want := snapshot(t, made)
 	if traditional {

@@ -59,6 +59,36 @@ func TestApplySymlinkSameAsGit(t *testing.T) {
 			remove(t, dir, "l")
 			symlink(t, dir, "target", "sub/l2")
 		}},
+		// The link deleted, a folder of its name made: nothing is read or
+		// written through the link, wherever it leads.
+		{name: "link to nowhere becomes a folder", setup: func(t *testing.T, dir string) {
+			symlink(t, dir, "missing.txt", "l")
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "l")
+			writeFiles(t, dir, map[string]string{"l/a": "a\n"})
+		}},
+		{name: "link to a file becomes a folder", setup: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"target": "t\n"})
+			symlink(t, dir, "target", "l")
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "l")
+			writeFiles(t, dir, map[string]string{"l/a": "a\n"})
+		}},
+		{name: "link to a folder becomes a folder", setup: func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"d/a": "in d\n", "d/.gitignore": "a\n"})
+			symlink(t, dir, "d", "l")
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "l")
+			writeFiles(t, dir, map[string]string{"l/a": "a\n"})
+		}},
+		{name: "link out of the tree becomes a folder", setup: func(t *testing.T, dir string) {
+			outside := t.TempDir()
+			writeFiles(t, outside, map[string]string{"a": "outside\n", ".gitignore": "*\n"})
+			symlink(t, dir, outside, "l")
+		}, change: func(t *testing.T, dir string) {
+			remove(t, dir, "l")
+			writeFiles(t, dir, map[string]string{"l/a": "a\n"})
+		}},
 		{name: "link to an executable", setup: func(t *testing.T, dir string) {
 			symlink(t, dir, "run.sh", "x")
 		}, change: func(t *testing.T, dir string) {
