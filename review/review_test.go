@@ -547,7 +547,7 @@ func TestDecide(t *testing.T) {
 		note     string
 		want     string
 		notes    string
-		is       error  // the error's reason, when it has a type
+		is       error // the error's reason, when it has a type
 	}{
 		{
 			name: "approve the current item moves on",
