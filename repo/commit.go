@@ -156,7 +156,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 	var hooks *commitHooks
 	if !opts.NoVerify {
-		hooks, err = t.startHooks(c.st, c.cfg, t.gitDir, t.commonDir, c.tree, c.next, opts.HookOutput)
+		hooks, err = c.startHooks(opts.HookOutput)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +286,7 @@ func (c *commitRun) readHead() error {
 func (c *commitRun) collect(files []FileCommit, res *CommitResult) error {
 	c.changes = map[string]*treeChange{}
 	for _, f := range files {
-		fcs, reason, err := c.t.fileChanges(c.st, c.base, f, c.fl)
+		fcs, reason, err := c.fileChanges(f)
 		if err != nil {
 			return fmt.Errorf("commit %s: %w", f.Path, err)
 		}
@@ -330,11 +330,11 @@ func (c *commitRun) nextIndex(res *CommitResult) error {
 // file that held the committed content, goes into the commit, as with
 // git commit; when it took every change back, c.tree is HEAD's again.
 func (c *commitRun) preCommit(hooks *commitHooks, res *CommitResult) error {
-	clean := c.t.cleanInWorkTree(c.changes, c.committed)
+	clean := c.cleanInWorkTree()
 	if err := hooks.run(c.ctx, "pre-commit"); err != nil {
 		return err
 	}
-	hooked, err := c.t.hookChanges(c.st, hooks.index, c.changes, c.committed, clean, c.fl)
+	hooked, err := c.hookChanges(hooks.index, clean)
 	if err != nil || len(hooked) == 0 {
 		return err
 	}
@@ -522,7 +522,8 @@ func (c *treeChange) worktree() string {
 // with HEAD and stored as git add would: cleaned by the filter (see
 // filters.clean); the hunks are placed on what the person sees, the
 // working-tree form.
-func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit, fl *filters) ([]*treeChange, string, error) {
+func (c *commitRun) fileChanges(f FileCommit) ([]*treeChange, string, error) {
+	st, base, fl := c.st, c.base, c.fl
 	if f.Gitlink != "" || f.WasGitlink {
 		return gitlinkChanges(st, base, f)
 	}
@@ -534,11 +535,11 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 	headMode := filemode.Regular
 	inHead := false
 	if !f.Create {
-		c, m, ok, err := headFile(st, base, src)
+		hc, m, ok, err := headFile(st, base, src)
 		if err != nil {
 			return nil, "", err
 		}
-		headContent, headMode, inHead = c, m, ok
+		headContent, headMode, inHead = hc, m, ok
 	} else if _, _, ok, err := headFile(st, base, f.Path); err != nil {
 		return nil, "", err
 	} else if ok {
@@ -612,11 +613,11 @@ func (t *Tree) fileChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f F
 		mode = filemode.Symlink
 	}
 	fc := f
-	c := &treeChange{path: f.Path, mode: mode, file: &fc}
-	if err := c.store(st, fl, driver, content); err != nil {
+	ch := &treeChange{path: f.Path, mode: mode, file: &fc}
+	if err := ch.store(st, fl, driver, content); err != nil {
 		return nil, "", err
 	}
-	out = append(out, c)
+	out = append(out, ch)
 	return out, "", nil
 }
 
@@ -941,7 +942,8 @@ type commitHooks struct {
 }
 
 // startHooks writes the temporary index for the hooks.
-func (t *Tree) startHooks(st storer.EncodedObjectStorer, cfg gitConfig, gitDir, commonDir string, tree plumbing.Hash, next *index.Index, output io.Writer) (*commitHooks, error) {
+func (c *commitRun) startHooks(output io.Writer) (*commitHooks, error) {
+	t, st, cfg, gitDir, commonDir, tree, next := c.t, c.st, c.cfg, c.t.gitDir, c.t.commonDir, c.tree, c.next
 	tmp, err := os.CreateTemp(gitDir, "pair-index-*.tmp")
 	if err != nil {
 		return nil, err
@@ -987,13 +989,13 @@ func (h *commitHooks) commitMsg(ctx context.Context, editMsg, msg string) (strin
 
 // cleanInWorkTree returns the committed paths whose working-tree file
 // holds exactly the committed content.
-func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[string]bool) map[string]bool {
+func (c *commitRun) cleanInWorkTree() map[string]bool {
 	out := map[string]bool{}
-	for p, c := range changes {
-		if !committed[p] || c.delete {
+	for p, ch := range c.changes {
+		if !c.committed[p] || ch.delete {
 			continue
 		}
-		if b, err := t.ReadFile(p); err == nil && string(b) == c.worktree() {
+		if b, err := c.t.ReadFile(p); err == nil && string(b) == ch.worktree() {
 			out[p] = true
 		}
 	}
@@ -1005,7 +1007,8 @@ func (t *Tree) cleanInWorkTree(changes map[string]*treeChange, committed map[str
 // commits what the hook staged), or else the working-tree content it
 // wrote in a file that held the committed content before it ran (a
 // formatter that does not stage).
-func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, changes map[string]*treeChange, committed, clean map[string]bool, fl *filters) ([]*treeChange, error) {
+func (c *commitRun) hookChanges(indexFile string, clean map[string]bool) ([]*treeChange, error) {
+	t, st, changes, committed, fl := c.t, c.st, c.changes, c.committed, c.fl
 	idx, _, err := readIndex(indexFile)
 	if err != nil {
 		return nil, fmt.Errorf("read the index the pre-commit hook left: %w", err)
@@ -1018,13 +1021,13 @@ func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, chan
 	}
 	var out []*treeChange
 	for _, p := range slices.Sorted(maps.Keys(committed)) {
-		c := changes[p]
+		ch := changes[p]
 		e, ok := staged[p]
 		switch {
-		case !ok && !c.delete:
+		case !ok && !ch.delete:
 			out = append(out, &treeChange{path: p, delete: true}) // the hook unstaged it
 			continue
-		case ok && (c.delete || e.Hash != c.blob || e.Mode != c.mode):
+		case ok && (ch.delete || e.Hash != ch.blob || e.Mode != ch.mode):
 			if e.Mode != filemode.Regular && e.Mode != filemode.Executable {
 				return nil, fmt.Errorf("the pre-commit hook staged %s as mode %s, which pair does not commit", p, e.Mode)
 			}
@@ -1035,18 +1038,18 @@ func (t *Tree) hookChanges(st storer.EncodedObjectStorer, indexFile string, chan
 			out = append(out, &treeChange{path: p, content: string(b), blob: e.Hash, mode: e.Mode})
 			continue
 		}
-		if c.delete || !clean[p] {
+		if ch.delete || !clean[p] {
 			continue
 		}
 		b, err := t.ReadFile(p)
-		if err != nil || string(b) == c.worktree() {
+		if err != nil || string(b) == ch.worktree() {
 			continue // removed (it stays as staged) or unchanged
 		}
 		driver, err := fl.driver(p)
 		if err != nil {
 			return nil, err
 		}
-		hc := &treeChange{path: p, mode: c.mode}
+		hc := &treeChange{path: p, mode: ch.mode}
 		if err := hc.store(st, fl, driver, string(b)); err != nil {
 			return nil, err
 		}

@@ -134,7 +134,7 @@ func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 		return err == nil && fi.IsDir() || gone(err)
 	}
 	b, mode, err := t.workEntry(p)
-	if err != nil || t.recordedMode(mode, e) != e.Mode {
+	if err != nil || t.repo.recordedMode(mode, e) != e.Mode {
 		return false
 	}
 	// A size other than the one the entry records is a change, for git,
@@ -165,7 +165,7 @@ func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
 			continue
 		}
 		_, work, err := t.workEntry(p.OldPath)
-		if err != nil || work == e.Mode || t.recordedMode(work, e) != e.Mode {
+		if err != nil || work == e.Mode || t.repo.recordedMode(work, e) != e.Mode {
 			continue
 		}
 		p.Diff.OldMode, p.Diff.NewMode = strings.TrimPrefix(work.String(), "0"), strings.TrimPrefix(e.Mode.String(), "0")
@@ -176,12 +176,12 @@ func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
 // recordedMode is the mode git records for a working file of mode work
 // whose index entry is e (nil for none): with core.fileMode false, git
 // does not trust a file's executable bit and keeps the entry's.
-func (t *Tree) recordedMode(work filemode.FileMode, e *index.Entry) filemode.FileMode {
+func (gr *gitRepo) recordedMode(work filemode.FileMode, e *index.Entry) filemode.FileMode {
 	regular := func(m filemode.FileMode) bool { return m == filemode.Regular || m == filemode.Executable }
 	if e == nil || !regular(work) || !regular(e.Mode) {
 		return work
 	}
-	cfg, err := t.repo.loadConfig()
+	cfg, err := gr.loadConfig()
 	if err != nil {
 		return work
 	}
@@ -384,7 +384,7 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 				return fmt.Errorf("stage %s: %w", p.NewPath, err)
 			}
 			if p.Diff.OldMode == p.Diff.NewMode {
-				mode = t.recordedMode(mode, entries[p.OldPath])
+				mode = t.repo.recordedMode(mode, entries[p.OldPath])
 			}
 			// Stored as git add stores it; the stat data are the file's.
 			if h, err = t.addBlob(st, p.NewPath, content, mode); err != nil {

@@ -55,7 +55,7 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--3way: %w", err)
 	}
-	style, err := t.conflictStyle()
+	style, err := t.repo.conflictStyle()
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +97,8 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 
 // conflictStyle is the repository's merge.conflictStyle, as git apply
 // --3way writes conflicts.
-func (t *Tree) conflictStyle() (edit.ConflictStyle, error) {
-	cfg, err := t.repo.loadConfig()
+func (gr *gitRepo) conflictStyle() (edit.ConflictStyle, error) {
+	cfg, err := gr.loadConfig()
 	if err != nil {
 		return edit.StyleMerge, err
 	}
@@ -135,7 +135,7 @@ func (t *Tree) AddAdds(p *edit.Patch, access Access) (*edit.Patch, []*edit.FileP
 			}
 		}
 	}
-	style, err := t.conflictStyle()
+	style, err := t.repo.conflictStyle()
 	if err != nil {
 		return nil, nil, nil, err
 	}
