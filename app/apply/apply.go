@@ -267,6 +267,9 @@ type applier struct {
 	reported bool
 	// rejects are the hunks --reject writes to .rej files, of the
 	// files rejectPlans.
+	// wsFixed are the whitespace rules of each file --whitespace=fix
+	// fixed, for fixContext.
+	wsFixed     map[*edit.FileDiff]wsRules
 	rejects     []*edit.PlacementError
 	rejectPlans []*edit.FilePlan
 }
@@ -353,6 +356,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 	if err != nil {
 		return a.fail(err)
 	}
+	a.fixContext(plans)
 	a.verbose(plans)
 	placed, failed := a.place(plans)
 	if a.o.Reject && failed > 0 && !a.o.Check {

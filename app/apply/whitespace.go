@@ -275,6 +275,12 @@ func (a *applier) whitespace(p *edit.Patch) error {
 	}
 	if action == "fix" {
 		fixWhitespace(p, rules, eof, len(found) > 0)
+		a.wsFixed = map[*edit.FileDiff]wsRules{}
+		for i, f := range p.Files {
+			if i < len(rules) {
+				a.wsFixed[f] = rules[i]
+			}
+		}
 	}
 	if len(found) == 0 {
 		return nil
@@ -323,6 +329,46 @@ func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int, added
 		}
 	}
 	p.Files = files
+}
+
+// fixContext gives the file's context lines their whitespace fixed
+// where a hunk matched only with whitespace fixed, as git apply
+// --whitespace=fix writes them: such a context line becomes the file's
+// line deleted and its fixed form added, so that the review shows it. A
+// hunk that matched the file exactly leaves its context as it is.
+func (a *applier) fixContext(plans []*edit.FilePlan) {
+	for _, p := range plans {
+		r, ok := a.wsFixed[p.Diff]
+		if !ok || p.Old == "" {
+			continue
+		}
+		old := strings.Split(p.Old, "\n")
+		for hi := range p.Hunks {
+			h := &p.Hunks[hi]
+			if h.Pass == edit.PassExact {
+				continue
+			}
+			var lines []edit.Line
+			k := h.Start
+			for _, l := range h.Lines {
+				if l.Kind == edit.Add {
+					lines = append(lines, l)
+					continue
+				}
+				if l.Kind == edit.Context && k < len(old) {
+					file := strings.TrimSuffix(old[k], "\r")
+					if fixed := r.fix(file); fixed != file {
+						lines = append(lines, edit.Line{Kind: edit.Delete, Text: file, EOL: l.EOL}, edit.Line{Kind: edit.Add, Text: fixed, EOL: l.EOL})
+						k++
+						continue
+					}
+				}
+				lines = append(lines, l)
+				k++
+			}
+			h.Lines = lines
+		}
+	}
 }
 
 // blankAtEOF returns how many blank lines the hunk hi of f adds at the
