@@ -215,7 +215,8 @@ space-before-tab, indent-with-non-tab, tab-in-indent, blank-at-eol,
 blank-at-eof, cr-at-eol, tabwidth=N): nowarn, warn (one line on standard
 error naming them), error and error-all (refuse the patch, nothing
 written), fix or strip (fix them as git does, and let context and deleted
-lines match the file once their whitespace is fixed). Without it,
+lines match the file once their whitespace is fixed; where a hunk matched
+only so, its context lines are written fixed too, as git writes them). Without it,
 apply.whitespace from git's configuration decides, and without that pair
 says nothing (git's default is warn). --recount takes each hunk's counts
 from its lines, --allow-empty succeeds on a patch with no change in it,
