@@ -87,6 +87,7 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 	if err != nil {
 		return err
 	}
+	trust := t.repo.trustsFileMode()
 	prev := earlier(plans)
 	// A path a section deletes or renames away may be created by another
 	// (git's delete-then-create, as git diff -B writes it, or a swap).
@@ -110,7 +111,7 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			}
 			// A submodule's folder is not compared: its pointer is in the
 			// index only.
-			if !cached && !gitlinkSource(p.Diff) && !t.matchesEntry(p.OldPath, e) {
+			if !cached && !gitlinkSource(p.Diff) && !t.matchesEntry(p.OldPath, e, trust) {
 				return indexError(p.OldPath, "does not match index")
 			}
 		}
@@ -125,8 +126,8 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 
 // matchesEntry reports whether the working file p holds what the index
 // entry e holds: the same kind of file, and the blob git add would store
-// (see addBlob).
-func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
+// (see addBlob); trust is core.fileMode (see recordedMode).
+func (t *Tree) matchesEntry(p string, e *index.Entry, trust bool) bool {
 	if e.Mode == filemode.Submodule {
 		// A submodule: its folder, or nothing, which git checks out as
 		// the empty folder.
@@ -134,7 +135,7 @@ func (t *Tree) matchesEntry(p string, e *index.Entry) bool {
 		return err == nil && fi.IsDir() || gone(err)
 	}
 	b, mode, err := t.workEntry(p)
-	if err != nil || t.repo.recordedMode(mode, e) != e.Mode {
+	if err != nil || recordedMode(mode, e, trust) != e.Mode {
 		return false
 	}
 	// A size other than the one the entry records is a change, for git,
@@ -159,13 +160,14 @@ func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
 	if err != nil {
 		return err
 	}
+	trust := t.repo.trustsFileMode()
 	for _, p := range plans {
 		e := entries[p.OldPath]
 		if p.OldPath == "" || p.NewPath == "" || e == nil || p.Diff.ModeChange() {
 			continue
 		}
 		_, work, err := t.workEntry(p.OldPath)
-		if err != nil || work == e.Mode || t.repo.recordedMode(work, e) != e.Mode {
+		if err != nil || work == e.Mode || recordedMode(work, e, trust) != e.Mode {
 			continue
 		}
 		p.Diff.OldMode, p.Diff.NewMode = strings.TrimPrefix(work.String(), "0"), strings.TrimPrefix(e.Mode.String(), "0")
@@ -174,21 +176,26 @@ func (t *Tree) KeepIndexModes(plans []*edit.FilePlan) error {
 }
 
 // recordedMode is the mode git records for a working file of mode work
-// whose index entry is e (nil for none): with core.fileMode false, git
-// does not trust a file's executable bit and keeps the entry's.
-func (gr *gitRepo) recordedMode(work filemode.FileMode, e *index.Entry) filemode.FileMode {
+// whose index entry is e (nil for none): with core.fileMode false (trust
+// false), git does not trust a file's executable bit and keeps the
+// entry's.
+func recordedMode(work filemode.FileMode, e *index.Entry, trust bool) filemode.FileMode {
 	regular := func(m filemode.FileMode) bool { return m == filemode.Regular || m == filemode.Executable }
-	if e == nil || !regular(work) || !regular(e.Mode) {
+	if trust || e == nil || !regular(work) || !regular(e.Mode) {
 		return work
 	}
+	return e.Mode
+}
+
+// trustsFileMode reads core.fileMode, as git does (true when unset or
+// unreadable): read once per operation, not once per file.
+func (gr *gitRepo) trustsFileMode() bool {
 	cfg, err := gr.loadConfig()
 	if err != nil {
-		return work
+		return true
 	}
-	if trust, err := cfg.boolean("core", "fileMode", true); err == nil && !trust {
-		return e.Mode
-	}
-	return work
+	trust, err := cfg.boolean("core", "fileMode", true)
+	return err != nil || trust
 }
 
 // workEntry reads the working file p as it is (see worktreeBlob), with
@@ -321,6 +328,7 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 		return err
 	}
 	entries, _ := stageEntries(idx)
+	trust := t.repo.trustsFileMode()
 	changes := map[string]*treeChange{}
 	committed := map[string]bool{}
 	var stages []*index.Entry
@@ -384,7 +392,7 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 				return fmt.Errorf("stage %s: %w", p.NewPath, err)
 			}
 			if p.Diff.OldMode == p.Diff.NewMode {
-				mode = t.repo.recordedMode(mode, entries[p.OldPath])
+				mode = recordedMode(mode, entries[p.OldPath], trust)
 			}
 			// Stored as git add stores it; the stat data are the file's.
 			if h, err = t.addBlob(st, p.NewPath, content, mode); err != nil {

@@ -139,6 +139,7 @@ func (t *Tree) AddAdds(p *edit.Patch, access Access) (*edit.Patch, []*edit.FileP
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	trust := t.repo.trustsFileMode()
 	w := newDirWalk(t)
 	defer w.close()
 	rest := &edit.Patch{}
@@ -155,7 +156,7 @@ func (t *Tree) AddAdds(p *edit.Patch, access Access) (*edit.Patch, []*edit.FileP
 		if err := t.guard(path, access, w); err != nil {
 			return nil, nil, nil, err
 		}
-		if !t.matchesEntry(path, e) {
+		if !t.matchesEntry(path, e, trust) {
 			return nil, nil, nil, indexError(path, "does not match index")
 		}
 		b, err := t.root.ReadFile(path)
