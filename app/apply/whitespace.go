@@ -250,6 +250,12 @@ func (a *applier) whitespace(p *edit.Patch) error {
 			return err
 		}
 	}
+	var past map[*edit.Hunk]pastEnd
+	if action == "fix" {
+		if past, err = a.pastEOF(p, rules); err != nil {
+			return err
+		}
+	}
 	var found []wsLine
 	eof := map[*edit.Hunk]int{} // the blank lines a hunk adds at the end of the file
 	for i, f := range p.Files {
@@ -267,14 +273,14 @@ func (a *applier) whitespace(p *edit.Patch) error {
 				}
 				at++
 			}
-			if n := a.blankAtEOF(f, hi, rules[i]); n > 0 {
+			if n := a.blankAtEOF(f, hi, rules[i], past[h].n > 0); n > 0 {
 				eof[h] = n
 				found = append(found, wsLine{path: f.NewPath, line: at - n, what: []string{"blank lines at the end of the file"}})
 			}
 		}
 	}
 	if action == "fix" {
-		fixWhitespace(p, rules, eof, len(found) > 0)
+		fixWhitespace(p, rules, eof, past, len(found) > 0)
 		a.wsFixed = map[*edit.FileDiff]wsRules{}
 		for i, f := range p.Files {
 			if i < len(rules) {
@@ -291,10 +297,11 @@ func (a *applier) whitespace(p *edit.Patch) error {
 // fixWhitespace fixes the context and deleted lines of p by their
 // file's rules, so that they match a file whose whitespace was fixed (git
 // compares them fixed), and, when the patch has whitespace errors
-// (added), every added line; it takes the blank lines eof counts off the
-// end of their hunks, and leaves out the hunks that then change nothing,
-// and the files left with none.
-func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int, added bool) {
+// (added), every added line; it gives the old lines that past counts at
+// the end of their hunks to the file (see pastEOF), takes the blank lines
+// eof counts off the end of their hunks, and leaves out the hunks that
+// then change nothing, and the files left with none.
+func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int, past map[*edit.Hunk]pastEnd, added bool) {
 	var files []*edit.FileDiff
 	for i, f := range p.Files {
 		if f.Binary || f.NewPath == "" {
@@ -307,6 +314,9 @@ func fixWhitespace(p *edit.Patch, rules []wsRules, eof map[*edit.Hunk]int, added
 				if l := &h.Lines[j]; l.Kind != edit.Add || added {
 					l.Text = rules[i].fix(l.Text)
 				}
+			}
+			if e := past[h]; e.n > 0 {
+				e.give(h)
 			}
 			if n := eof[h]; n > 0 {
 				// The last n added lines, all blank, go.
@@ -371,11 +381,133 @@ func (a *applier) fixContext(plans []*edit.FilePlan) {
 	}
 }
 
+// pastEnd is a hunk whose last n old lines lie past the end of the
+// file, whose lines (without their CR) are file.
+type pastEnd struct {
+	n    int
+	file []string
+}
+
+// pastEOF finds the last hunk of each file that fits the file only with
+// blank old lines past its end. With --whitespace=fix and blank-at-eof,
+// git apply lets the blank old lines at the end of a hunk stand for
+// blank lines the file no longer has: the hunk's other old lines must be
+// the file's last lines, one of them not blank, compared with their
+// whitespace fixed (or ignored, with --ignore-whitespace), and the hunk
+// must fit nowhere within the file.
+func (a *applier) pastEOF(p *edit.Patch, rules []wsRules) (map[*edit.Hunk]pastEnd, error) {
+	ignore := a.o.Placing.IgnoreWhitespace
+	if !ignore && a.tree.Git {
+		var err error
+		if ignore, err = a.tree.ApplyIgnoresWhitespace(); err != nil {
+			return nil, err
+		}
+	}
+	past := map[*edit.Hunk]pastEnd{}
+	for i, f := range p.Files {
+		if f.Binary || f.NewPath == "" || f.New || len(f.Hunks) == 0 || !rules[i].blankAtEOF {
+			continue
+		}
+		h, r := f.Hunks[len(f.Hunks)-1], rules[i]
+		key := func(s string) string {
+			s = r.fix(s)
+			if ignore {
+				lead := ""
+				if strings.TrimLeft(s, " \t") != s {
+					lead = " "
+				}
+				s = lead + strings.Join(strings.Fields(s), " ")
+			}
+			return s
+		}
+		var pre []string
+		for _, t := range h.Pre() {
+			pre = append(pre, key(t))
+		}
+		if len(pre) == 0 || !blank(pre[len(pre)-1]) || h.OldNoNewline {
+			continue
+		}
+		old, err := a.tree.ReadEditTarget(f.Source(), a.o.Access)
+		if err != nil || old == "" {
+			continue // placing the file says what is wrong with it
+		}
+		var file, keys []string
+		for _, t := range strings.Split(strings.TrimSuffix(old, "\n"), "\n") {
+			t = strings.TrimSuffix(t, "\r")
+			file, keys = append(file, t), append(keys, key(t))
+		}
+		if n := pastLines(pre, keys); n > 0 {
+			past[h] = pastEnd{n: n, file: file}
+		}
+	}
+	return past, nil
+}
+
+// pastLines returns how many of the old lines pre at their end lie past
+// the end of file, as pastEOF reads them; 0 when pre fits within file,
+// or its lines are not the file's so.
+func pastLines(pre, file []string) int {
+	for at := 0; at+len(pre) <= len(file); at++ {
+		if slices.Equal(pre, file[at:at+len(pre)]) {
+			return 0
+		}
+	}
+	for k := 1; k < len(pre) && blank(pre[len(pre)-k]); k++ {
+		keep := pre[:len(pre)-k]
+		if len(keep) > len(file) || !slices.Equal(keep, file[len(file)-len(keep):]) {
+			continue
+		}
+		if slices.ContainsFunc(keep, func(s string) bool { return !blank(s) }) {
+			return k
+		}
+	}
+	return 0
+}
+
+// give makes h, whose whitespace fixWhitespace fixed, write its old
+// lines past the end of the file: a context line there becomes an added
+// line, a deleted one goes. A hunk that then changes nothing among the
+// file's lines only adds at the end of the file, and is written so, as
+// diff -U0 writes it, since its few context lines left would not say
+// where its lines go; its first context line whose whitespace is fixed
+// is written as that change, which places it.
+func (e pastEnd) give(h *edit.Hunk) {
+	k := e.n
+	j := len(h.Lines) - 1
+	for ; j >= 0 && k > 0; j-- {
+		switch h.Lines[j].Kind {
+		case edit.Context:
+			h.Lines[j].Kind = edit.Add
+		case edit.Delete:
+			h.Lines = slices.Delete(h.Lines, j, j+1)
+		default:
+			continue
+		}
+		h.OldLines--
+		k--
+	}
+	keep := h.Lines[:j+1] // the lines over the file's last ones
+	if slices.ContainsFunc(keep, func(l edit.Line) bool { return l.Kind != edit.Context }) {
+		return
+	}
+	at := len(e.file) - len(keep)
+	for i, l := range keep {
+		if l.Text != e.file[at+i] {
+			h.Lines = slices.Insert(h.Lines, i, edit.Line{Kind: edit.Delete, Text: e.file[at+i], EOL: l.EOL})
+			h.Lines[i+1].Kind = edit.Add
+			return
+		}
+	}
+	h.Lines = h.Lines[len(keep):]
+	h.NewStart, h.NewLines = h.NewStart+len(keep), h.NewLines-len(keep)
+	h.OldStart, h.OldLines = len(e.file), 0
+}
+
 // blankAtEOF returns how many blank lines the hunk hi of f adds at the
 // end of its file: the added lines after its last line that is not
-// blank, when it reaches the end of the file (it creates it, or its old
-// side ends at the file's last line).
-func (a *applier) blankAtEOF(f *edit.FileDiff, hi int, r wsRules) int {
+// blank, when it reaches the end of the file (it creates it, its old
+// side ends at the file's last line, or past it: pastEOF).
+func (a *applier) blankAtEOF(f *edit.FileDiff, hi int, r wsRules, past bool) int {
 	h := f.Hunks[hi]
 	if !r.blankAtEOF || hi != len(f.Hunks)-1 {
 		return 0
@@ -398,7 +530,7 @@ func (a *applier) blankAtEOF(f *edit.FileDiff, hi int, r wsRules) int {
 	if n == 0 {
 		return 0
 	}
-	if f.New {
+	if f.New || past {
 		return n
 	}
 	old, err := a.tree.ReadEditTarget(f.Source(), a.o.Access)
