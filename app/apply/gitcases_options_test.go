@@ -245,23 +245,44 @@ func applyCasesOptions() []applyCase {
 			}
 		}
 	}
-	// t4138: tabs expanded to 63 columns by apply.whitespace=fix.
+	// t4138: tabs expanded to 63 columns by apply.whitespace=fix, on
+	// git diff --no-index's patches of files indented with tabs, applied
+	// to the same files indented with 63 spaces.
 	ws := "git config core.whitespace tab-in-indent,tabwidth=63; git config apply.whitespace fix; "
-	pad := func(name, items string) string {
-		return fmt.Sprintf("printf '%%64s\\n' %s > %s; ", items, name)
+	tabbed := func(name string, items ...string) string {
+		return "printf '\\t%s\\n' " + strings.Join(items, " ") + " >> " + name + "; "
+	}
+	padded := func(name string, items ...string) string {
+		return "printf '%64s\\n' " + strings.Join(items, " ") + " >> " + name + "; "
+	}
+	numbered := func(name string, from, to int, format string) string {
+		return fmt.Sprintf("for x in $(seq %d %d); do printf '%s' '' $x >> %s; done; ", from, to, format, name)
+	}
+	noIndex := func(t string) string {
+		return "{ git diff --no-index before after || true; } | sed -e 's/before/test-" + t + "/' -e 's/after/test-" + t + "/'"
 	}
 	cs = append(cs,
-		applyCase{name: "t4138 ws expansion 1", setup: ws + pad("test-1", "1 2 3 4 5 6"),
-			patch: "diff --git a/test-1 b/test-1\n--- a/test-1\n+++ b/test-1\n@@ -1,6 +1,9 @@\n \t1\n \t2\n \t3\n+" + strings.Repeat(" ", 63) + "a\n+" + strings.Repeat(" ", 63) + "b\n+" + strings.Repeat(" ", 63) + "c\n \t4\n \t5\n \t6\n"},
-		applyCase{name: "t4138 ws expansion 2", setup: ws + pad("test-2", "a b c d e f"),
-			differs: "git matches context written with a tab to the file's line of spaces by fixing both; pair refuses the change of indentation with --yes",
+		applyCase{name: "t4138 ws expansion 1", setup: ws + padded("test-1", "1 2 3 4 5 6"),
+			makePatch: tabbed("before", "1 2 3 4 5 6") + tabbed("after", "1 2 3") + padded("after", "a b c") + tabbed("after", "4 5 6") + noIndex("1")},
+		applyCase{name: "t4138 ws expansion 2", setup: ws + padded("test-2", "a b c d e f"),
+			makePatch: tabbed("before", "a b c d e f") + tabbed("after", "a b c") + numbered("after", 1, 9, "%63s%d\\n") + tabbed("after", "d e f") + noIndex("2")},
+		applyCase{name: "t4138 ws expansion 3", setup: ws + padded("test-3", "a b c d e f"),
+			makePatch: tabbed("before", "a b c d e f") + tabbed("after", "a b c") + numbered("after", 0, 99, "%63s%02d\\n") + tabbed("after", "d e f") + noIndex("3")},
+		applyCase{name: "t4138 ws expansion 4", setup: ws + numbered("test-4", 0, 99, "%63s%02d\\n"),
+			makePatch: numbered("before", 0, 49, "\\t%02d\\n") + "cp before after; " + padded("after", "a b c") + numbered("before", 50, 99, "\\t%02d\\n") +
+				numbered("after", 50, 99, "\\t%02d\\n") + noIndex("4")},
+		// The same change written by hand, its header's new count three
+		// short: git reads the hunk to its counts and passes over the
+		// three added lines after them.
+		applyCase{name: "t4138 ws expansion 2, miscounted by hand", setup: ws + padded("test-2", "a b c d e f"),
+			differs: "git ends a hunk where its header's counts end and passes over the lines after it; pair reads on while the lines are a hunk's (models miscount headers)",
 			patch:   "diff --git a/test-2 b/test-2\n--- a/test-2\n+++ b/test-2\n@@ -1,6 +1,12 @@\n \ta\n \tb\n \tc\n-\td\n-\te\n-\tf\n" + ninePadded() + "+\td\n+\te\n+\tf\n"},
 	)
 	return cs
 }
 
-// ninePadded is t4138's second patch's added lines: 1 to 9, each after
-// 63 spaces.
+// ninePadded is the added lines 1 to 9 of t4138's second patch, each
+// after 63 spaces.
 func ninePadded() string {
 	var b strings.Builder
 	for x := 1; x < 10; x++ {
