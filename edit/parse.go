@@ -791,6 +791,7 @@ func parseRange(s string) (start, count int, ok bool) {
 func (p *parser) hunk() error {
 	header := p.lines[p.i]
 	h := parseHunkHeader(header)
+	h.Header = header
 	p.i++
 	if p.cur == nil {
 		p.open()

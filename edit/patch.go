@@ -37,6 +37,9 @@ type Hunk struct {
 	HasNumbers bool
 	// Section is the text after the closing "@@", such as a function name.
 	Section string
+	// Header is the "@@" line as the patch wrote it, which a .rej file
+	// repeats; "" for a hunk made otherwise.
+	Header string
 	Lines   []Line
 	// OldNoNewline and NewNoNewline record a "\ No newline at end of file"
 	// marker after the last old-side or new-side line of the hunk.

@@ -265,12 +265,14 @@ type applier struct {
 	// output; reported says they were printed instead of applying.
 	statOut  io.Writer
 	reported bool
-	// rejects are the hunks --reject writes to .rej files, of the
-	// files rejectPlans.
 	// wsFixed are the whitespace rules of each file --whitespace=fix
 	// fixed, for fixContext.
-	wsFixed     map[*edit.FileDiff]wsRules
+	wsFixed map[*edit.FileDiff]wsRules
+	// rejects are the hunks --reject writes to .rej files, of the
+	// files rejectPlans; written is each hunk's text as the patch wrote
+	// it, which a .rej file repeats.
 	rejects     []*edit.PlacementError
+	written     map[*edit.Hunk]string
 	rejectPlans []*edit.FilePlan
 }
 
@@ -465,6 +467,9 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 		return nil, err
 	}
 	a.report.Form = edits.Form
+	if a.o.Reject {
+		a.keepWritten(edits.Files)
+	}
 	prefix, err := cwdPrefix(a.tree.Dir, a.o.Dir)
 	if err != nil {
 		return nil, err

@@ -226,6 +226,37 @@ func applyCasesOptions() []applyCase {
 		{name: "-U0 two hunks with --unidiff-zero", setup: seq("f", one21...), args: []string{"--unidiff-zero"},
 			makePatch: "sed -i 's/^3$/three/; s/^17$/x\\ny/' f; git diff -U0"},
 	}
+	// --reject's .rej file on hunks of every shape of header, as the
+	// patch wrote them: counts of 1 written or left out, counts of 0, a
+	// section name; -R, --recount and --whitespace=fix change the hunks
+	// that are applied, not those git writes back. Line 13 of h is not
+	// the patch's, so its hunks are rejected; the one at line 2 places.
+	place := "@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n"
+	for _, r := range []struct{ name, hunk string }{
+		{"counts of 1 written", "@@ -13,1 +13,1 @@\n-13\n+Y\n"},
+		{"counts of 1 left out", "@@ -13 +13 @@\n-13\n+Y\n"},
+		{"a deletion, new count 0", "@@ -13 +12,0 @@\n-13\n"},
+		{"a deletion, counts 1 and 0 written", "@@ -13,1 +12,0 @@\n-13\n"},
+		{"old count 2, new count 1 written, a section", "@@ -12,2 +12,1 @@ int f()\n-12\n-13\n+Y\n"},
+		{"old count 2, new count 1 left out", "@@ -12,2 +12 @@\n-12\n-13\n+Y\n"},
+		{"a header without the space before its section", "@@ -12,2 +12,2 @@f()\n 12\n-13\n+Y\n"},
+		{"trailing whitespace, with --whitespace=fix", "@@ -12,2 +12,2 @@\n 12 \n-13\n+Y \n"},
+		{"counts that are wrong, with --recount", "@@ -12,9 +12,1 @@\n 12\n-13\n+Y\n"},
+	} {
+		args := []string{"--reject"}
+		switch {
+		case strings.Contains(r.name, "--whitespace=fix"):
+			args = append(args, "--whitespace=fix")
+		case strings.Contains(r.name, "--recount"):
+			args = append(args, "--recount")
+		}
+		cs = append(cs, applyCase{name: "--reject writes the hunk as written: " + r.name, args: args,
+			setup: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 thirteen 14 15"),
+			patch: "diff --git a/h b/h\n--- a/h\n+++ b/h\n" + place + r.hunk})
+	}
+	cs = append(cs, applyCase{name: "--reject -R writes the hunk as written", args: []string{"--reject", "-R"},
+		setup: seq("h", "1 two 3 4 5 6 7 8 9 10 11 12 thirteen 14 15"),
+		patch: "diff --git a/h b/h\n--- a/h\n+++ b/h\n" + place + "@@ -12,3 +12,3 @@\n 12\n-13\n+Y\n 14\n"})
 	// t4124's rules, each with the default tab width and 16, from
 	// core.whitespace and from the attribute.
 	for _, t := range []string{"-", ""} {

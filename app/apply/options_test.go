@@ -81,7 +81,7 @@ func TestRejectText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "diff a/c.c b/c.c\t(rejected hunks)\n@@ -3 +3,2 @@ int f()\n-13\n\\ No newline at end of file\n+13\n+14\n\\ No newline at end of file\n"
-	if got := rejectText("c.c", p.Files[0].Hunks); got != want {
+	if got := rejectText("c.c", p.Files[0].Hunks, nil); got != want {
 		t.Errorf("rejectText = %q, want %q", got, want)
 	}
 }

@@ -45,7 +45,7 @@ func (a *applier) writeRejects() error {
 			continue
 		}
 		name := p.Path() + ".rej"
-		if err := a.tree.WriteReject(name, rejectText(p.Path(), hunks)); err != nil {
+		if err := a.tree.WriteReject(name, rejectText(p.Path(), hunks, a.written)); err != nil {
 			return a.fail(fmt.Errorf("write the rejected hunks: %w", err))
 		}
 		names = append(names, name)
@@ -57,34 +57,63 @@ func (a *applier) writeRejects() error {
 }
 
 // rejectText writes hunks as git apply --reject writes a .rej file: a
-// diff line naming the file twice, then the hunks as the patch has them.
-func rejectText(name string, hunks []*edit.Hunk) string {
+// diff line naming the file twice, then the hunks as the patch wrote
+// them (written, see hunkText), else as they are now.
+func rejectText(name string, hunks []*edit.Hunk, written map[*edit.Hunk]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "diff a/%s b/%s\t(rejected hunks)\n", name, name)
 	for _, h := range hunks {
+		if w, ok := written[h]; ok {
+			b.WriteString(w)
+		} else {
+			b.WriteString(hunkText(h))
+		}
+	}
+	return b.String()
+}
+
+// keepWritten keeps the text of each hunk of files as the patch wrote
+// it, before -R, --recount or --whitespace=fix change it: git's .rej
+// file repeats the hunk as written.
+func (a *applier) keepWritten(files []*edit.FileDiff) {
+	a.written = map[*edit.Hunk]string{}
+	for _, f := range files {
+		for _, h := range f.Hunks {
+			a.written[h] = hunkText(h)
+		}
+	}
+}
+
+// hunkText writes h as a patch does: its header line as written, else
+// as git diff writes one, and its lines.
+func hunkText(h *edit.Hunk) string {
+	var b strings.Builder
+	if h.Header != "" {
+		b.WriteString(h.Header)
+	} else {
 		fmt.Fprintf(&b, "@@ -%s +%s @@", hunkRange(h.OldStart, h.OldLines), hunkRange(h.NewStart, h.NewLines))
 		if h.Section != "" {
 			b.WriteString(" " + h.Section)
 		}
-		b.WriteByte('\n')
-		lastOld, lastNew := -1, -1
-		for i, l := range h.Lines {
-			if l.Kind != edit.Add {
-				lastOld = i
-			}
-			if l.Kind != edit.Delete {
-				lastNew = i
-			}
+	}
+	b.WriteByte('\n')
+	lastOld, lastNew := -1, -1
+	for i, l := range h.Lines {
+		if l.Kind != edit.Add {
+			lastOld = i
 		}
-		for i, l := range h.Lines {
-			eol := l.EOL
-			if eol == "" {
-				eol = "\n"
-			}
-			b.WriteString(string(l.Kind) + l.Text + eol)
-			if i == lastOld && h.OldNoNewline || i == lastNew && h.NewNoNewline {
-				b.WriteString("\\ No newline at end of file\n")
-			}
+		if l.Kind != edit.Delete {
+			lastNew = i
+		}
+	}
+	for i, l := range h.Lines {
+		eol := l.EOL
+		if eol == "" {
+			eol = "\n"
+		}
+		b.WriteString(string(l.Kind) + l.Text + eol)
+		if i == lastOld && h.OldNoNewline || i == lastNew && h.NewNoNewline {
+			b.WriteString("\\ No newline at end of file\n")
 		}
 	}
 	return b.String()
