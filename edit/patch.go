@@ -40,7 +40,7 @@ type Hunk struct {
 	// Header is the "@@" line as the patch wrote it, which a .rej file
 	// repeats; "" for a hunk made otherwise.
 	Header string
-	Lines   []Line
+	Lines  []Line
 	// OldNoNewline and NewNoNewline record a "\ No newline at end of file"
 	// marker after the last old-side or new-side line of the hunk.
 	OldNoNewline, NewNoNewline bool
