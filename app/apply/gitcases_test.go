@@ -319,6 +319,7 @@ new mode 100755
 	cs = append(cs, applyCasesOptions()...)
 	cs = append(cs, applyCasesEnding()...)
 	cs = append(cs, applyCasesLate()...)
+	cs = append(cs, applyCasesCRLF()...)
 	return cs
 }
 
