@@ -131,3 +131,26 @@ func TestRejectWritesAndFails(t *testing.T) {
 		t.Errorf("f.rej = %q, %v; want %q", rej, err, want)
 	}
 }
+
+// TestPastLines checks which blank old lines at the end of a hunk
+// --whitespace=fix lets stand for lines the file lacks at its end.
+func TestPastLines(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		pre, file []string
+		want      int
+	}{
+		{"one blank line past the end", []string{"a", ""}, []string{"a"}, 1},
+		{"two past the end", []string{"x", "a", "", ""}, []string{"w", "x", "a"}, 2},
+		{"the fewest past the end", []string{"a", "", ""}, []string{"a", ""}, 1},
+		{"fits within the file", []string{"a", ""}, []string{"a", "", "b"}, 0},
+		{"past the end only blank lines", []string{"", ""}, []string{"a", ""}, 0},
+		{"a line past the end not blank", []string{"a", "b"}, []string{"a"}, 0},
+		{"the lines within are not the file's last", []string{"a", ""}, []string{"a", "b"}, 0},
+		{"nothing within the file", []string{""}, []string{"a"}, 0},
+	} {
+		if got := pastLines(tt.pre, tt.file); got != tt.want {
+			t.Errorf("%s: pastLines(%q, %q) = %d, want %d", tt.name, tt.pre, tt.file, got, tt.want)
+		}
+	}
+}
