@@ -533,8 +533,8 @@ func (a *applier) place(plans []*edit.FilePlan) (placed, failed int) {
 			}
 		}
 	}
+	a.report.Files = append(a.report.Files, review.FileReportsOf(plans)...)
 	for _, p := range plans {
-		a.report.Files = append(a.report.Files, review.FileReportOf(p))
 		placed += len(p.Hunks)
 		for _, e := range p.Errors {
 			failed++
