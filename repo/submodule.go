@@ -26,7 +26,11 @@ import (
 // line, "Subproject commit <id>". As git apply --index does, pair changes
 // the pointer in the index and the commit, and leaves the submodule's
 // working tree alone: it makes the empty folder of a new submodule, and
-// removes the empty folder of a deleted one.
+// removes the empty folder of a deleted one. A submodule turned into a
+// file or a folder, or a file into a submodule (git's typechange: a
+// deletion and a creation of one path), is two plans, each reviewed on
+// its own: the file or the folder takes the place of the submodule's
+// empty folder, never of a checkout (see checkReplaced).
 
 // subprojectPrefix starts the one line git writes for a gitlink.
 const subprojectPrefix = "Subproject commit "
@@ -275,10 +279,11 @@ func (sm *submodules) gitlinkOf(paths ...string) string {
 
 // leave sets the submodules whose pointers the plans or sections being
 // placed or written delete (nil: none), and returns a function that
-// forgets them.
+// puts back those set before.
 func (sm *submodules) leave(gone map[string]bool) func() {
+	prev := sm.leaving
 	sm.leaving = gone
-	return func() { sm.leaving = nil }
+	return func() { sm.leaving = prev }
 }
 
 // deletedGitlinks are the paths of the submodules fds delete or rename

@@ -1,4 +1,4 @@
-// typechange.go: git's delete-then-create of one path joined into one change for links and submodules.
+// typechange.go: git's delete-then-create of one path joined into one change for links; a submodule and a file kept two, deletion first.
 
 package repo
 

@@ -34,7 +34,7 @@ func TestIntentToAddSameAsGit(t *testing.T) {
 		only                         bool // the patch only creates files
 	}{
 		{name: "new files, a folder, an executable, a link", only: true, setup: ":",
-			change: "echo new > new; mkdir -p dir/sub; echo n > dir/sub/n; echo run > run; chmod +x run; ln -s new link",
+			change:  "echo new > new; mkdir -p dir/sub; echo n > dir/sub/n; echo run > run; chmod +x run; ln -s new link",
 			created: "new dir/sub/n run link"},
 		{name: "a traditional creation", only: true, setup: ":", created: "fresh"},
 		{name: "a traditional creation beside other files", setup: "echo keep > keep", created: "fresh"},
