@@ -228,10 +228,14 @@ git apply's staging options keep git's meaning too, and commit nothing:
 match the index (compared as git add would store it: through its content
 filter and core.autocrlf or the text and eol attributes); --cached places
 the patch on the index's content and stages the result, leaving the files
-alone. Both take links (their target is the blob), binary files and
-submodule pointers (the index's gitlink entry). --3way (-3) merges each
-file whose hunks do not place with the preimage blob its "index" line
-names, as git apply --3way does: the file's own changes are kept, and
+alone; it looks for the patch's files in the index only, as git does (an
+intent-to-add entry is none yet). Both take links (their target is the
+blob), binary files and submodule pointers (the index's gitlink entry),
+and a submodule turned into a file or a folder, or a file into a
+submodule: two items in the review. A submodule whose folder holds files
+(a checkout) is never replaced: pair refuses before writing anything.
+--3way (-3) merges each file whose hunks do not place with the preimage
+blob its "index" line names, as git apply --3way does: the file's own changes are kept, and
 lines both the file and the patch changed, or changed next to each other,
 are offered as one "conflict" hunk holding both versions between <<<<<<<
 ours, ======= and >>>>>>> theirs (merge.conflictStyle diff3 and zdiff3 add
