@@ -70,6 +70,15 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 		return res, err
 	}
 	defer release()
+	// A submodule the plans delete may give its place to a file or a
+	// folder (see checkReplaced).
+	fds := make([]*edit.FileDiff, 0, len(plans))
+	for _, p := range plans {
+		if p.Diff != nil {
+			fds = append(fds, p.Diff)
+		}
+	}
+	defer t.submodules.leave(t.deletedGitlinks(fds))()
 	// Under the lock, the files are what they will be when written. The
 	// plans apply one after another (see settle): what is written is the
 	// final state of each path.
@@ -95,7 +104,12 @@ func (t *Tree) ApplyPlans(plans []*edit.FilePlan, opts ApplyOptions) (*Applied, 
 			return res, err
 		}
 	}
+	restore, err := t.clearReplaced(plans)
+	if err != nil {
+		return res, err
+	}
 	if err := t.write(changes, commit); err != nil {
+		restore()
 		return res, err
 	}
 	res.Written = true
@@ -137,7 +151,7 @@ func (t *Tree) finalState(plans []*edit.FilePlan) (changes []Change, commits fun
 		if links, err = foldGitlinks(links); err != nil {
 			return nil, nil, nil, err
 		}
-		if replaced, err = t.Refresh(links); err != nil {
+		if replaced, err = t.refresh(links, deletedPaths(rest)); err != nil {
 			return nil, nil, nil, err
 		}
 	}

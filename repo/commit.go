@@ -525,7 +525,8 @@ func (c *treeChange) worktree() string {
 func (c *commitRun) fileChanges(f FileCommit) ([]*treeChange, string, error) {
 	st, base, fl := c.st, c.base, c.fl
 	if f.Gitlink != "" || f.WasGitlink {
-		return gitlinkChanges(st, base, f)
+		prev := c.changes[f.Path]
+		return gitlinkChanges(st, base, f, prev != nil && prev.delete)
 	}
 	src := f.Path
 	if f.OldPath != "" {

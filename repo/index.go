@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -116,7 +117,10 @@ func (t *Tree) CheckIndex(plans []*edit.FilePlan, cached bool) error {
 			}
 		}
 		if p.NewPath != "" && (p.OldPath == "" || p.NewPath != p.OldPath && (p.Diff.Renamed || p.Diff.Copied)) {
-			if (entries[p.NewPath] != nil || unmerged[p.NewPath]) && !leaving[p.NewPath] {
+			// An intent to add (git add -N) is no entry yet for --cached,
+			// as for git; --index takes it for one.
+			e := entries[p.NewPath]
+			if (e != nil && (!e.IntentToAdd || !cached) || unmerged[p.NewPath]) && !leaving[p.NewPath] {
 				return indexError(p.NewPath, "already exists in index")
 			}
 		}
@@ -286,17 +290,9 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 			if e == nil {
 				return indexError(p.OldPath, "does not exist in index")
 			}
-			if e.Mode == filemode.Submodule {
-				// A submodule's pointer, as a patch writes it.
-				old = gitlinkText(e.Hash.String())
-				break
+			if old, err = readEntry(st, e); err != nil {
+				return err
 			}
-			// A file's blob, a link's target, a binary file's bytes.
-			b, err := gitobj.ReadBlob(st, e.Hash)
-			if err != nil {
-				return fmt.Errorf("%s: read from the index: %w", p.OldPath, err)
-			}
-			old = string(b)
 		}
 		plans[i] = edit.PlanFile(p.OldPath, p.NewPath, old, fd)
 		if p.NewPath != "" {
@@ -304,6 +300,34 @@ func (t *Tree) FromIndex(plans []*edit.FilePlan) error {
 		}
 	}
 	return nil
+}
+
+// indexContent is what the index entry e holds, as a patch reads it
+// (see readEntry); "" for none (an unmerged path, which CheckIndex
+// refuses).
+func (t *Tree) indexContent(e *index.Entry) (string, error) {
+	if e == nil {
+		return "", nil
+	}
+	st, err := t.repo.gitStorage()
+	if err != nil {
+		return "", err
+	}
+	return readEntry(st, e)
+}
+
+// readEntry is what the index entry e holds, as a patch reads it: a
+// file's blob, a link's target, a binary file's bytes, a submodule's
+// pointer line.
+func readEntry(st storer.EncodedObjectStorer, e *index.Entry) (string, error) {
+	if e.Mode == filemode.Submodule {
+		return gitlinkText(e.Hash.String()), nil
+	}
+	b, err := gitobj.ReadBlob(st, e.Hash)
+	if err != nil {
+		return "", fmt.Errorf("%s: read from the index: %w", e.Name, err)
+	}
+	return string(b), nil
 }
 
 // Stage records written plans in the index, as git apply --index does
@@ -443,4 +467,81 @@ func conflictStages(st storer.EncodedObjectStorer, p *edit.FilePlan, m Merge, mo
 		es = es[1:] // no preimage: git's add/add
 	}
 	return es, nil
+}
+
+// IntendToAdd marks each file the plans create, once written to the
+// working tree, as intended to be added (git add -N), as git apply -N
+// does: an index entry with the empty blob, no stat data and the
+// intent-to-add flag, of the mode the patch gives the file, so that git
+// diff shows the file and git commit -a takes it. Other plans (a change,
+// a deletion, a rename, a copy) leave the index alone, as newer git does
+// (git 2.39 also stages their deletions and makes their entries
+// intents to add). A path the index has already, or that it holds as a
+// file where the path has a folder or the reverse, is left alone and
+// returned in skipped, with why. It returns the paths marked.
+func (t *Tree) IntendToAdd(plans []*edit.FilePlan) (marked []string, skipped []Uncommitted, err error) {
+	if err := t.repo.needGit(); err != nil {
+		return nil, nil, err
+	}
+	var created []*edit.FilePlan
+	for _, p := range plans {
+		if p.OldPath == "" && p.NewPath != "" && !gitlinkPlan(p) {
+			created = append(created, p)
+		}
+	}
+	if len(created) == 0 {
+		return nil, nil, nil
+	}
+	path := filepath.Join(t.gitDir, "index")
+	lock, err := lockIndex(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer lock.release()
+	idx, _, err := readIndex(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := map[string]bool{}
+	for _, e := range idx.Entries {
+		names[e.Name] = true
+	}
+	for _, p := range created {
+		why := ""
+		switch np := p.NewPath; {
+		case names[np]:
+			why = "the index has it already"
+		case belowAny(np, names):
+			why = "the index has a file where its folder is"
+		case slices.ContainsFunc(idx.Entries, func(e *index.Entry) bool { return strings.HasPrefix(e.Name, np+"/") }):
+			why = "the index has files in a folder of that name"
+		}
+		if why != "" {
+			skipped = append(skipped, Uncommitted{Path: p.NewPath, Reason: why})
+			continue
+		}
+		// The patch's mode, as git canonicalizes it (100644 without one).
+		mode := filemode.Regular
+		if n, err := strconv.ParseUint(p.Diff.NewMode, 8, 32); linkResult(p.Diff) {
+			mode = filemode.Symlink
+		} else if err == nil && n&0o100 != 0 {
+			mode = filemode.Executable
+		}
+		idx.Entries = append(idx.Entries, &index.Entry{Name: p.NewPath, Hash: plumbing.ComputeHash(plumbing.BlobObject, nil), Mode: mode, IntentToAdd: true})
+		names[p.NewPath] = true
+		marked = append(marked, p.NewPath)
+	}
+	if len(marked) == 0 {
+		return nil, skipped, nil
+	}
+	slices.SortStableFunc(idx.Entries, func(a, b *index.Entry) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))
+	})
+	idx.Version = max(idx.Version, 3) // the intent-to-add flag is an extended one
+	// The cached trees are stale now; git rebuilds them.
+	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
+	if err := writeIndex(lock, idx); err != nil {
+		return nil, skipped, fmt.Errorf("write the index: %w", err)
+	}
+	return marked, skipped, nil
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // dirWalk looks at the paths of one placement (see PlaceWith) through
@@ -36,8 +38,18 @@ type dirWalk struct {
 	// buf is readString's buffer, reused from file to file.
 	buf []byte
 	// cached says the placement is read again from the index (see
-	// PlaceCached): the working files' binary content is not checked.
-	cached bool
+	// PlaceCached): the working files' binary content is not checked,
+	// and the patch's paths are looked for in the index only (entries
+	// at stage 0, and the unmerged paths), as git apply --cached looks.
+	cached   bool
+	entries  map[string]*index.Entry
+	unmerged map[string]bool
+}
+
+// inIndex reports whether the index of a --cached placement has p: an
+// entry at stage 0, or unmerged ones.
+func (w *dirWalk) inIndex(p string) bool {
+	return w.entries[p] != nil || w.unmerged[p]
 }
 
 type lstatResult struct {

@@ -40,6 +40,10 @@ func (t *Tree) PlaceCached(p *edit.Patch, access Access) ([]*edit.FilePlan, erro
 	w := newDirWalk(t)
 	defer w.close()
 	w.cached = true
+	var err error
+	if w.entries, w.unmerged, err = t.readEntries(); err != nil {
+		return nil, err
+	}
 	plans, err := t.placeWith(p, access, w)
 	if err != nil {
 		return nil, err
@@ -66,6 +70,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	var targets []*target
 	p = joinTypechanges(p)
 	seq := t.newSequence(p)
+	// A submodule the patch deletes may give its place to a file or a
+	// folder of the patch, if its folder is empty (see checkReplaced).
+	defer t.submodules.leave(t.deletedGitlinks(p.Files))()
 	links := t.linksOf(p)
 	// A mode pair cannot write (a link, a submodule) is refused here, so
 	// that a check says so, but after every path is looked at: a path
@@ -131,6 +138,11 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			}
 			if fi, err := w.lstat(p); linked && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return nil, fmt.Errorf("%s: %w; pair does not write through links", p, ErrIsLink)
+			}
+		}
+		if newPath != "" && !gitlinkResult(fd) {
+			if err := t.checkReplaced(newPath); err != nil {
+				return nil, err
 			}
 		}
 		// Sections apply in order (see sequence): one that changes what
@@ -255,6 +267,14 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 				oldPath, stripped = cp, i > 0
 				break
 			}
+			if w.cached {
+				// git apply --cached looks in the index only.
+				if w.inIndex(cp) {
+					oldPath, stripped = cp, i > 0
+					break
+				}
+				continue
+			}
 			if gitlinkSource(fd) {
 				if ok, err := t.submodules.gitlinkAt(cp); err != nil || ok {
 					oldPath, stripped = cp, i > 0
@@ -285,6 +305,10 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 			if !errors.Is(err, fs.ErrNotExist) {
 				return "", "", err
 			}
+		}
+		if oldPath == "" && w.cached && !onlyAdds(fd) {
+			cp, _ := t.Clean(cands[0])
+			return "", "", indexError(cp, "does not exist in index")
 		}
 		// A missing file is fine only for hunks of added lines alone: the
 		// author meant to create it.
@@ -330,6 +354,11 @@ func (t *Tree) resolve(fd *edit.FileDiff, links patchLinks, w *dirWalk, seq *seq
 	} else if ok || seq.leaving[newPath] || seq.leavesAbove(newPath) {
 		// Or a folder above it is a file or a link the patch takes away
 		// (a link turned into a folder): nothing is there then.
+		return oldPath, newPath, nil
+	}
+	if w.cached {
+		// The index only, as git apply --cached looks: CheckIndex refuses
+		// a path it has (but for an intent to add).
 		return oldPath, newPath, nil
 	}
 	fi, err := w.stat(newPath)

@@ -30,6 +30,13 @@ func ContentHash(s string) string {
 // is reported in changed; otherwise Refresh fails with ErrChanged, naming
 // the file. Nothing is ever applied to content it was not placed against.
 func (t *Tree) Refresh(plans []*edit.FilePlan) (changed []string, err error) {
+	return t.refresh(plans, nil)
+}
+
+// refresh is Refresh where other plans delete the paths of deleted: a
+// plan that creates one of them (a file turned into a submodule) finds
+// it taken away.
+func (t *Tree) refresh(plans []*edit.FilePlan, deleted map[string]bool) (changed []string, err error) {
 	for i, p := range plans {
 		cur := ""
 		if p.OldPath != "" {
@@ -41,6 +48,10 @@ func (t *Tree) Refresh(plans []*edit.FilePlan) (changed []string, err error) {
 				return changed, err
 			}
 			cur = string(b)
+		} else if deleted[p.NewPath] {
+			// Taken away by another plan first.
+		} else if gitlinkResult(p.Diff) && t.fileAt(p.NewPath) {
+			return changed, fmt.Errorf("%s: %w: the patch adds a submodule there, but a file is in the way that the patch does not delete, or whose deletion was not approved", p.NewPath, ErrChanged)
 		} else if b, err := t.ReadFile(p.NewPath); err == nil && len(b) > 0 {
 			return changed, fmt.Errorf("%s: %w: the patch creates it, but it exists now", p.NewPath, ErrChanged)
 		}
@@ -55,4 +66,21 @@ func (t *Tree) Refresh(plans []*edit.FilePlan) (changed []string, err error) {
 		changed = append(changed, p.Path())
 	}
 	return changed, nil
+}
+
+// deletedPaths are the paths plans delete.
+func deletedPaths(plans []*edit.FilePlan) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range plans {
+		if p.OldPath != "" && p.NewPath == "" {
+			out[p.OldPath] = true
+		}
+	}
+	return out
+}
+
+// fileAt reports whether p is on disk, and not a folder.
+func (t *Tree) fileAt(p string) bool {
+	fi, err := t.root.Lstat(p)
+	return err == nil && !fi.IsDir()
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -25,7 +26,11 @@ import (
 // line, "Subproject commit <id>". As git apply --index does, pair changes
 // the pointer in the index and the commit, and leaves the submodule's
 // working tree alone: it makes the empty folder of a new submodule, and
-// removes the empty folder of a deleted one.
+// removes the empty folder of a deleted one. A submodule turned into a
+// file or a folder, or a file into a submodule (git's typechange: a
+// deletion and a creation of one path), is two plans, each reviewed on
+// its own: the file or the folder takes the place of the submodule's
+// empty folder, never of a checkout (see checkReplaced).
 
 // subprojectPrefix starts the one line git writes for a gitlink.
 const subprojectPrefix = "Subproject commit "
@@ -59,6 +64,10 @@ type submodules struct {
 	// gitlinks caches the submodules of the git index during a check of
 	// a write set (see gitlinkOf).
 	gitlinks map[string]bool
+	// leaving holds the submodules the patch being placed or written
+	// deletes: a file or a folder of the patch may take the place of
+	// their empty folders (see replacing).
+	leaving map[string]bool
 }
 
 // checkGitlinkDiff refuses what pair does not do with submodules: a
@@ -150,8 +159,9 @@ func gitlinkCommit(p *edit.FilePlan, fc FileCommit) (FileCommit, error) {
 
 // gitlinkChanges is fileChanges for a submodule pointer: the pointer is
 // committed when HEAD holds the one the patch was placed against (the
-// index's, see readSource).
-func gitlinkChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit) ([]*treeChange, string, error) {
+// index's, see readSource), or, for a new one, nothing, or a file that
+// the commit deletes (deleted: a file turned into a submodule).
+func gitlinkChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileCommit, deleted bool) ([]*treeChange, string, error) {
 	src := f.Path
 	if f.OldPath != "" {
 		src = f.OldPath
@@ -167,7 +177,7 @@ func gitlinkChanges(st storer.EncodedObjectStorer, base *gitobj.Tree, f FileComm
 		}
 	}
 	switch {
-	case f.Create && head != nil:
+	case f.Create && head != nil && (head.Mode == filemode.Submodule || !deleted):
 		return nil, reasonInHead, nil
 	case !f.Create && (head == nil || head.Mode != filemode.Submodule || gitlinkText(head.Hash.String()) != f.Before):
 		return nil, reasonStagedGitlink, nil
@@ -195,7 +205,10 @@ func (dk *disk) gitlinkFolders(plans []*edit.FilePlan) {
 			continue
 		}
 		if p.OldPath != "" && p.OldPath != p.NewPath && gitlinkSource(p.Diff) {
-			_ = dk.root.Remove(p.OldPath) // only an empty folder
+			// Only an empty folder: not the file that took its place.
+			if fi, err := dk.root.Lstat(p.OldPath); err == nil && fi.IsDir() {
+				_ = dk.root.Remove(p.OldPath)
+			}
 		}
 		if p.NewPath != "" && gitlinkResult(p.Diff) {
 			if _, err := dk.root.Lstat(p.NewPath); errors.Is(err, fs.ErrNotExist) {
@@ -256,12 +269,126 @@ func (sm *submodules) gitlinkOf(paths ...string) string {
 	}
 	for _, p := range paths {
 		for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
-			if sm.gitlinks[d] {
+			if sm.gitlinks[d] && !sm.leaving[d] {
 				return d
 			}
 		}
 	}
 	return ""
+}
+
+// leave sets the submodules whose pointers the plans or sections being
+// placed or written delete (nil: none), and returns a function that
+// puts back those set before.
+func (sm *submodules) leave(gone map[string]bool) func() {
+	prev := sm.leaving
+	sm.leaving = gone
+	return func() { sm.leaving = prev }
+}
+
+// deletedGitlinks are the paths of the submodules fds delete or rename
+// away, each under the names it may have (see edit.FileDiff.Candidates).
+func (t *Tree) deletedGitlinks(fds []*edit.FileDiff) map[string]bool {
+	var out map[string]bool
+	for _, fd := range fds {
+		if !gitlinkSource(fd) || !(fd.Deleted || fd.Renamed) || fd.Source() == "" {
+			continue
+		}
+		for _, c := range fd.Candidates(fd.Source()) {
+			if cp, err := t.Clean(c); err == nil {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[cp] = true
+			}
+		}
+	}
+	return out
+}
+
+// replacing returns the submodule the patch deletes that p is, or lies
+// in: a file or a folder of the patch takes its place ("" for none).
+func (sm *submodules) replacing(p string) string {
+	for d := p; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if sm.leaving[d] {
+			return d
+		}
+	}
+	return ""
+}
+
+// ErrCheckout is the refusal to put a file or a folder where a submodule
+// the patch deletes has files: they belong to the submodule's checkout.
+var ErrCheckout = errors.New("the submodule's folder is not empty")
+
+// checkReplaced refuses a path p of the patch that takes the place of a
+// submodule the patch deletes (a submodule turned into a file or a
+// folder) unless the submodule's folder is empty or gone, as it is when
+// the submodule is not checked out. git apply writes into a checkout's
+// folder, or fails half-way; pair refuses before anything is written.
+func (t *Tree) checkReplaced(p string) error {
+	sub := t.submodules.replacing(p)
+	if sub == "" {
+		return nil
+	}
+	f, err := t.root.Open(sub)
+	if gone(err) {
+		return nil
+	}
+	if err != nil {
+		return wrapEscape(sub, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: %w: the index has a submodule there, and the working tree a file", sub, ErrCheckout)
+	}
+	names, err := f.Readdirnames(1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if len(names) > 0 {
+		return fmt.Errorf("%s: %w: the patch deletes the submodule and puts %s there, but its folder holds files (the submodule's checkout, %s), which pair does not delete; remove the checkout first (git submodule deinit -f %s)",
+			sub, ErrCheckout, p, names[0], sub)
+	}
+	return nil
+}
+
+// clearReplaced checks again each path of the plans that takes the place
+// of a submodule they delete (see checkReplaced), and removes the empty
+// folder of each such submodule that becomes a file, before the working
+// tree is written: the file is written where the folder was. It returns a
+// function that makes the folders again, for a write that failed.
+func (t *Tree) clearReplaced(plans []*edit.FilePlan) (undo func(), err error) {
+	var removed []string
+	undo = func() {
+		for _, d := range removed {
+			_, _ = t.disk.mkdirs(d)
+		}
+	}
+	for _, p := range plans {
+		if p.NewPath == "" || gitlinkPlan(p) {
+			continue
+		}
+		if err := t.checkReplaced(p.NewPath); err != nil {
+			return undo, err
+		}
+		if !t.submodules.leaving[p.NewPath] {
+			continue // a folder's file, written in the folder
+		}
+		fi, err := t.root.Lstat(p.NewPath)
+		if gone(err) || err == nil && !fi.IsDir() {
+			continue
+		}
+		if err := t.root.Remove(p.NewPath); err != nil && !gone(err) {
+			return undo, fmt.Errorf("%s: remove the submodule's empty folder: %w", p.NewPath, err)
+		}
+		removed = append(removed, p.NewPath)
+	}
+	return undo, nil
 }
 
 // readGitlinks returns the submodules (gitlinks) of the git index. It

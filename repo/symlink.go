@@ -55,6 +55,10 @@ func checkLinkSource(p string, fi fs.FileInfo) error {
 // readSource reads what the hunks of fd apply to at p: a link's target,
 // or a file's content.
 func (w *dirWalk) readSource(p string, fd *edit.FileDiff) (string, error) {
+	if w.cached {
+		// The index's content, placed on again by FromIndex.
+		return w.t.indexContent(w.entries[p])
+	}
 	if gitlinkSource(fd) {
 		return w.t.submodules.readGitlink(p)
 	}

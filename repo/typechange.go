@@ -1,19 +1,24 @@
-// typechange.go: git's delete-then-create of one path joined into one change for links and submodules.
+// typechange.go: git's delete-then-create of one path joined into one change for links; a submodule and a file kept two, deletion first.
 
 package repo
 
-import "github.com/pair-cli/pair/edit"
+import (
+	"slices"
+
+	"github.com/pair-cli/pair/edit"
+)
 
 // gitlinkMode is git's mode of a submodule's pointer (a gitlink).
 const gitlinkMode = "160000"
 
 // joinTypechanges returns p with each typechange of a symbolic link or a
 // submodule pointer as one section: git writes a file turned into a link
-// (or back, or a submodule into a file) as a deletion of the path and a
+// (or back, or a submodule into a link) as a deletion of the path and a
 // creation of it, and both apply to the one path. The section reads the
 // old content and writes the new, with the modes of both. Other sections
 // are kept as they are; p itself is not modified.
 func joinTypechanges(p *edit.Patch) *edit.Patch {
+	p = gitlinkDeletionsFirst(p)
 	created := map[string]int{}
 	for i, fd := range p.Files {
 		if fd.New && fd.NewPath != "" && !fd.Binary {
@@ -31,7 +36,7 @@ func joinTypechanges(p *edit.Patch) *edit.Patch {
 			continue
 		}
 		add := p.Files[j]
-		if !specialMode(del.OldMode) && !specialMode(add.NewMode) {
+		if !specialMode(del.OldMode) && !specialMode(add.NewMode) || fileAndGitlink(del.OldMode, add.NewMode) {
 			continue
 		}
 		if out == nil {
@@ -54,6 +59,14 @@ func joinTypechanges(p *edit.Patch) *edit.Patch {
 }
 
 func specialMode(m string) bool { return m == linkMode || m == gitlinkMode }
+
+// fileAndGitlink reports whether a deletion of mode old and a creation of
+// mode nw are a submodule turned into a file or back: they stay two
+// sections, as git applies them, a pointer in the index and a file in the
+// working tree, each reviewed on its own (see gitlinkTypechange).
+func fileAndGitlink(old, nw string) bool {
+	return (old == gitlinkMode) != (nw == gitlinkMode) && old != linkMode && nw != linkMode
+}
 
 // joinSections makes one section of a deletion and a creation of one
 // path: a hunk that deletes every old line and adds every new one.
@@ -85,4 +98,28 @@ func appendLines(h *edit.Hunk, hunks []*edit.Hunk, k edit.Kind) (n int, noNewlin
 		noNewline = noNewline || k == edit.Delete && from.OldNoNewline || k == edit.Add && from.NewNoNewline
 	}
 	return n, noNewline
+}
+
+// gitlinkDeletionsFirst returns p with the deletion of each submodule
+// turned into a file, or of each file turned into a submodule, moved
+// before the section that creates the path, where a reversed patch (-R)
+// has it after: git deletes before it creates. p itself is not modified.
+func gitlinkDeletionsFirst(p *edit.Patch) *edit.Patch {
+	out := p
+	for i := 0; i < len(out.Files); i++ {
+		del := out.Files[i]
+		if !del.Deleted || del.OldPath == "" || del.Binary {
+			continue
+		}
+		j := slices.IndexFunc(out.Files[:i], func(fd *edit.FileDiff) bool {
+			return fd.New && fd.NewPath == del.OldPath && fileAndGitlink(del.OldMode, fd.NewMode)
+		})
+		if j < 0 {
+			continue
+		}
+		files := slices.Clone(out.Files)
+		files = slices.Insert(slices.Delete(files, i, i+1), j, del)
+		out = &edit.Patch{Files: files}
+	}
+	return out
 }

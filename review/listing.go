@@ -101,8 +101,26 @@ func (h Mode) String() string {
 	return "--check"
 }
 
+// FileReportsOf reports the files' placements, as FileReportOf, with
+// each submodule pointer that is half of a typechange described so.
+func FileReportsOf(plans []*edit.FilePlan) []FileReport {
+	files := make([]File, len(plans))
+	for i, p := range plans {
+		files[i] = File{OldPath: p.OldPath, NewPath: p.NewPath, Diff: p.Diff}
+	}
+	markTypechanges(files)
+	out := make([]FileReport, len(plans))
+	for i, p := range plans {
+		out[i] = fileReportOf(p, files[i].Typechange)
+	}
+	return out
+}
+
 // FileReportOf reports a file's placement: its action and its hunks.
-func FileReportOf(p *edit.FilePlan) FileReport {
+func FileReportOf(p *edit.FilePlan) FileReport { return fileReportOf(p, "") }
+
+// fileReportOf is FileReportOf for a file whose Typechange is given.
+func fileReportOf(p *edit.FilePlan, typechange string) FileReport {
 	fr := FileReport{Path: p.Path(), Hunks: []HunkReport{}}
 	switch {
 	case p.OldPath == "":
@@ -119,7 +137,7 @@ func FileReportOf(p *edit.FilePlan) FileReport {
 	if p.Diff.ModeChange() || (fr.Action == ActionCreate && p.Diff.NewMode != "") {
 		fr.Mode = p.Diff.NewMode
 	}
-	f := File{OldPath: p.OldPath, NewPath: p.NewPath, Diff: p.Diff, Old: p.Old, Hunks: p.Hunks}
+	f := File{OldPath: p.OldPath, NewPath: p.NewPath, Diff: p.Diff, Old: p.Old, Hunks: p.Hunks, Typechange: typechange}
 	if fr.Change = f.special(); fr.Change != "" {
 		return fr // one item, the file change: no hunk to place
 	}

@@ -32,6 +32,11 @@ type File struct {
 	Old    string          `json:"old"`
 	Hunks  []edit.Resolved `json:"hunks"`
 	Failed []Failure       `json:"failed,omitempty"`
+	// Typechange, for a submodule pointer, is "file" or "folder" when
+	// another file of the proposal takes its place, or when it takes the
+	// place of a file the proposal deletes (git's typechange, two
+	// sections of one path; see markTypechanges).
+	Typechange string `json:"typechange,omitempty"`
 }
 
 // Path is the path the file is written to, or deleted at.
@@ -145,6 +150,7 @@ func FromPlans(plans []*edit.FilePlan) Proposal {
 		slices.SortStableFunc(f.Failed, func(a, b Failure) int { return a.Hunk - b.Hunk })
 		p.Files = append(p.Files, f)
 	}
+	markTypechanges(p.Files)
 	return p
 }
 

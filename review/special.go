@@ -64,8 +64,12 @@ func (f *File) describe() string {
 	case d.NewMode == gitlinkMode || d.OldMode == gitlinkMode:
 		old, nw := f.gitlinks()
 		switch {
+		case (f.Action() == "create" || d.OldMode != gitlinkMode) && f.Typechange != "":
+			return fmt.Sprintf("new submodule %s at %s, in place of the %s", path, short(nw), f.Typechange)
 		case f.Action() == "create" || d.OldMode != gitlinkMode:
 			return fmt.Sprintf("new submodule %s at %s", path, short(nw))
+		case f.Action() == "delete" && f.Typechange != "":
+			return fmt.Sprintf("delete submodule %s (at %s), for a %s in its place", path, short(old), f.Typechange)
 		case f.Action() == "delete" || d.NewMode != "" && d.NewMode != gitlinkMode:
 			return fmt.Sprintf("delete submodule %s (at %s)", path, short(old))
 		}
@@ -87,6 +91,39 @@ func (f *File) describe() string {
 		return fmt.Sprintf("link %s -> %s (was %s)", path, safetext.Line(nw), safetext.Line(old))
 	}
 	return ""
+}
+
+// markTypechanges sets Typechange on each submodule pointer of files
+// that a file or a folder of files replaces, or that replaces a file or
+// a folder files delete: git writes such a typechange as a deletion and a
+// creation of one path, which pair reviews as two items, each saying
+// what it is part of.
+func markTypechanges(files []File) {
+	gitlink := func(f *File) bool {
+		return f.Diff != nil && (f.Diff.OldMode == gitlinkMode || f.Diff.NewMode == gitlinkMode)
+	}
+	for i := range files {
+		f := &files[i]
+		if !gitlink(f) {
+			continue
+		}
+		for j := range files {
+			o := &files[j]
+			if o.Diff == nil || gitlink(o) {
+				continue
+			}
+			switch {
+			case f.NewPath == "" && o.OldPath == "" && o.NewPath == f.OldPath:
+				f.Typechange = "file"
+			case f.NewPath == "" && o.OldPath == "" && strings.HasPrefix(o.NewPath, f.OldPath+"/") && f.Typechange == "":
+				f.Typechange = "folder"
+			case f.OldPath == "" && o.NewPath == "" && o.OldPath == f.NewPath:
+				f.Typechange = "file"
+			case f.OldPath == "" && o.NewPath == "" && strings.HasPrefix(o.OldPath, f.NewPath+"/") && f.Typechange == "":
+				f.Typechange = "folder"
+			}
+		}
+	}
 }
 
 // result is the file's content with every placed hunk applied, "" when

@@ -84,3 +84,60 @@ func TestSpecialItems(t *testing.T) {
 		t.Errorf("got listing\n%s\nwant the link described and decided", b.String())
 	}
 }
+
+// A submodule turned into a file or a folder, or a file into a
+// submodule: git's two sections of one path, two items, each saying what
+// it is part of, in the review and in the placement listing alike.
+func TestSubmoduleTypechangeItems(t *testing.T) {
+	id := "1a2b3c4d5e6f1a2b3c4d5e6f1a2b3c4d5e6f1a2b"
+	goneSub := "diff --git a/s b/s\ndeleted file mode 160000\nindex 1a2b3c4..0000000\n--- a/s\n+++ /dev/null\n@@ -1 +0,0 @@\n-Subproject commit " + id + "\n"
+	newFile := func(p string) string {
+		return "diff --git a/" + p + " b/" + p + "\nnew file mode 100644\nindex 0000000..d95f3ad\n--- /dev/null\n+++ b/" + p + "\n@@ -0,0 +1 @@\n+content\n"
+	}
+	goneFile := func(p string) string {
+		return "diff --git a/" + p + " b/" + p + "\ndeleted file mode 100644\nindex d95f3ad..0000000\n--- a/" + p + "\n+++ /dev/null\n@@ -1 +0,0 @@\n-content\n"
+	}
+	old := map[string]string{"s": "Subproject commit " + id + "\n", "s/a": "content\n"}
+	file := map[string]string{"s": "content\n"}
+	for _, tt := range []struct {
+		name, patch, want string
+		old               map[string]string
+	}{
+		{"a submodule replaced by a file", goneSub + newFile("s"), "delete submodule s (at 1a2b3c4), for a file in its place", old},
+		{"a submodule replaced by a folder", goneSub + newFile("s/a"), "delete submodule s (at 1a2b3c4), for a folder in its place", old},
+		{"a file replaced by a submodule", goneFile("s") + newSub, "new submodule s at 5d6e7f8, in place of the file", file},
+		{"a folder replaced by a submodule", goneFile("s/a") + newSub, "new submodule s at 5d6e7f8, in place of the folder", old},
+		{"a submodule deleted, another file created", goneSub + newFile("t"), "delete submodule s (at 1a2b3c4)", old},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// Each section placed on its own, as the tree places the two
+			// sections of one path.
+			patch, err := edit.Parse(tt.patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []*edit.FilePlan
+			for _, fd := range patch.Files {
+				in = append(in, edit.PlanFile(fd.OldPath, fd.NewPath, tt.old[fd.OldPath], fd))
+			}
+			r := review.New(review.FromPlans(in), nil)
+			if len(r.Items) != 2 {
+				t.Fatalf("got %d items, want 2", len(r.Items))
+			}
+			got := ""
+			for _, fr := range review.FileReports(r) {
+				got += fr.Change
+			}
+			if got != tt.want {
+				t.Errorf("the review describes %q, want %q", got, tt.want)
+			}
+			got = ""
+			for _, fr := range review.FileReportsOf(in) {
+				got += fr.Change
+			}
+			if got != tt.want {
+				t.Errorf("the listing describes %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

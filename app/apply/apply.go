@@ -64,6 +64,10 @@ type Options struct {
 	// am.threeWay decides, as for git am.
 	ThreeWay, Index, Cached bool
 	NoThreeWay              bool
+	// IntentToAdd is git apply's -N (--intent-to-add): with NoCommit
+	// and none of the staging options, the files the patch creates are
+	// marked in the index as intended to be added (see staging.go).
+	IntentToAdd bool
 
 	// Reports are git apply's --stat, --numstat, --summary and --apply:
 	// without Apply (or Check) they are printed instead of applying.
@@ -156,6 +160,10 @@ type Report struct {
 	Merged     []Merged `json:"merged,omitempty"`
 	Conflicted []string `json:"conflicted,omitempty"`
 	Staged     bool     `json:"staged,omitempty"`
+	// IntentToAdd lists the new files -N marked in the index as intended
+	// to be added; NotIntended those it left alone, with why.
+	IntentToAdd []string          `json:"intent_to_add,omitempty"`
+	NotIntended []UncommittedFile `json:"not_intended,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -530,8 +538,8 @@ func (a *applier) place(plans []*edit.FilePlan) (placed, failed int) {
 			}
 		}
 	}
+	a.report.Files = append(a.report.Files, review.FileReportsOf(plans)...)
 	for _, p := range plans {
-		a.report.Files = append(a.report.Files, review.FileReportOf(p))
 		placed += len(p.Hunks)
 		for _, e := range p.Errors {
 			failed++
@@ -765,6 +773,16 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 		}
 		if r.Staged {
 			fmt.Fprintln(out, "staged in the index; nothing committed")
+		}
+		if len(r.IntentToAdd) > 0 {
+			names := make([]string, len(r.IntentToAdd))
+			for i, p := range r.IntentToAdd {
+				names[i] = safetext.Name(p)
+			}
+			fmt.Fprintf(out, "marked intent-to-add in the index: %s\n", strings.Join(names, ", "))
+		}
+		for _, u := range r.NotIntended {
+			fmt.Fprintf(out, "not marked intent-to-add: %s: %s\n", safetext.Name(u.Path), safetext.Text(u.Reason))
 		}
 		for _, p := range r.HookChanged {
 			fmt.Fprintf(out, "pre-commit hook changed %s; committed its version\n", safetext.Name(p))

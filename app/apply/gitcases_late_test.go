@@ -260,7 +260,7 @@ func lateT4136to4140() []applyCase {
 		{name: "t4139 a link to an absolute path and a file through it, --index: refused", setup: "echo keep > keep", makePatch: escape("\"$(pwd)\""), args: []string{"--index"}},
 		// t4140: a path added with intent to add.
 		{name: "t4140 a creation over an intent-to-add path, --cached", setup: blueprint, after: ita, args: []string{"--cached"},
-			differs:   "pair finds a --cached patch's paths in the working tree first, where the intent-to-add file is; git looks in the index only",
+
 			makePatch: ita + "; git diff"},
 		{name: "t4140 a creation over an intent-to-add path, --index: refused", setup: blueprint, after: ita + "; rm test-file", args: []string{"--index"},
 			makePatch: ita + "; git diff"},
@@ -291,19 +291,29 @@ func lateT4137() []applyCase {
 			change: gitlink(subproject)},
 		{name: "a submodule added over an untracked file: refused", setup: "echo x > file", after: "echo untracked > sub1",
 			change: gitlink(subproject)},
-		{name: "a file replaced by a submodule", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: "echo x > file; echo content > sub1",
+		{name: "a file replaced by a submodule", setup: "echo x > file; echo content > sub1",
 			change: "git rm -q --cached sub1; rm sub1; " + gitlink(subproject)},
 		{name: "a folder replaced by a submodule", setup: "echo x > file; mkdir sub1; echo a > sub1/a",
 			change: "git rm -rq --cached sub1; rm -r sub1; " + gitlink(subproject)},
 		{name: "a submodule removed", differs: "pair's --yes leaves a change to .gitmodules undecided (it says where code comes from); git applies it", setup: sub, change: "git rm -q --cached sub1 .gitmodules"},
 		{name: "a submodule's pointer changed", setup: sub, change: "git update-index --cacheinfo 160000," + other + ",sub1"},
-		{name: "a submodule replaced by a file", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: sub, change: "git rm -q --cached sub1; rmdir sub1; echo content > sub1; git add sub1"},
-		{name: "a submodule replaced by a folder", differs: "pair does not turn a submodule into a file or a folder, or back; git does", setup: sub, change: "git rm -q --cached sub1; echo a > sub1/a; git add sub1"},
+		{name: "a submodule replaced by a file", setup: sub, change: "git rm -q --cached sub1; rmdir sub1; echo content > sub1; git add sub1"},
+		{name: "a submodule replaced by a folder", setup: sub, change: "git rm -q --cached sub1; echo a > sub1/a; git add sub1"},
 	} {
 		for _, mode := range []string{"--index", "-3"} {
 			cs = append(cs, applyCase{name: "t4137 " + c.name + ", " + mode, setup: c.setup, after: c.after, args: []string{mode},
 				makePatch: c.change + "; git diff --cached", differs: c.differs})
 		}
+	}
+	// Reversed, a typechange's creation comes before its deletion: git
+	// deletes first all the same.
+	toFile := "git rm -q --cached sub1; rmdir sub1; echo content > sub1; git add sub1; git commit -qm file; "
+	for _, mode := range []string{"--index", "-3"} {
+		cs = append(cs,
+			applyCase{name: "t4137 a submodule replaced by a file, -R " + mode, setup: sub, args: []string{"-R", mode},
+				makePatch: toFile + "git rm -q --cached sub1; rm sub1; " + gitlink(subproject) + "; git diff --cached"},
+			applyCase{name: "t4137 a file replaced by a submodule, -R " + mode, setup: "echo x > file; echo content > sub1", args: []string{"-R", mode},
+				makePatch: "git rm -q --cached sub1; rm sub1; " + gitlink(subproject) + "; git commit -qm sub; " + toFile + "git diff HEAD~1 HEAD"})
 	}
 	return cs
 }

@@ -140,6 +140,17 @@ func applyCasesStagedKinds() []applyCase {
 			makePatch: binaryNew + "git add -A; git diff --cached --binary\n", after: "echo text > bin.png\n", args: []string{"--cached"}},
 		applyCase{name: "link retargeted, --index, the working tree's link elsewhere: refused", setup: "ln -s one link\n",
 			makePatch: "rm link; ln -s two link; git add -A; git diff --cached\n", after: "rm link; ln -s other link\n", args: []string{"--index"}},
+		// --cached looks for the patch's paths in the index only.
+		applyCase{name: "--cached, a file gone from the working tree", setup: "echo a > f\n",
+			makePatch: "echo b > f; git diff\n", after: "rm f\n", args: []string{"--cached"}},
+		applyCase{name: "--cached, a file created over an untracked one", setup: "echo keep > keep\n",
+			makePatch: "echo new > new; git add -N new; git diff\n", after: "echo untracked > new\n", args: []string{"--cached"}},
+		applyCase{name: "--cached, a file created where the working tree has a folder", setup: "echo keep > keep\n",
+			makePatch: "echo new > new; git add -N new; git diff\n", after: "mkdir new; echo untracked > new/x\n", args: []string{"--cached"}},
+		applyCase{name: "--index, a file created over an untracked one: refused", setup: "echo keep > keep\n",
+			makePatch: "echo new > new; git add -N new; git diff\n", after: "echo untracked > new\n", args: []string{"--index"}},
+		applyCase{name: "--cached, a file the index lacks: refused", setup: "echo keep > keep\n",
+			patch: "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n", after: "echo a > f\n", args: []string{"--cached"}},
 	)
 	return cs
 }

@@ -46,6 +46,9 @@ func checkStaging(o *Options) error {
 	if o.ThreeWay && o.NoCommit && !o.Cached {
 		o.Index = true
 	}
+	if err := checkIntentToAdd(o); err != nil {
+		return err
+	}
 	if !o.staged() {
 		return nil
 	}
@@ -70,7 +73,7 @@ func (a *applier) placeStaged(patch *edit.Patch) ([]*edit.FilePlan, error) {
 	for _, x := range []struct {
 		on   bool
 		flag string
-	}{{o.ThreeWay, "--3way"}, {o.Index && !o.Cached, "--index"}, {o.Cached, "--cached"}} {
+	}{{o.ThreeWay, "--3way"}, {o.Index && !o.Cached, "--index"}, {o.Cached, "--cached"}, {o.IntentToAdd, "--intent-to-add"}} {
 		if x.on && !a.tree.Git {
 			return nil, fmt.Errorf("%s outside a repository", x.flag)
 		}
@@ -141,6 +144,35 @@ func (a *applier) placeStaged(patch *edit.Patch) ([]*edit.FilePlan, error) {
 	return plans, nil
 }
 
+// checkIntentToAdd gives -N (--intent-to-add) git's meaning where it
+// has one: the files the patch creates in the working tree alone are
+// marked in the index, as git add -N marks them. Where the new files are
+// staged (--index, --cached, and --3way with --no-commit, which implies
+// --index), it does nothing, as git ignores it there; pair says so. Where
+// pair commits (its default, --3way included), the new files are
+// committed: -N asks for what the commit would undo, so pair refuses it
+// and names --no-commit. Call it once --3way has implied --index.
+func checkIntentToAdd(o *Options) error {
+	switch {
+	case !o.IntentToAdd:
+	case o.Index || o.Cached:
+		flag := "--index"
+		switch {
+		case o.Cached:
+			flag = "--cached"
+		case o.ThreeWay:
+			flag = "--3way"
+		}
+		if !o.JSON && !o.Quiet {
+			fmt.Fprintf(o.IO.Err, "pair: apply: -N (--intent-to-add) does nothing with %s, which stages the new files (git ignores it too)\n", flag)
+		}
+		o.IntentToAdd = false
+	case !o.NoCommit && !o.Check:
+		return output.Usagef("apply: -N (--intent-to-add) marks the new files in the index when nothing is committed: add --no-commit (pair commits what it applies, new files included, by default)")
+	}
+	return nil
+}
+
 // conflicted lists the files whose approved hunks write conflict markers.
 func conflicted(rev *review.Review) []string {
 	var out []string
@@ -168,6 +200,16 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 	if !a.o.Cached {
 		if commitErr, err = a.write(ctx, rev, plans, commit); err != nil || commitErr != nil {
 			return commitErr, err
+		}
+	}
+	if a.o.IntentToAdd && !commit && !a.o.staged() {
+		marked, skipped, err := a.tree.IntendToAdd(plans)
+		if err != nil {
+			return fmt.Errorf("apply: the files are written but not marked intent-to-add: %w", err), nil
+		}
+		a.report.IntentToAdd = marked
+		for _, u := range skipped {
+			a.report.NotIntended = append(a.report.NotIntended, UncommittedFile{Path: u.Path, Reason: u.Reason})
 		}
 	}
 	if a.o.staged() || len(conflicts) > 0 && a.canStage {

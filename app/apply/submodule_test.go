@@ -37,6 +37,100 @@ func TestApplySubmoduleSameAsGit(t *testing.T) {
 	}})
 }
 
+// A submodule turned into a file or a folder, and a file into a
+// submodule, committed as git apply --index and git commit make them: two
+// sections of one path, each reviewed and recorded on its own.
+func TestApplySubmoduleTypechangeSameAsGit(t *testing.T) {
+	id := strings.Repeat("1", 40)
+	gitlink := func(t *testing.T, dir string) {
+		if err := os.MkdirAll(filepath.Join(dir, "dep"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		setGitlink(t, dir, "dep", id)
+	}
+	unlink := func(t *testing.T, dir string) {
+		setGitlink(t, dir, "dep", "")
+		if err := os.Remove(filepath.Join(dir, "dep")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{"a.txt": "a\n"}) }
+	for _, c := range []gitCase{
+		{name: "a file replaced by a submodule", setup: func(t *testing.T, dir string) {
+			keep(t, dir)
+			writeFiles(t, dir, map[string]string{"dep": "content\n"})
+		}, change: func(t *testing.T, dir string) {
+			repotest.Git(t, dir, "rm", "-q", "dep")
+			gitlink(t, dir)
+		}},
+		{name: "a submodule replaced by a file", setup: func(t *testing.T, dir string) {
+			keep(t, dir)
+			gitlink(t, dir)
+		}, change: func(t *testing.T, dir string) {
+			unlink(t, dir)
+			writeFiles(t, dir, map[string]string{"dep": "content\n"})
+		}},
+		{name: "a submodule replaced by a folder", setup: func(t *testing.T, dir string) {
+			keep(t, dir)
+			gitlink(t, dir)
+		}, change: func(t *testing.T, dir string) {
+			unlink(t, dir)
+			writeFiles(t, dir, map[string]string{"dep/a": "a\n", "dep/b/c": "c\n"})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := sameAsGit(t, c)
+			msg := repotest.Git(t, dir, "log", "-1", "--format=%(trailers)")
+			if strings.Count(msg, "Pair-Hunk: dep") < 2 || !strings.Contains(msg, " approved") {
+				t.Errorf("trailers\n%s\nwant a Pair-Hunk for the submodule and one for the file", msg)
+			}
+		})
+	}
+}
+
+// A submodule whose folder holds files (its checkout) is not turned into
+// a file or a folder: they would be deleted, or mixed with the patch's.
+// git apply writes into the folder, or stops half-way; pair refuses
+// before it writes anything.
+func TestApplySubmoduleTypechangeKeepsCheckout(t *testing.T) {
+	id := strings.Repeat("1", 40)
+	toFile := "diff --git a/dep b/dep\ndeleted file mode 160000\nindex 1111111..0000000\n--- a/dep\n+++ /dev/null\n@@ -1 +0,0 @@\n-Subproject commit " + id + "\n" +
+		"diff --git a/dep b/dep\nnew file mode 100644\nindex 0000000..d95f3ad\n--- /dev/null\n+++ b/dep\n@@ -0,0 +1 @@\n+content\n"
+	toFolder := strings.Replace(toFile, "a/dep b/dep\nnew", "a/dep/a b/dep/a\nnew", 1)
+	toFolder = strings.Replace(toFolder, "+++ b/dep\n", "+++ b/dep/a\n", 1)
+	for _, tt := range []struct {
+		name, patch string
+		set         func(*Options)
+	}{
+		{"to a file, committed", toFile, yes},
+		{"to a file, --index", toFile, func(o *Options) { o.Yes, o.Index = true, true }},
+		{"to a folder, committed", toFolder, yes},
+		{"to a folder, --3way", toFolder, func(o *Options) { o.Yes, o.ThreeWay, o.NoCommit = true, true, true }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gitRepo(t)
+			writeFiles(t, dir, map[string]string{"a.txt": "a\n", "dep/lib.go": "package lib\n"})
+			repotest.Git(t, dir, "add", "a.txt")
+			setGitlink(t, dir, "dep", id)
+			repotest.Git(t, dir, "commit", "-q", "-m", "initial")
+			head := repotest.Git(t, dir, "rev-parse", "HEAD")
+			out, err := applyPatch(t, dir, tt.patch, tt.set)
+			if !errors.Is(err, repo.ErrCheckout) || !strings.Contains(err.Error(), "git submodule deinit -f dep") {
+				t.Fatalf("Run: got %v (%s), want %v naming what to do", err, out, repo.ErrCheckout)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "dep", "lib.go")); err != nil || string(b) != "package lib\n" {
+				t.Errorf("the checkout's file holds %q (%v), want it untouched", b, err)
+			}
+			if got := repotest.Git(t, dir, "rev-parse", "HEAD"); got != head {
+				t.Errorf("HEAD moved")
+			}
+			if got := repotest.Git(t, dir, "ls-files", "-s"); !strings.Contains(got, "160000 "+id+" 0\tdep\n") || strings.Contains(got, "dep/") {
+				t.Errorf("the index has\n%s\nwant dep unchanged", got)
+			}
+		})
+	}
+}
+
 // A real submodule, checked out: its pointer moves to another commit, and
 // its working tree is left as it is, as git apply --index leaves it.
 func TestApplySubmoduleCheckedOut(t *testing.T) {

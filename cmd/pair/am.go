@@ -52,10 +52,10 @@ directory (pair-am). Then:
                       rules) and end the series
 
 Exit status: as pair apply's; 1 also when a mail stopped the series.`
-	// git am has no --index or --cached: each mail is committed, the
-	// index with it. Its --3way falls back to a three-way merge.
+	// git am has no --index, --cached or -N: each mail is committed,
+	// the index with it. Its --3way falls back to a three-way merge.
 	cmd.Flags = slices.DeleteFunc(slices.Clone(cmd.Flags), func(fl cli.Flag) bool {
-		return slices.Contains([]string{"index", "cached"}, fl.Names()[0])
+		return slices.Contains([]string{"index", "cached", "intent-to-add"}, fl.Names()[0])
 	})
 	cmd.Flags = append(cmd.Flags,
 		&cli.BoolFlag{Name: "no-3way", Usage: "do not fall back to a three-way merge, whatever am.threeWay says"},

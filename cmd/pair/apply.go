@@ -228,10 +228,14 @@ git apply's staging options keep git's meaning too, and commit nothing:
 match the index (compared as git add would store it: through its content
 filter and core.autocrlf or the text and eol attributes); --cached places
 the patch on the index's content and stages the result, leaving the files
-alone. Both take links (their target is the blob), binary files and
-submodule pointers (the index's gitlink entry). --3way (-3) merges each
-file whose hunks do not place with the preimage blob its "index" line
-names, as git apply --3way does: the file's own changes are kept, and
+alone; it looks for the patch's files in the index only, as git does (an
+intent-to-add entry is none yet). Both take links (their target is the
+blob), binary files and submodule pointers (the index's gitlink entry),
+and a submodule turned into a file or a folder, or a file into a
+submodule: two items in the review. A submodule whose folder holds files
+(a checkout) is never replaced: pair refuses before writing anything.
+--3way (-3) merges each file whose hunks do not place with the preimage
+blob its "index" line names, as git apply --3way does: the file's own changes are kept, and
 lines both the file and the patch changed, or changed next to each other,
 are offered as one "conflict" hunk holding both versions between <<<<<<<
 ours, ======= and >>>>>>> theirs (merge.conflictStyle diff3 and zdiff3 add
@@ -243,6 +247,12 @@ never approves a conflict. An approved one is written but never
 committed, and the index holds the preimage, yours and the patch's
 version, as git leaves an unmerged file (no preimage for an add/add).
 When the repository lacks the preimage blob, the hunks stay refused.
+-N (--intent-to-add) with --no-commit marks each file the patch creates
+as intended to be added, as git add -N does, so that git diff shows it
+and git commit -a takes it; other files' index entries are left alone.
+pair refuses -N where it would commit the new files (add --no-commit),
+and says that it does nothing with --index, --cached or --3way --no-commit,
+which stage them (git ignores it there).
 
 Exit status: 0 applied, or nothing approved (with --check: every hunk
 placed); 1 a hunk could not be placed (with --yes, --decisions or
@@ -284,6 +294,7 @@ as configuration unwritten (the rest was applied);
 			&cli.BoolFlag{Name: "no-commit", Usage: "write the files but do not commit them (in a git repository, pair commits by default)"},
 			&cli.BoolFlag{Name: "index", Usage: "write the files and stage them, commit nothing (git apply --index: the files must match the index)"},
 			&cli.BoolFlag{Name: "cached", Usage: "apply the patch to the index only, leave the files alone, commit nothing (git apply --cached)"},
+			&cli.BoolFlag{Name: "intent-to-add", Aliases: []string{"N"}, Usage: "with --no-commit: mark the files the patch creates as intended to be added, as git add -N does (git apply -N); does nothing with --index, --cached or --3way"},
 			&cli.BoolFlag{Name: "3way", Aliases: []string{"3"}, Usage: "merge the files whose hunks do not place with the preimage blobs of the patch's index lines; conflicts are offered with markers and never committed (git apply --3way)"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit's subject `TEXT` (default: what the patch changes)"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "do not run the pre-commit and commit-msg hooks"},
@@ -338,10 +349,12 @@ as configuration unwritten (the rest was applied);
 				NoThreeWay: c.Bool("no-3way"),
 				Index:      c.Bool("index"),
 				Cached:     c.Bool("cached"),
-				Message:    c.String("message"),
-				NoVerify:   c.Bool("no-verify"),
-				Access:     repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
-				Verify:     c.Bool("verify"),
+				// IntentToAdd is -N: new files marked with git add -N.
+				IntentToAdd: c.Bool("intent-to-add"),
+				Message:     c.String("message"),
+				NoVerify:    c.Bool("no-verify"),
+				Access:      repo.Access{Ignored: c.Bool("allow-ignored"), Secrets: c.Bool("allow-secrets")},
+				Verify:      c.Bool("verify"),
 				LoadConfig: func(dir, stateDir string) (config.Config, error) {
 					return loadConfig(c, dir, stateDir)
 				},
