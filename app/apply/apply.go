@@ -818,8 +818,10 @@ func answersError(err error, from string, items int) error {
 func recordOf(rev *review.Review, o Options, how review.Mode) audit.Record {
 	var hunks []audit.HunkRecord
 	var paths []string
+	// A path changed twice (a submodule turned into a file is two
+	// items) is named once.
 	for _, s := range rev.Summary() {
-		if s.Applies() {
+		if s.Applies() && !slices.Contains(paths, s.Path) {
 			paths = append(paths, s.Path)
 		}
 	}

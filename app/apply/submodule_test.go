@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,11 @@ func TestApplySubmoduleTypechangeSameAsGit(t *testing.T) {
 			msg := repotest.Git(t, dir, "log", "-1", "--format=%(trailers)")
 			if strings.Count(msg, "Pair-Hunk: dep") < 2 || !strings.Contains(msg, " approved") {
 				t.Errorf("trailers\n%s\nwant a Pair-Hunk for the submodule and one for the file", msg)
+			}
+			subject := strings.TrimSpace(repotest.Git(t, dir, "log", "-1", "--format=%s"))
+			names := strings.Split(strings.TrimPrefix(subject, "pair apply: "), ", ")
+			if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) || names[0] != "dep" {
+				t.Errorf("subject %q, want each path named once", subject)
 			}
 		})
 	}
