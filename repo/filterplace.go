@@ -157,3 +157,74 @@ func (pf *placeFilter) place(p *edit.FilePlan) *edit.FilePlan {
 	}
 	return pf.t.viaFilter(pf.fl, p)
 }
+
+// filteredThreeWay is ThreeWay's merge of p, placed on the working file,
+// when its file is under a content filter whose forms differ: base, the
+// preimage blob h, and the patch are of the clean form, the working file
+// of the smudged one. As git apply --3way merges what git stores and
+// writes the result through the smudge, the preimage and the preimage
+// with the patch applied are smudged, and the patch between them, now of
+// the working file's form, is placed and merged on the working file; the
+// index's stages get the clean forms (m.Theirs, m.Ours). It reports
+// false, with p and m untouched, where this does not apply.
+func (t *Tree) filteredThreeWay(fl *filters, p *edit.FilePlan, h plumbing.Hash, base string, style edit.ConflictStyle, m *Merge) (bool, error) {
+	od, err := fl.driver(p.OldPath)
+	if err != nil || od == "" || !fl.configured(od) {
+		return false, err
+	}
+	d, err := fl.driver(p.NewPath)
+	if err != nil || d == "" || !fl.configured(d) {
+		return false, err
+	}
+	theirs := edit.PlanFile(p.OldPath, p.NewPath, base, p.Diff)
+	if len(theirs.Errors) > 0 {
+		return false, nil
+	}
+	theirsClean, err := theirs.Result(nil)
+	if err != nil {
+		return false, nil
+	}
+	b, err := fl.smudge(p.OldPath, od, h)
+	if err != nil || string(b) == base {
+		return false, nil
+	}
+	baseWork := string(b)
+	theirsWork, err := t.smudged(fl, p.NewPath, d, theirsClean)
+	if err != nil || theirsWork == baseWork {
+		return false, nil
+	}
+	oursID, err := fl.clean(p.OldPath, od, []byte(p.Old), true)
+	if err != nil {
+		return false, nil
+	}
+	st, err := t.repo.gitStorage()
+	if err != nil {
+		return false, err
+	}
+	ours, err := gitobj.ReadBlob(st, oursID)
+	if err != nil {
+		return false, err
+	}
+	rendered, err := edit.Render(p.OldPath, p.OldPath, "", baseWork, edit.Diff(baseWork, theirsWork))
+	if err != nil {
+		return false, nil
+	}
+	parsed, err := edit.Parse(rendered)
+	if err != nil || len(parsed.Files) != 1 {
+		return false, nil
+	}
+	fd := *p.Diff
+	fd.Hunks = parsed.Files[0].Hunks
+	np := edit.PlanFile(p.OldPath, p.NewPath, p.Old, &fd)
+	before := len(np.Hunks)
+	np.ThreeWay(edit.Seen{Start: 1, Text: baseWork, Preimage: true})
+	m.Conflicts = np.ConflictsIn(baseWork, style)
+	m.Base, m.Merged = h.String(), len(np.Hunks)-before-m.Conflicts
+	m.Filter, m.Ours = d, string(ours)
+	if m.Conflicts > 0 {
+		m.Theirs = theirsClean
+	}
+	np.Hunks = noted(np.Hunks, d)
+	*p = *np
+	return true, nil
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +123,49 @@ func TestFilteredFileAsGit(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// git apply --3way merges a file under a content filter in the form git
+// stores, and writes the result through the smudge; pair merges the same
+// three versions in the working file's form, and stages what git stages.
+// The working files are the same but for a conflict's marker labels,
+// which git's smudge rewrites too (rot13 makes "ours" "bhef"); pair's
+// stay as they are.
+func TestFilteredThreeWayAsGit(t *testing.T) {
+	lines := "printf 'line %s\\n' one two three four five six seven eight nine > f.rot\n"
+	for _, c := range []struct{ name, mine string }{
+		{"merged cleanly", "sed -i 's/line one/line uno/' f.rot\n"},
+		{"a conflict", "sed -i 's/line five/line cinq/' f.rot\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, made, byGit, byPair := caseRepos(t, func(dir string) { sh(t, dir, rot13Filter+lines) })
+			patch := sh(t, made, "sed -i 's/line five/line FIVE/' f.rot; git diff\n")
+			for _, dir := range []string{byGit, byPair} {
+				sh(t, dir, c.mine+"git add f.rot\n"+refresh)
+			}
+			file := filepath.Join(root, "case.patch")
+			if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("git", "apply", "--3way", file)
+			cmd.Dir = byGit
+			out, err := cmd.CombinedOutput()
+			if conflict := c.name == "a conflict"; (err != nil) != conflict {
+				t.Fatalf("git apply --3way: %v\n%s", err, out)
+			}
+			o, pout, perr := options(byPair, "")
+			o.Patch, o.Decisions, o.ThreeWay, o.NoCommit = file, "y", true, true
+			if err := Run(context.Background(), o); err != nil && c.name != "a conflict" {
+				t.Fatalf("pair apply -3: %v\n%s%s", err, pout, perr)
+			}
+			g := strings.NewReplacer("<<<<<<< bhef", "<<<<<<< ours", ">>>>>>> gurvef", ">>>>>>> theirs").Replace(sh(t, byGit, "cat f.rot"))
+			if p := sh(t, byPair, "cat f.rot"); p != g {
+				t.Errorf("pair wrote\n%s\ngit apply --3way wrote (its labels unsmudged)\n%s", p, g)
+			}
+			if g, p := sh(t, byGit, "git ls-files -s"), sh(t, byPair, "git ls-files -s"); g != p {
+				t.Errorf("pair staged\n%s\ngit apply --3way staged\n%s", p, g)
+			}
+		})
 	}
 }
