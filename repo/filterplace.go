@@ -51,18 +51,14 @@ func (t *Tree) viaFilter(fl *filters, p *edit.FilePlan) *edit.FilePlan {
 	if len(p.Errors) == 0 && !named {
 		return p // placed on the working file, which the patch does not contradict
 	}
-	h, err := fl.clean(p.OldPath, od, []byte(p.Old), true)
+	h, err := fl.clean(p.OldPath, od, []byte(p.Old), false)
 	if err != nil || h == plumbing.ComputeHash(plumbing.BlobObject, []byte(p.Old)) {
 		return p // the same bytes either way
 	}
 	if named && !strings.HasPrefix(h.String(), strings.ToLower(fd.OldID)) && len(p.Errors) == 0 {
 		return p
 	}
-	st, err := t.repo.gitStorage()
-	if err != nil {
-		return p
-	}
-	b, err := gitobj.ReadBlob(st, h)
+	b, err := t.cleanForm(fl, p.OldPath, od, p.Old, h)
 	if err != nil {
 		return p
 	}
@@ -193,17 +189,13 @@ func (t *Tree) filteredThreeWay(fl *filters, p *edit.FilePlan, h plumbing.Hash, 
 	if err != nil || theirsWork == baseWork {
 		return false, nil
 	}
-	oursID, err := fl.clean(p.OldPath, od, []byte(p.Old), true)
+	oursID, err := fl.clean(p.OldPath, od, []byte(p.Old), false)
 	if err != nil {
 		return false, nil
 	}
-	st, err := t.repo.gitStorage()
+	ours, err := t.cleanForm(fl, p.OldPath, od, p.Old, oursID)
 	if err != nil {
-		return false, err
-	}
-	ours, err := gitobj.ReadBlob(st, oursID)
-	if err != nil {
-		return false, err
+		return false, nil
 	}
 	rendered, err := edit.Render(p.OldPath, p.OldPath, "", baseWork, edit.Diff(baseWork, theirsWork))
 	if err != nil {
@@ -227,4 +219,21 @@ func (t *Tree) filteredThreeWay(fl *filters, p *edit.FilePlan, h plumbing.Hash, 
 	np.Hunks = noted(np.Hunks, d)
 	*p = *np
 	return true, nil
+}
+
+// cleanForm returns the clean form of work, the working file p under the
+// filter d, whose blob is h: read from the object store when it is there
+// (most often the blob of HEAD, or of the index), else stored from the
+// filter's output.
+func (t *Tree) cleanForm(fl *filters, p, d, work string, h plumbing.Hash) ([]byte, error) {
+	st, err := t.repo.gitStorage()
+	if err != nil {
+		return nil, err
+	}
+	if st.HasEncodedObject(h) != nil {
+		if h, err = fl.clean(p, d, []byte(work), true); err != nil {
+			return nil, err
+		}
+	}
+	return gitobj.ReadBlob(st, h)
 }
