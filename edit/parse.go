@@ -819,6 +819,13 @@ func (p *parser) hunk() error {
 		}
 		if l[0] == '\\' {
 			// "\ No newline at end of file" belongs to the line before it.
+			// That line has no terminator: where the patch's endings are
+			// content, a CR before its LF is the line's own, as git
+			// reads it ("-x\r" then the marker is the file's "x\r").
+			if n := len(body) - 1; n >= 0 && body[n].EOL == "\r\n" {
+				body[n].Text += "\r"
+				body[n].EOL = "\n"
+			}
 			switch lastKind {
 			case Delete:
 				h.OldNoNewline = true

@@ -81,8 +81,7 @@ func Render(oldPath, newPath, mode, old string, hunks []Resolved) (string, error
 			}
 			b.WriteByte(byte(l.kind))
 			b.WriteString(l.text)
-			if l.cr || strings.HasSuffix(l.text, "\r") {
-				// Parse takes one CR off every line: protect a line's own.
+			if l.cr {
 				b.WriteByte('\r')
 			}
 			b.WriteByte('\n')
@@ -219,10 +218,14 @@ func markEOF(lines []rline, from, newFrom int, ot, nt fileText) []rline {
 	}
 	var out []rline
 	for i, l := range lines {
-		out = append(out, l)
-		if (markOld && i == lastOld) || (markNew && i == lastNew && !(markOld && i == lastOld)) {
-			out = append(out, rline{kind: noNewline})
+		if (markOld && i == lastOld) || (markNew && i == lastNew) {
+			// The line has no terminator: a CR written before the
+			// marker would be read as its content.
+			l.cr = false
+			out = append(out, l, rline{kind: noNewline})
+			continue
 		}
+		out = append(out, l)
 	}
 	return out
 }

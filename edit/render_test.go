@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pair-cli/pair/edit"
@@ -442,4 +443,65 @@ func TestRenderMixedEndingsReadBack(t *testing.T) {
 	if got := mustApply(t, old, mustPlace(t, old, diff)); got != want {
 		t.Errorf("Apply(Place(Render)): got %q, want %q (Apply's result)\ndiff:\n%q", got, want, diff)
 	}
+}
+
+// A carriage return that no line feed follows (a file ending in "\r") is
+// the last line's content. git diff writes it before the "\ No newline
+// at end of file" marker; pair reads it back as content, places the line
+// exactly, and writes the file's bytes as git apply does. Render writes
+// such a line the same way, and no CR of its own before a marker. (Found
+// by FuzzPlace: testdata/fuzz/FuzzPlace/bare-cr-file.)
+func TestLoneCarriageReturnAtEnd(t *testing.T) {
+	requireGit(t)
+	for _, c := range []struct{ name, old, new string }{
+		{"only a CR", "\r", "\r\n\n"},
+		{"CRLF file, last line CR", "a\r\nb\r", "a\r\nc\r"},
+		{"CRLF file, CR dropped", "a\r\nb\r", "a\r\nb"},
+		{"CRLF file, CR added", "a\r\nb", "a\r\nb\r"},
+		{"LF file, line ends with CR", "a\nb\r", "a\nB\r"},
+		{"CR line gets a newline", "a\nb\r", "a\nb\r\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			patch := gitDiffNoIndex(t, c.old, c.new)
+			rs := mustPlace(t, c.old, patch)
+			for _, r := range rs {
+				if r.Label() != "exact" {
+					t.Errorf("Place: got label %q, want exact\npatch: %q", r.Label(), patch)
+				}
+			}
+			if got := mustApply(t, c.old, rs); got != c.new {
+				t.Errorf("Apply(git's diff): got %q, want %q\npatch: %q", got, c.new, patch)
+			}
+			diff, err := edit.Render("f", "f", "", c.old, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mustApply(t, c.old, mustPlace(t, c.old, diff)); got != c.new {
+				t.Errorf("Apply(Place(Render)): got %q, want %q\ndiff: %q", got, c.new, diff)
+			}
+			if got, _, _ := gitApply(t, "f", "f", c.old, diff); got != c.new {
+				t.Errorf("git apply of Render: got %q, want %q\ndiff: %q", got, c.new, diff)
+			}
+		})
+	}
+}
+
+// gitDiffNoIndex returns git's diff from old to new as a change of f.
+func gitDiffNoIndex(t *testing.T, old, new string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, s := range map[string]string{"a": old, "b": new} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := git(t, dir, "diff", "--no-index", "--no-color", "a", "b")
+	if err == nil {
+		t.Fatalf("git diff --no-index: no difference between %q and %q", old, new)
+	}
+	_, hunks, ok := strings.Cut(out, "\n@@")
+	if !ok {
+		t.Fatalf("git diff --no-index: no hunk in %q", out)
+	}
+	return "--- a/f\n+++ b/f\n@@" + hunks
 }

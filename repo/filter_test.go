@@ -2,6 +2,7 @@ package repo_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,5 +200,50 @@ func TestUndoFilteredFile(t *testing.T) {
 	}
 	if st := cmGit(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("git status after undo:\n%s", st)
+	}
+}
+
+// TestPlaceFilteredCleanForm: a patch of a filtered file that places on
+// the file as git stores it (rot13 here), and not on the working file,
+// is placed there as git apply places it, and its plan changes the
+// working file into what the filter's smudge makes of the result; a
+// patch of the working file (a model's, which read it) stays on it; one
+// that places on neither is refused with the working file's lines.
+func TestPlaceFilteredCleanForm(t *testing.T) {
+	work := cmNumbered("line ", 9)
+	_, tr := ftRepo(t, map[string]string{"doc.rot": work})
+	want := strings.Replace(work, "line 5\n", "line five\n", 1)
+	for _, c := range []struct{ name, diff, want, note string }{
+		{"clean form", "--- a/doc.rot\n+++ b/doc.rot\n" + strings.Map(rot13Rune, "@@ -4,3 +4,3 @@\n line 4\n-line 5\n+line five\n line 6\n"), want, "through the filter rot13"},
+		{"working form", "--- a/doc.rot\n+++ b/doc.rot\n@@ -4,3 +4,3 @@\n line 4\n-line 5\n+line five\n line 6\n", want, ""},
+		{"neither", "--- a/doc.rot\n+++ b/doc.rot\n@@ -4,3 +4,3 @@\n zzz 4\n-qqq 5\n+line five\n zzz 6\n", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plans := pcPlans(t, tr, c.diff)
+			if len(plans) != 1 {
+				t.Fatalf("got %d plans, want 1", len(plans))
+			}
+			p := plans[0]
+			if c.want == "" {
+				if len(p.Errors) != 1 || len(p.Errors[0].Nearest) == 0 || !strings.HasPrefix(p.Errors[0].Nearest[0].Text, "line ") {
+					t.Fatalf("got errors %v, want one with the working file's nearest lines", p.Errors)
+				}
+				return
+			}
+			if len(p.Errors) > 0 {
+				t.Fatalf("Place: got errors %v", p.Errors)
+			}
+			if p.Old != work {
+				t.Errorf("the plan is placed on %q, want the working file %q", p.Old, work)
+			}
+			got, err := p.Result(nil)
+			if err != nil || got != c.want {
+				t.Errorf("Result: got %q, %v; want %q", got, err, c.want)
+			}
+			notes := fmt.Sprint(p.Hunks[0].Notes)
+			if c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "filter") {
+				t.Errorf("notes %s, want one saying %q", notes, c.note)
+			}
+		})
 	}
 }

@@ -450,7 +450,7 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 // apply --3way writes them: the preimage (1), the file before the patch
 // (2, ours) and the preimage with the patch applied (3, theirs).
 func conflictStages(st storer.EncodedObjectStorer, p *edit.FilePlan, m Merge, mode filemode.FileMode) ([]*index.Entry, error) {
-	ours, err := storeBlob(st, p.Old)
+	ours, err := storeBlob(st, cmp.Or(m.Ours, p.Old))
 	if err != nil {
 		return nil, err
 	}

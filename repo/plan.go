@@ -178,8 +178,12 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		first = append(first, i)
 	}
 	plans := make([]*edit.FilePlan, len(targets))
+	fl, err := t.placeFilters(w)
+	if err != nil {
+		return nil, err
+	}
 	for k, pl := range edit.PlanFiles(in) {
-		plans[first[k]] = pl
+		plans[first[k]] = fl.place(pl)
 	}
 	for i, tg := range targets {
 		if tg.after < 0 {
@@ -192,7 +196,7 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		if err != nil {
 			return nil, err
 		}
-		plans[i] = edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd)
+		plans[i] = fl.place(edit.PlanFile(tg.oldPath, tg.newPath, old, tg.fd))
 	}
 	if w.cached {
 		return plans, nil // checked on the index's content

@@ -3,6 +3,7 @@
 package repo
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -38,6 +39,11 @@ type Merge struct {
 	// already (git's add/add): the preimage is empty, and a conflict has
 	// no first stage.
 	Added bool
+	// Filter is the content filter the file was merged through ("" for
+	// none): the merge was made on the forms git stores (see
+	// filteredThreeWay), and Ours is the file before the patch in that
+	// form, the second stage of a conflict.
+	Filter, Ours string
 }
 
 // ThreeWay merges, as git apply --3way does, each file whose hunks could
@@ -59,6 +65,11 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := t.repo.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	fl := t.newFilters(context.Background(), cfg)
 	var out []Merge
 	for _, p := range plans {
 		fd := p.Diff
@@ -80,6 +91,12 @@ func (t *Tree) ThreeWay(plans []*edit.FilePlan) ([]Merge, error) {
 			return nil, fmt.Errorf("%s: read the preimage %s: %w", p.Path(), h, err)
 		}
 		base := string(b)
+		if ok, err := t.filteredThreeWay(fl, p, h, base, style, &m); err != nil {
+			return nil, err
+		} else if ok {
+			out = append(out, m)
+			continue
+		}
 		before := len(p.Hunks)
 		p.ThreeWay(edit.Seen{Start: 1, Text: base, Preimage: true})
 		m.Conflicts = p.ConflictsIn(base, style)

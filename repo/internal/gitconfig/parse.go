@@ -158,8 +158,10 @@ func (p *parser) header() (header, bool) {
 			break
 		}
 		if isSpace(c) {
+			// git takes an empty name here ("[ \"x\"]"): what it
+			// refuses is a header with nothing in it at all.
 			sub, ok := p.extendedHeader(c)
-			if !ok || len(name) == 0 {
+			if !ok {
 				return header{}, false
 			}
 			return header{section: string(name), sub: sub, hasSub: true}, true
