@@ -129,6 +129,11 @@ type PlaceOptions struct {
 	// as lines that match letter for letter, and added lines are written
 	// as the patch has them.
 	IgnoreWhitespace bool
+	// FixWhitespace, when set, is git apply --whitespace=fix's fix of a
+	// line by the file's whitespace rules: the patch's context and
+	// deleted lines were fixed so, and git compares the file's lines
+	// fixed too (see contextAsGit).
+	FixWhitespace func(string) string
 }
 
 // SetPlacing gives every file of the patch the options o.
