@@ -132,8 +132,8 @@ type PlaceOptions struct {
 	// FixWhitespace, when set, is git apply --whitespace=fix's fix of a
 	// line by the file's whitespace rules: the patch's context and
 	// deleted lines were fixed so, and git compares the file's lines
-	// fixed too (see contextAsGit).
-	FixWhitespace func(string) string
+	// fixed too (see contextAsGit). It is not saved with a session.
+	FixWhitespace func(string) string `json:"-"`
 }
 
 // SetPlacing gives every file of the patch the options o.

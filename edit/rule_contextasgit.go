@@ -19,7 +19,11 @@ var ruleContextAsGit = Rule{
 // apply finds too (see fitsAsGit), in git's own diff of another version
 // of the file (see staleGit): there a hunk that fits only loosely is no
 // model's slip but a change made to another file, and git refuses it.
-// Where none of cs is git's, it refuses the hunk and offers pair's one
+// Where pair found none of git's places, it looks for them itself: pair
+// prefers a loose reading to an exact place that breaks git's shape
+// (a hunk without context after its change, away from the end of the
+// file), git does not, and pinnedEdge then judges that place as git
+// does. Where git has none, it refuses the hunk and offers pair's one
 // place, if it has one, for review. It returns the places kept (nil
 // when it refused), and whether it decided.
 func (fp *filePlaces) contextAsGit(i int, h *Hunk, cs []candidate) ([]candidate, bool) {
@@ -34,6 +38,9 @@ func (fp *filePlaces) contextAsGit(i int, h *Hunk, cs []candidate) ([]candidate,
 		return cs, false
 	}
 	if len(kept) > 0 {
+		return kept, true
+	}
+	if kept = pl.gitPlaces(pre); len(kept) > 0 {
 		return kept, true
 	}
 	why := fmt.Sprintf("it fits only loosely, at %d places", len(cs))
@@ -69,6 +76,40 @@ func (pl *placer) fitsAsGit(c candidate, pre []preLine) bool {
 	}
 	for j, p := range pre {
 		if c.align[j] != c.start+j || !pl.matchesAsGit(p.text, pl.file[c.start+j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitPlaces returns every place the old lines pre fit as git apply
+// finds them (see fitsAsGit), each at the strictest level its lines
+// match at.
+func (pl *placer) gitPlaces(pre []preLine) []candidate {
+	lv := levelExact
+	if pl.opts.IgnoreWhitespace || pl.opts.FixWhitespace != nil {
+		lv = levelWhitespace // holds every line git matches so
+	}
+	cs := exactCandidates(pl.exact(preKeys(pre, lv), lv), len(pre), lv)
+	cs = slices.DeleteFunc(cs, func(c candidate) bool { return !pl.fitsAsGit(c, pre) })
+	if lv == levelExact || pl.ignoreWhitespace(cs, pre) {
+		return cs
+	}
+	for k := range cs {
+		c := &cs[k]
+		for c.level > levelExact && pl.matchAt(*c, pre, c.level-1) {
+			c.level--
+		}
+		c.pass = levelPass[c.level]
+	}
+	return cs
+}
+
+// matchAt reports whether c's lines match pre's at level lv.
+func (pl *placer) matchAt(c candidate, pre []preLine, lv level) bool {
+	fk := pl.keysAt(lv)
+	for j, a := range c.align {
+		if fk[a] != key(lv, pre[j].text) {
 			return false
 		}
 	}
