@@ -107,6 +107,11 @@ type FileDiff struct {
 	// OldID and NewID are the blob ids of the "index" line, as written
 	// (abbreviated unless --full-index), "" without one.
 	OldID, NewID string
+	// FileBlob, when set, is the id of the blob git reads the file this
+	// section applies to as, where its filters or end-of-line conversions
+	// make that other than the file's bytes: the index line's old id is
+	// compared with it (see staleGit).
+	FileBlob string `json:",omitempty"`
 	// Names holds the names of a ---/+++ pair that no "diff --git" line
 	// opened, as written, for StripNames and Other; nil otherwise.
 	Names *Names

@@ -48,7 +48,7 @@ func (fp *filePlaces) contextAsGit(i int, h *Hunk, cs []candidate) ([]candidate,
 		why = pl.misfit(cs[0], pre)
 	}
 	e := fp.fail(i, ruleContextAsGit.ID, ErrNoMatch, fmt.Sprintf("it is git's diff of another version of the file (blob %s; the file is %s), and its context differs from the file's: %s; git apply refuses it too",
-		fp.fd.OldID, BlobID(fp.old, fp.fd.OldID)[:len(fp.fd.OldID)], why), pl.nearest(h))
+		fp.fd.OldID, fileBlob(fp.old, fp.fd)[:len(fp.fd.OldID)], why), pl.nearest(h))
 	if len(cs) == 1 {
 		fp.offer(e, i, h, &cs[0], fmt.Sprintf("placed at line %d by pair's tolerance, where git apply finds no place: its context is not the file's", cs[0].start+1))
 	}

@@ -115,7 +115,17 @@ func placeholderID(id string) bool {
 // one side goes. In the very file it was made from, a hunk that does not
 // fit at its edge is no hunk git wrote, and pair's tolerance judges it.
 func staleGit(old string, fd *FileDiff, n int) bool {
-	return gitOwn(fd, n) && !sameBlob(old, fd.OldID)
+	return gitOwn(fd, n) && !strings.HasPrefix(fileBlob(old, fd), fd.OldID)
+}
+
+// fileBlob is the id of the blob git reads old, the file fd applies to,
+// as: its bytes', or the one its filters make (FileDiff.FileBlob), of
+// the index line's kind (SHA-1 or SHA-256).
+func fileBlob(old string, fd *FileDiff) string {
+	if fd.FileBlob != "" {
+		return fd.FileBlob
+	}
+	return BlobID(old, fd.OldID)
 }
 
 // pinnedEdge keeps, of the places cs a hunk fits letter for letter (or
@@ -160,7 +170,7 @@ func (fp *filePlaces) pinnedEdge(i int, h *Hunk, cs []candidate) ([]candidate, b
 	}
 	whose := ""
 	if stale {
-		whose = fmt.Sprintf(", in git's own diff of blob %s (the file is blob %s)", fp.fd.OldID, BlobID(fp.old, fp.fd.OldID)[:len(fp.fd.OldID)])
+		whose = fmt.Sprintf(", in git's own diff of blob %s (the file is blob %s)", fp.fd.OldID, fileBlob(fp.old, fp.fd)[:len(fp.fd.OldID)])
 	}
 	if len(at) > 0 {
 		for k := range at {
