@@ -48,7 +48,8 @@
 //     ignoreWhitespace, changesSomething, alreadyApplied,
 //     appliedSkipped, fitsSomewhere, duplicateOnce, looseReadings,
 //     addedInstead, sameEffect, keepShaped, fused, atEdge, blankEdge,
-//     blankRunLength, noNewlineAtEnd, atGitEdges, pinnedEdge
+//     blankRunLength, noNewlineAtEnd, atGitEdges, contextAsGit,
+//     pinnedEdge
 //   - choice: onePlace, assignTwins, betweenNeighbours, nearestHeader,
 //     ambiguous, distinctive, pinnedByNumber
 //   - reading: indentLearnt, offStyle, unanimousFit, deletedUnchanged,

@@ -110,6 +110,11 @@ type FileDiff struct {
 	// OldID and NewID are the blob ids of the "index" line, as written
 	// (abbreviated unless --full-index), "" without one.
 	OldID, NewID string
+	// FileBlob, when set, is the id of the blob git reads the file this
+	// section applies to as, where its filters or end-of-line conversions
+	// make that other than the file's bytes: the index line's old id is
+	// compared with it (see staleGit).
+	FileBlob string `json:",omitempty"`
 	// Names holds the names of a ---/+++ pair that no "diff --git" line
 	// opened, as written, for StripNames and Other; nil otherwise.
 	Names *Names
@@ -132,6 +137,11 @@ type PlaceOptions struct {
 	// as lines that match letter for letter, and added lines are written
 	// as the patch has them.
 	IgnoreWhitespace bool
+	// FixWhitespace, when set, is git apply --whitespace=fix's fix of a
+	// line by the file's whitespace rules: the patch's context and
+	// deleted lines were fixed so, and git compares the file's lines
+	// fixed too (see contextAsGit). It is not saved with a session.
+	FixWhitespace func(string) string `json:"-"`
 }
 
 // SetPlacing gives every file of the patch the options o.

@@ -350,7 +350,9 @@ func gitContext(fds []*FileDiff) gitCtx {
 //
 //  1. candidates, hunk by hunk: a hunk that changes nothing is refused
 //     (changesSomething); the strictest pass that finds places gives
-//     them (see candidates, with its own rules); a hunk git apply pins
+//     them (see candidates, with its own rules); in git's own diff of
+//     another version of the file, only the places git apply finds are
+//     kept, or the hunk is refused (contextAsGit); a hunk git apply pins
 //     to an edge keeps the places there, or is refused (pinnedEdge); an
 //     old side without a final newline keeps the places at the end
 //     (noNewlineAtEnd); of several, a git hunk short of context keeps
@@ -425,6 +427,13 @@ func choosePlaces(old string, fd *FileDiff, context gitCtx) *filePlaces {
 			continue
 		}
 		fp.decided(i, trace...)
+		if kept, decided := fp.contextAsGit(i, h, cands); decided {
+			if kept == nil {
+				continue
+			}
+			cands = kept
+			fp.decided(i, ruleContextAsGit.ID)
+		}
 		if kept, decided := fp.pinnedEdge(i, h, cands); decided {
 			if kept == nil {
 				continue

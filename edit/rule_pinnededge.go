@@ -5,6 +5,7 @@ package edit
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // rulePinnedEdge is the rule of that id; see its Statement.
@@ -56,9 +57,9 @@ func countsHold(h *Hunk) bool {
 // 1 and after the last, where git's file began or ended. A model that
 // writes a header of git's rarely writes all of that; a hunk that lost
 // its trailing context, in the middle of a diff or of the file, breaks
-// it.
+// it. Nor does git write an id by hand (see placeholderID).
 func gitOwn(fd *FileDiff, n int) bool {
-	if n == 0 || !fd.Indexed || fd.Names != nil || fd.OldID == "" || zeroID(fd.OldID) || len(fd.Hunks) == 0 {
+	if n == 0 || !fd.Indexed || fd.Names != nil || fd.OldID == "" || zeroID(fd.OldID) || placeholderID(fd.OldID) || len(fd.Hunks) == 0 {
 		return false
 	}
 	// at is where a side of a hunk starts, 1-based: an empty side is
@@ -91,6 +92,22 @@ func gitOwn(fd *FileDiff, n int) bool {
 	return true
 }
 
+// placeholderID reports whether id is one written by hand, as models
+// and people fill an index line in: one digit repeated (1111111), or
+// digits counting up, with one break at most (1234567, abc1234). Of
+// git's ids, about one in 200,000 is so.
+func placeholderID(id string) bool {
+	const hex = "0123456789abcdef"
+	same, breaks := true, 0
+	for k := 1; k < len(id); k++ {
+		same = same && id[k] == id[0]
+		if a := strings.IndexByte(hex, id[k-1]); a < 0 || a+1 >= len(hex) || hex[a+1] != id[k] {
+			breaks++
+		}
+	}
+	return same || breaks <= 1
+}
+
 // staleGit reports whether fd is git's own diff (see gitOwn) of a file
 // other than old: its index line names the blob it was made from, and
 // old is not that blob. git's numbers and edges were exact in that
@@ -98,7 +115,17 @@ func gitOwn(fd *FileDiff, n int) bool {
 // one side goes. In the very file it was made from, a hunk that does not
 // fit at its edge is no hunk git wrote, and pair's tolerance judges it.
 func staleGit(old string, fd *FileDiff, n int) bool {
-	return gitOwn(fd, n) && !sameBlob(old, fd.OldID)
+	return gitOwn(fd, n) && !strings.HasPrefix(fileBlob(old, fd), fd.OldID)
+}
+
+// fileBlob is the id of the blob git reads old, the file fd applies to,
+// as: its bytes', or the one its filters make (FileDiff.FileBlob), of
+// the index line's kind (SHA-1 or SHA-256).
+func fileBlob(old string, fd *FileDiff) string {
+	if fd.FileBlob != "" {
+		return fd.FileBlob
+	}
+	return BlobID(old, fd.OldID)
 }
 
 // pinnedEdge keeps, of the places cs a hunk fits letter for letter (or
@@ -143,7 +170,7 @@ func (fp *filePlaces) pinnedEdge(i int, h *Hunk, cs []candidate) ([]candidate, b
 	}
 	whose := ""
 	if stale {
-		whose = fmt.Sprintf(", in git's own diff of blob %s (the file is blob %s)", fp.fd.OldID, BlobID(fp.old, fp.fd.OldID)[:len(fp.fd.OldID)])
+		whose = fmt.Sprintf(", in git's own diff of blob %s (the file is blob %s)", fp.fd.OldID, fileBlob(fp.old, fp.fd)[:len(fp.fd.OldID)])
 	}
 	if len(at) > 0 {
 		for k := range at {
@@ -169,11 +196,8 @@ func (fp *filePlaces) pinnedEdge(i int, h *Hunk, cs []candidate) ([]candidate, b
 		places = fmt.Sprintf("at %d places", len(cs))
 	}
 	e := fp.fail(i, rulePinnedEdge.ID, ErrNoMatch, fmt.Sprintf("%s, so git apply pins it to the %s of the file%s, and it fits only %s", why, edge, whose, places), pl.nearest(h))
-	if e.Interpreted == nil && len(cs) == 1 {
-		if rs, err := pl.resolve(i, h, &cs[0]); err == nil && len(rs) == 1 {
-			rs[0].Rules = traced(e.Rules, rs[0].Rules...)
-			e.Interpreted = uncertain(rs[0], fmt.Sprintf("placed at line %d, away from the %s of the file where git apply pins it", cs[0].start+1, edge))
-		}
+	if len(cs) == 1 {
+		fp.offer(e, i, h, &cs[0], fmt.Sprintf("placed at line %d, away from the %s of the file where git apply pins it", cs[0].start+1, edge))
 	}
 	return nil, true
 }

@@ -64,7 +64,7 @@ func rules() []*Rule {
 	rs := []*Rule{
 		&ruleHasContext, &ruleZeroContext, &ruleReducedContext, &ruleIgnoreWhitespace, &ruleChangesSomething, &ruleAlreadyApplied, &ruleAppliedSkipped, &ruleFitsSomewhere, &ruleDuplicateOnce,
 		&ruleLooseReadings, &ruleAddedInstead, &ruleSameEffect, &ruleKeepShaped, &ruleFused,
-		&ruleAtEdge, &ruleBlankEdge, &ruleBlankRunLength, &ruleNoNewlineAtEnd, &ruleAtGitEdges, &rulePinnedEdge,
+		&ruleAtEdge, &ruleBlankEdge, &ruleBlankRunLength, &ruleNoNewlineAtEnd, &ruleAtGitEdges, &ruleContextAsGit, &rulePinnedEdge,
 		&ruleOnePlace, &ruleAssignTwins, &ruleBetweenNeighbours, &ruleNearestHeader,
 		&ruleAmbiguous, &ruleDistinctive, &rulePinnedByNumber,
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
 	"github.com/pair-cli/pair/edit"
 )
 
@@ -173,6 +175,9 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 			if old, err = w.readSource(tg.oldPath, tg.fd); err != nil {
 				return nil, wrapEscape(tg.oldPath, err)
 			}
+			if !w.cached {
+				t.readAsGit(tg.oldPath, old, tg.fd)
+			}
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 		first = append(first, i)
@@ -205,6 +210,24 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 		return nil, err
 	}
 	return plans, nil
+}
+
+// readAsGit sets fd.FileBlob where the index line of fd names another
+// blob than old's bytes, the file at p, but git reads the file through
+// a filter or an end-of-line conversion as another blob: that one, for
+// placement to tell git's diff of this file from one of another version
+// of it. A filter that fails leaves fd as it was.
+func (t *Tree) readAsGit(p, old string, fd *edit.FileDiff) {
+	if !t.Git || !fd.Indexed || fd.OldID == "" || strings.HasPrefix(edit.BlobID(old, fd.OldID), fd.OldID) {
+		return
+	}
+	h, err := t.addBlob(nil, p, []byte(old), filemode.Regular)
+	if err != nil || len(fd.OldID) > len(h.String()) {
+		return
+	}
+	if id := h.String(); id != edit.BlobID(old, fd.OldID) {
+		fd.FileBlob = id
+	}
 }
 
 // linked reports whether p or a directory above it is a symbolic link,

@@ -362,6 +362,10 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 	}
 	patch.SetPlacing(placing)
+	for f, r := range a.wsFixed {
+		// git compares the file's lines fixed too.
+		f.Placing.FixWhitespace = r.fix
+	}
 	plans, err := a.placeStaged(patch)
 	if err != nil {
 		return a.fail(err)

@@ -96,24 +96,34 @@ func applyCasesOptions() []applyCase {
 	one21 := strings.Fields("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21")
 	changed := strings.Fields("1 2 A B 4 5 6 7 8 9 10 11 12 C 13 14 15 16 17 18 19 20 D 21")
 	theirs := strings.Fields("1 E 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 F 21")
-	// pair places t4117's hunks where git rejects them: each lacks one
-	// line of the file in its context, which pair keeps (fuzzy).
-	fuzzy := "pair places a hunk whose context lacks a line of the file, keeping the line, as it places a model's hunk; git rejects it"
+	// t4117's patch is git's own diff of file1 as it was: its hunks
+	// that lack a line of the file fit only as git fits them, not as
+	// pair fits a model's (edit's contextAsGit), and are rejected.
 	// git writes the context lines of a hunk that matched only once its
 	// whitespace was fixed as fixed; pair writes the file's lines.
 	cs := []applyCase{
-		{name: "t4117 without --reject: refused", differs: fuzzy, setup: seq("file1", theirs...),
+		{name: "t4117 without --reject: refused", setup: seq("file1", theirs...),
 			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
-		{name: "t4117 --verbose without --reject: refused", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--verbose"},
+		{name: "t4117 --verbose without --reject: refused", setup: seq("file1", theirs...), args: []string{"--verbose"},
 			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
-		{name: "t4117 --reject applies what places, writes file1.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
+		{name: "t4117 --reject applies what places, writes file1.rej", setup: seq("file1", theirs...), args: []string{"--reject"},
 			makePatch: seq("file1", one21...) + "git add file1; " + seq("file1", changed...) + "git diff"},
-		{name: "t4117 --reject on a rename: file2 written, file2.rej", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject"},
+		{name: "t4117 --reject on a rename: file2 written, file2.rej", setup: seq("file1", theirs...), args: []string{"--reject"},
 			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
-		{name: "t4117 --reject --verbose on a rename", differs: fuzzy, setup: seq("file1", theirs...), args: []string{"--reject", "--verbose"},
+		{name: "t4117 --reject --verbose on a rename", setup: seq("file1", theirs...), args: []string{"--reject", "--verbose"},
 			makePatch: seq("file1", one21...) + "git commit -qam pre; " + seq("file1", changed...) + "git mv file1 file2; git diff -M HEAD"},
 		{name: "t4117 --verbose, applies cleanly", setup: seq("file1", one21...), args: []string{"--verbose"},
 			makePatch: seq("file1", changed...) + "git diff"},
+		// Ours: git's own diff of another version of the file, whose
+		// context differs from the file's in whitespace only.
+		{name: "a diff of another version, a context line's trailing space: refused", setup: seq("file", "a", "'bb '", "c", "d", "eeee", "f", "ggg", "h"),
+			makePatch: seq("file", "a", "bb", "c", "d", "eeee", "f", "ggg", "h") + "git add file; sed -i s/d/D/ file; git diff"},
+		{name: "a diff of another version, a context line's trailing space, --whitespace=fix", setup: seq("file", "a", "'bb '", "c", "d", "eeee", "f", "ggg", "h"), args: []string{"--whitespace=fix"},
+			makePatch: seq("file", "a", "bb", "c", "d", "eeee", "f", "ggg", "h") + "git add file; sed -i s/d/D/ file; git diff"},
+		{name: "a diff of another version, a context line indented, --ignore-whitespace: refused", setup: seq("file", "a", "'	bb'", "c", "d", "eeee", "f", "ggg", "h"), args: []string{"--ignore-whitespace"},
+			makePatch: seq("file", "a", "bb", "c", "d", "eeee", "f", "ggg", "h") + "git add file; sed -i s/d/D/ file; git diff"},
+		{name: "a diff of another version, a context line's space doubled, --ignore-whitespace", setup: seq("file", "a", "'b  b'", "c", "d", "eeee", "f", "ggg", "h"), args: []string{"--ignore-whitespace"},
+			makePatch: seq("file", "a", "'b b'", "c", "d", "eeee", "f", "ggg", "h") + "git add file; sed -i s/d/D/ file; git diff"},
 		{name: "--reject, every hunk of a file rejected", setup: seq("file1", theirs...) + seq("file2", one21...), args: []string{"--reject"},
 			makePatch: seq("file1", "x") + seq("file2", changed...) + "git diff"},
 		{name: "--reject, a hunk whose context changed", setup: seq("h", "1 2 3 4 5 6 7 8 9 10 11 12 thirteen 14 15"), args: []string{"--reject"},
