@@ -454,7 +454,7 @@ func sameTrailers(msg string, rec audit.Record) bool {
 	}
 	want, _, _ := audit.ParseMessage(rec.Message())
 	return got.Session == want.Session && got.Model == want.Model && got.ReviewedBy == want.ReviewedBy &&
-		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Changes, want.Changes)
+		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Resolved, want.Resolved) && slices.Equal(got.Changes, want.Changes)
 }
 
 // committedPaths returns the paths whose change differs from HEAD.

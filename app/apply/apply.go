@@ -253,6 +253,9 @@ type applier struct {
 	// mail is the mail being applied, whose author, subject and message
 	// the commit takes; nil for a plain patch.
 	mail *mail.Mail
+	// record is the commit record of the last write (made or not): what
+	// a mail stopped at a conflict is committed with once resolved.
+	record *audit.Record
 	// verifier tests the candidate (see verify.go); verifyFirst says
 	// to, before writing.
 	verifier    review.CommandVerifier
@@ -315,6 +318,7 @@ func (a *applier) openTree() (*repo.Tree, error) {
 // apply places, decides, writes and commits the patch text, and reports.
 func (a *applier) apply(ctx context.Context, text string) error {
 	a.report = Report{Check: a.o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
+	a.record = nil
 	patch, err := a.read(text)
 	if err != nil {
 		if a.o.AllowEmpty && errors.Is(err, edit.ErrNoEdits) {
@@ -685,6 +689,7 @@ func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.F
 		}
 		author = &repo.Author{Name: m.Name, Email: m.Email, When: m.Date}
 	}
+	a.record = &rec
 	res, err := a.tree.ApplyPlans(plans, repo.ApplyOptions{
 		Commit:     commit,
 		Record:     rec,
