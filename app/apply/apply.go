@@ -156,6 +156,9 @@ type Report struct {
 	Merged     []Merged `json:"merged,omitempty"`
 	Conflicted []string `json:"conflicted,omitempty"`
 	Staged     bool     `json:"staged,omitempty"`
+	// Stat is what --stat, --numstat and --summary say of each file,
+	// which --json gives here instead of git's text.
+	Stat []FileStat `json:"stat,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -337,9 +340,12 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return nil
 	}
+	if a.o.JSON {
+		a.report.Stat = a.o.Reports.stats(patch.Files, a.o.Paths.Reverse)
+	}
 	if a.o.Reports.only(a.o.Check) {
 		// Whole files, diffed against the files: reported, not applied.
-		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+		a.writeReports(patch.Files)
 		return nil
 	}
 	if a.o.Recount {
@@ -377,7 +383,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		// others. Decisions given ahead were meant for the patch's hunks
 		// in order: with one missing they would fall on the wrong hunks.
 		err := a.placedOnly(placed, failed)
-		if err == nil && a.o.Check {
+		if err == nil && a.o.Check && !a.o.JSON { // the JSON report has them
 			a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
 		}
 		return err
@@ -420,7 +426,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return a.fail(err)
 	}
 	a.printOutcome(rev, plans)
-	a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+	if !a.o.JSON { // the JSON report has them
+		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+	}
 	if err := a.writeRejects(); err != nil {
 		return err
 	}
@@ -432,6 +440,18 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return &output.ExitError{Code: code, Msg: commitErr.Error()}
 	}
 	return a.notAhead()
+}
+
+// writeReports prints --stat, --numstat and --summary instead of
+// applying: git's text, or with --json the report with them (Stat).
+func (a *applier) writeReports(files []*edit.FileDiff) {
+	if !a.o.JSON {
+		a.o.Reports.write(a.statOut, files, a.o.Paths.Reverse)
+		return
+	}
+	a.report.Status, a.report.Stat = StatusOK, a.o.Reports.stats(files, a.o.Paths.Reverse)
+	a.report.Summary = map[string]int{"files": len(files)}
+	output.WriteJSON(a.o.IO.Out, a.report)
 }
 
 // ErrNotAhead is returned when --yes left a file unwritten that pair or
@@ -492,7 +512,7 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	}
 	if a.o.Reports.only(a.o.Check) && len(edits.Whole) == 0 && len(edits.Files) > 0 {
 		// git apply --stat reads the patch only, not the files.
-		a.o.Reports.write(a.statOut, edits.Files, a.o.Paths.Reverse)
+		a.writeReports(edits.Files)
 		a.reported = true
 		return nil, nil
 	}
