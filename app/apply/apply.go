@@ -222,7 +222,7 @@ func Run(ctx context.Context, o Options) error {
 	if a.kb != nil && a.kb != o.IO.Keyboard {
 		defer a.kb.Close() // the terminal opened for the keys
 	}
-	text, err := readPatch(o)
+	text, parts, err := readPatch(o)
 	if o.AllowEmpty && errors.Is(err, ErrEmptyInput) {
 		return nil
 	}
@@ -238,8 +238,8 @@ func Run(ctx context.Context, o Options) error {
 			return nil // the mail of an empty commit, or no patch at all
 		}
 	}
-	if o.Mail || mail.IsMailbox(text) {
-		return a.mailbox(ctx, text)
+	if o.Mail || mail.IsMailbox(text) || len(parts) > 1 && slices.ContainsFunc(parts, mail.IsMailbox) {
+		return a.mailbox(ctx, parts)
 	}
 	return a.apply(ctx, text)
 }
@@ -775,7 +775,11 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 				n++
 			}
 		}
-		fmt.Fprintf(out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(plans), output.Plural(len(plans), "file"))
+		files := map[string]bool{} // several sections may change one file
+		for _, p := range plans {
+			files[p.Path()] = true
+		}
+		fmt.Fprintf(out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(files), output.Plural(len(files), "file"))
 		if rejected := rev.Totals().Rejected; rejected > 0 {
 			fmt.Fprintf(out, " (%d rejected)", rejected)
 		}
@@ -883,21 +887,28 @@ func summarizePaths(paths []string) string {
 	return fmt.Sprintf("%s and %d more files", strings.Join(paths[:2], ", "), len(paths)-2)
 }
 
-func readPatch(o Options) (string, error) {
+// readPatch reads the patch: its text, and the text of each file when
+// several are given (see Options.More), each ending with a newline.
+func readPatch(o Options) (text string, parts []string, err error) {
 	if o.Patch != "" && o.Patch != "-" {
-		var b strings.Builder
 		for _, name := range append([]string{o.Patch}, o.More...) {
 			s, err := readString(name)
 			if err != nil {
-				return "", fmt.Errorf("apply: read patch: %w", err)
+				return "", nil, fmt.Errorf("apply: read patch: %w", err)
 			}
-			b.WriteString(s)
 			if s != "" && !strings.HasSuffix(s, "\n") {
-				b.WriteByte('\n')
+				s += "\n"
 			}
+			parts = append(parts, s)
 		}
-		return b.String(), nil
+		return strings.Join(parts, ""), parts, nil
 	}
+	text, err = readInput(o)
+	return text, []string{text}, err
+}
+
+// readInput reads the patch from standard input.
+func readInput(o Options) (string, error) {
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.
 	if o.IO.Keyboard != nil {

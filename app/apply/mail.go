@@ -80,16 +80,36 @@ func loadSeries(tree *repo.Tree) (*series, error) {
 	return s, nil
 }
 
-// mailbox applies each mail of text in turn, one review and one commit
-// per mail, as git am does. At the first mail that fails it stops, with
-// the series saved in the git directory for resume.
-func (a *applier) mailbox(ctx context.Context, text string) error {
-	msgs := mail.Split(text)
+// mailbox applies each mail of the patch files in turn, one review and
+// one commit per mail, as git am does. At the first mail that fails it
+// stops, with the series saved in the git directory for resume. The
+// files are split one by one: a mail that does not start with a "From "
+// line starts where its file does. pair apply given mail and plain
+// diffs together applies them as one patch that nothing commits, or
+// refuses to commit them.
+func (a *applier) mailbox(ctx context.Context, parts []string) error {
+	var msgs []string
+	var diffs []bool // a file given with mail that is not mail
+	plain, mailed := "", "" // the names of one of each
+	for i, p := range parts {
+		if len(parts) > 1 && !a.o.Mail && !mail.IsMailbox(p) {
+			plain = a.partName(i)
+			msgs, diffs = append(msgs, p), append(diffs, true)
+			continue
+		}
+		mailed = a.partName(i)
+		for _, m := range mail.Split(p) {
+			msgs, diffs = append(msgs, m), append(diffs, false)
+		}
+	}
 	if len(msgs) == 0 {
 		return errors.New("apply: the mailbox holds no mail")
 	}
 	if !a.o.Mail && (a.o.NoCommit || a.o.staged() || a.o.ThreeWay) {
-		return a.mailDiffs(ctx, msgs)
+		return a.mailDiffs(ctx, msgs, diffs)
+	}
+	if plain != "" {
+		return output.Usagef("apply: %s is mail and %s is not: mail becomes one commit per message, with its author and message, which a plain diff has not; apply %s on its own, or all of them with --no-commit (their diffs as one patch, as git apply applies them)", mailed, plain, plain)
 	}
 	if err := a.mailRules(len(msgs)); err != nil {
 		return err
@@ -125,13 +145,17 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 	return a.series(ctx, s)
 }
 
-// mailDiffs applies the diffs of msgs, one after the other, as one
-// patch that nothing commits: what git apply does with mail, and what
+// mailDiffs applies the diffs of msgs (a plain one where plain says
+// so), one after the other, as one patch that nothing commits: what git apply does with mail, and what
 // pair apply does with it under --no-commit, --index, --cached or
 // --3way. The mails' authors and messages are not used.
-func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
+func (a *applier) mailDiffs(ctx context.Context, msgs []string, plain []bool) error {
 	var diffs strings.Builder
 	for i, msg := range msgs {
+		if plain[i] {
+			diffs.WriteString(msg) // a plain diff given with mail
+			continue
+		}
 		m, err := mail.Parse(msg)
 		if errors.Is(err, mail.ErrNoPatch) {
 			continue // as git apply skips what is not a diff
@@ -146,6 +170,15 @@ func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
 		}
 	}
 	return a.apply(ctx, diffs.String())
+}
+
+// partName is the name of patch file i, without its folders: messages
+// name no local path.
+func (a *applier) partName(i int) string {
+	if i == 0 {
+		return filepath.Base(a.o.Patch)
+	}
+	return filepath.Base(a.o.More[i-1])
 }
 
 // diffOnly drops what comes before a mail's diff (its diffstat), whose

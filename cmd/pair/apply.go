@@ -103,7 +103,11 @@ Mail (a git format-patch file, or an mbox of several) is applied as pair
 am applies it: one review and one commit per mail, with the mail's author,
 date and message (see pair am --help). With --no-commit, --index, --cached
 or --3way, its diffs are applied one after the other and nothing is
-committed, as git apply does.
+committed, as git apply does. Several format-patch files (pair apply
+0001-a.patch 0002-b.patch) are one series, a commit per mail, as git am
+0001-a.patch 0002-b.patch makes it. A plain diff given with mail goes
+with it under --no-commit, as git apply applies both; committing, it is
+refused, as it has no author or message of its own.
 
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
