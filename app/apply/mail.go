@@ -89,7 +89,7 @@ func loadSeries(tree *repo.Tree) (*series, error) {
 // refuses to commit them.
 func (a *applier) mailbox(ctx context.Context, parts []string) error {
 	var msgs []string
-	var diffs []bool // a file given with mail that is not mail
+	var diffs []bool        // a file given with mail that is not mail
 	plain, mailed := "", "" // the names of one of each
 	for i, p := range parts {
 		if len(parts) > 1 && !a.o.Mail && !mail.IsMailbox(p) {
