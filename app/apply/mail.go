@@ -32,6 +32,11 @@ var ErrSeriesStopped = errors.New("a series of mails stopped")
 // --abort when no series of mails is in progress.
 var ErrNoSeries = errors.New("no series of mails in progress")
 
+// ErrNoAuthor stops a series at a mail without an author (no From:
+// header, or an empty one), which git am refuses too ("empty ident
+// name"): its commit would have none.
+var ErrNoAuthor = errors.New("the mail has no author: its From: header is missing or empty")
+
 // series is a mailbox being applied, one mail after the other, as saved
 // in the git directory between runs.
 type series struct {
@@ -225,6 +230,9 @@ func (a *applier) series(ctx context.Context, s *series) error {
 			return a.stop(s, err)
 		}
 		m, err := mail.Parse(string(raw))
+		if err == nil && strings.TrimSpace(m.Name) == "" {
+			err = ErrNoAuthor
+		}
 		if err != nil {
 			return a.stop(s, err)
 		}
