@@ -46,6 +46,23 @@ git format-patch --from='Sender <sender@example.com>' --stdout base`},
 	{name: "author with an empty quoted name", commits: oneCommit, mangle: fromHeader(`From: "" <x@example.org>`)},
 	{name: "author name in quotes with a comma", commits: oneCommit, mangle: fromHeader(`From: "Doe, Jane" <jane@example.org>`)},
 	{name: "no From header", skip: true, commits: oneCommit, mangle: fromHeader("")},
+	{name: "in-body From, Date and Subject", commits: oneCommit, mangle: func(s string) string {
+		return strings.Replace(s, "\n\n---\n", "\n\nFrom: In Body <in@example.org>\nDate: Sat, 1 Jul 2023 12:00:00 +0200\nSubject: [PATCH] f: the real subject\n\nThe real body.\n---\n", 1)
+	}},
+	{name: "body line --- with text", commits: `printf 'a\n' >> f; git commit -qam 'f: a' -m 'Above.
+--- below is not the patch yet
+Below.'
+git format-patch --stdout base`},
+	{name: "body line diff --git", skip: true, commits: `printf 'a\n' >> f; git commit -qam 'f: a' -m 'A body that quotes
+diff --git a/x b/x
+which git mailinfo takes for the patch.'
+git format-patch --stdout base`},
+	{name: "Latin-1 mail", commits: `printf 'a\n' >> f; git -c i18n.commitEncoding=ISO-8859-1 commit -qa -F - --author="$(printf 'Jos\351 N\372\361ez <jose@example.org>')" <<EOF
+$(printf 'f: caf\351')
+
+$(printf 'Le caf\351 est pr\352t.')
+EOF
+git -c i18n.logOutputEncoding=ISO-8859-1 format-patch --stdout base`},
 	{name: "[PATCH] inside the subject", commits: `printf 'a\n' >> f; git commit -qam 'f: read [PATCH] and [v2] in names'
 git format-patch --stdout base`},
 	{name: "body line ---", commits: `printf 'a\n' >> f; git commit -qam 'f: a' -m 'Above the line.
