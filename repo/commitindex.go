@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -24,63 +23,22 @@ var ErrNothingStaged = errors.New("the index holds no change from HEAD")
 // record are Commit's; the index is left as it is, unless the pre-commit
 // hook changes what is committed.
 func (t *Tree) CommitIndex(opts CommitOptions) (*CommitResult, error) {
-	c, err := t.startCommit(opts)
-	if err != nil {
-		return nil, err
-	}
-	lock, err := lockIndex(filepath.Join(t.gitDir, "index"))
-	if err != nil {
-		return nil, err
-	}
-	defer lock.release()
-	if c.idx, c.idxTime, err = readIndex(filepath.Join(t.gitDir, "index")); err != nil {
-		return nil, err
-	}
-	if err := checkConflicts(c.idx.Entries); err != nil {
-		return nil, err
-	}
-	if err := c.readHead(); err != nil {
-		return nil, err
-	}
-	if c.changes, err = c.indexChanges(); err != nil {
-		return nil, err
-	}
-	if c.tree, err = buildTree(c.st, c.base, c.changes); err != nil {
-		return nil, err
-	}
-	if c.tree == c.baseHash {
-		return nil, ErrNothingStaged
-	}
-	res := &CommitResult{}
-	c.committed = committedPaths(c.st, c.base, c.changes)
-	res.Committed = slices.Sorted(maps.Keys(c.committed))
-	c.next = c.idx
-	var hooks *commitHooks
-	if !opts.NoVerify {
-		if hooks, err = c.startHooks(opts.HookOutput); err != nil {
-			return nil, err
+	return t.commit(opts, func(c *commitRun, res *CommitResult) error {
+		var err error
+		if c.changes, err = c.indexChanges(); err != nil {
+			return err
 		}
-		defer hooks.close()
-		if err := c.preCommit(hooks, res); err != nil {
-			return nil, err
+		if c.tree, err = buildTree(c.st, c.base, c.changes); err != nil {
+			return err
 		}
-		if c.tree == c.baseHash { // the hook took every change back
-			return res, nil
+		if c.tree == c.baseHash {
+			return ErrNothingStaged
 		}
-	}
-	msg, err := c.message(hooks, res)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.write(msg, res); err != nil {
-		return nil, err
-	}
-	if c.next != c.idx { // the pre-commit hook changed what is committed
-		if err := writeIndex(lock, c.next); err != nil {
-			return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
-		}
-	}
-	return res, nil
+		c.committed = committedPaths(c.st, c.base, c.changes)
+		res.Committed = slices.Sorted(maps.Keys(c.committed))
+		c.next = c.idx // the index holds what is committed
+		return nil
+	})
 }
 
 // indexChanges are the paths where the index differs from HEAD, as
