@@ -337,6 +337,16 @@ func resume(ctx context.Context, o Options) error {
 		return a.abort(s)
 	case o.Skip:
 		fmt.Fprintf(a.o.IO.Out, "skipped mail %d of %d\n", s.Next+1, s.Total)
+		if r := s.Resolve; r != nil {
+			// git am --skip resets the files; pair leaves them to the
+			// person, who may have begun resolving.
+			names := make([]string, len(r.Conflicted))
+			for i, p := range r.Conflicted {
+				names[i] = safetext.Name(p)
+			}
+			fmt.Fprintf(a.o.IO.Err, "pair: the conflict mail %d left is still in %s: git checkout HEAD -- %s takes it back; a conflict left in the index stops the next commit\n",
+				s.Next+1, strings.Join(names, ", "), strings.Join(names, " "))
+		}
 		s.Next++
 		s.Resolve = nil
 		rest--

@@ -53,7 +53,9 @@ directory (pair-am). Then:
                       files it applies to or the mail itself (the message
                       names its file), and go on with the rest; after a
                       -3 conflict, commit your staged resolution instead
-  pair am --skip      go on without the stopped mail
+  pair am --skip      go on without the stopped mail (a -3 conflict it
+                      left stays in its files: unlike git am --skip,
+                      pair resets nothing; git checkout HEAD -- FILE)
   pair am --abort     take back the series' commits (with pair undo's
                       rules) and end the series
 
