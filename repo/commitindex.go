@@ -1,3 +1,5 @@
+// commitindex.go: CommitIndex, what the index holds committed as git commit commits it (pair am --continue after a conflict the person resolved).
+
 package repo
 
 import (
