@@ -125,6 +125,14 @@ const (
 // signing and commits nothing. The index lock is removed on every way
 // out. CheckCommit checks beforehand what would stop Commit.
 func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, error) {
+	return t.commit(opts, func(c *commitRun, res *CommitResult) error { return c.collect(files, res) })
+}
+
+// commit makes a commit of what collect puts in c (its changes, tree,
+// committed paths and next index), with the hooks, the message and the
+// index as Commit describes them; nothing is committed when the tree is
+// HEAD's.
+func (t *Tree) commit(opts CommitOptions, collect func(c *commitRun, res *CommitResult) error) (*CommitResult, error) {
 	c, err := t.startCommit(opts)
 	if err != nil {
 		return nil, err
@@ -148,7 +156,7 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 
 	res := &CommitResult{}
-	if err := c.collect(files, res); err != nil {
+	if err := collect(c, res); err != nil {
 		return nil, err
 	}
 	if c.tree == c.baseHash {
@@ -174,6 +182,9 @@ func (t *Tree) Commit(files []FileCommit, opts CommitOptions) (*CommitResult, er
 	}
 	if err := c.write(msg, res); err != nil {
 		return nil, err
+	}
+	if c.next == c.idx {
+		return res, nil // the index holds the commit already
 	}
 	if err := writeIndex(lock, c.next); err != nil {
 		return res, fmt.Errorf("commit %s made, but the index was not updated: %w", res.Hash[:12], err)
@@ -454,7 +465,7 @@ func sameTrailers(msg string, rec audit.Record) bool {
 	}
 	want, _, _ := audit.ParseMessage(rec.Message())
 	return got.Session == want.Session && got.Model == want.Model && got.ReviewedBy == want.ReviewedBy &&
-		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Changes, want.Changes)
+		slices.Equal(got.Hunks, want.Hunks) && slices.Equal(got.Resolved, want.Resolved) && slices.Equal(got.Changes, want.Changes)
 }
 
 // committedPaths returns the paths whose change differs from HEAD.

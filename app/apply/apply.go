@@ -164,6 +164,9 @@ type Report struct {
 	// to be added; NotIntended those it left alone, with why.
 	IntentToAdd []string          `json:"intent_to_add,omitempty"`
 	NotIntended []UncommittedFile `json:"not_intended,omitempty"`
+	// Stat is what --stat, --numstat and --summary say of each file,
+	// which --json gives here instead of git's text.
+	Stat []FileStat `json:"stat,omitempty"`
 }
 
 // errNoPatch is a bare pair apply on a terminal: no patch file, and
@@ -227,7 +230,7 @@ func Run(ctx context.Context, o Options) error {
 	if a.kb != nil && a.kb != o.IO.Keyboard {
 		defer a.kb.Close() // the terminal opened for the keys
 	}
-	text, err := readPatch(o)
+	text, parts, err := readPatch(o)
 	if o.AllowEmpty && errors.Is(err, ErrEmptyInput) {
 		return nil
 	}
@@ -243,8 +246,8 @@ func Run(ctx context.Context, o Options) error {
 			return nil // the mail of an empty commit, or no patch at all
 		}
 	}
-	if o.Mail || mail.IsMailbox(text) {
-		return a.mailbox(ctx, text)
+	if o.Mail || mail.IsMailbox(text) || len(parts) > 1 && slices.ContainsFunc(parts, mail.IsMailbox) {
+		return a.mailbox(ctx, parts)
 	}
 	return a.apply(ctx, text)
 }
@@ -261,6 +264,9 @@ type applier struct {
 	// mail is the mail being applied, whose author, subject and message
 	// the commit takes; nil for a plain patch.
 	mail *mail.Mail
+	// record is the commit record of the last write (made or not): what
+	// a mail stopped at a conflict is committed with once resolved.
+	record *audit.Record
 	// verifier tests the candidate (see verify.go); verifyFirst says
 	// to, before writing.
 	verifier    review.CommandVerifier
@@ -325,6 +331,7 @@ func (a *applier) openTree() (*repo.Tree, error) {
 // apply places, decides, writes and commits the patch text, and reports.
 func (a *applier) apply(ctx context.Context, text string) error {
 	a.report = Report{Check: a.o.Check, Files: []review.FileReport{}, Errors: []review.HunkFailure{}}
+	a.record = nil
 	patch, err := a.read(text)
 	if err != nil {
 		if a.o.AllowEmpty && errors.Is(err, edit.ErrNoEdits) {
@@ -343,9 +350,12 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		}
 		return nil
 	}
+	if a.o.JSON {
+		a.report.Stat = a.o.Reports.stats(patch.Files, a.o.Paths.Reverse)
+	}
 	if a.o.Reports.only(a.o.Check) {
 		// Whole files, diffed against the files: reported, not applied.
-		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+		a.writeReports(patch.Files)
 		return nil
 	}
 	if a.o.Recount {
@@ -387,7 +397,7 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		// others. Decisions given ahead were meant for the patch's hunks
 		// in order: with one missing they would fall on the wrong hunks.
 		err := a.placedOnly(placed, failed)
-		if err == nil && a.o.Check {
+		if err == nil && a.o.Check && !a.o.JSON { // the JSON report has them
 			a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
 		}
 		return err
@@ -430,7 +440,9 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return a.fail(err)
 	}
 	a.printOutcome(rev, plans)
-	a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+	if !a.o.JSON { // the JSON report has them
+		a.o.Reports.write(a.statOut, patch.Files, a.o.Paths.Reverse)
+	}
 	if err := a.writeRejects(); err != nil {
 		return err
 	}
@@ -442,6 +454,18 @@ func (a *applier) apply(ctx context.Context, text string) error {
 		return &output.ExitError{Code: code, Msg: commitErr.Error()}
 	}
 	return a.notAhead()
+}
+
+// writeReports prints --stat, --numstat and --summary instead of
+// applying: git's text, or with --json the report with them (Stat).
+func (a *applier) writeReports(files []*edit.FileDiff) {
+	if !a.o.JSON {
+		a.o.Reports.write(a.statOut, files, a.o.Paths.Reverse)
+		return
+	}
+	a.report.Status, a.report.Stat = StatusOK, a.o.Reports.stats(files, a.o.Paths.Reverse)
+	a.report.Summary = map[string]int{"files": len(files)}
+	output.WriteJSON(a.o.IO.Out, a.report)
 }
 
 // ErrNotAhead is returned when --yes left a file unwritten that pair or
@@ -505,7 +529,7 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	}
 	if a.o.Reports.only(a.o.Check) && len(edits.Whole) == 0 && len(edits.Files) > 0 {
 		// git apply --stat reads the patch only, not the files.
-		a.o.Reports.write(a.statOut, edits.Files, a.o.Paths.Reverse)
+		a.writeReports(edits.Files)
 		a.reported = true
 		return nil, nil
 	}
@@ -702,6 +726,7 @@ func (a *applier) write(ctx context.Context, rev *review.Review, plans []*edit.F
 		}
 		author = &repo.Author{Name: m.Name, Email: m.Email, When: m.Date}
 	}
+	a.record = &rec
 	res, err := a.tree.ApplyPlans(plans, repo.ApplyOptions{
 		Commit:     commit,
 		Record:     rec,
@@ -767,7 +792,11 @@ func (a *applier) printOutcome(rev *review.Review, plans []*edit.FilePlan) {
 				n++
 			}
 		}
-		fmt.Fprintf(out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(plans), output.Plural(len(plans), "file"))
+		files := map[string]bool{} // several sections may change one file
+		for _, p := range plans {
+			files[p.Path()] = true
+		}
+		fmt.Fprintf(out, "applied %d %s to %d %s", n, output.Plural(n, "hunk"), len(files), output.Plural(len(files), "file"))
 		if rejected := rev.Totals().Rejected; rejected > 0 {
 			fmt.Fprintf(out, " (%d rejected)", rejected)
 		}
@@ -887,21 +916,28 @@ func summarizePaths(paths []string) string {
 	return fmt.Sprintf("%s and %d more files", strings.Join(paths[:2], ", "), len(paths)-2)
 }
 
-func readPatch(o Options) (string, error) {
+// readPatch reads the patch: its text, and the text of each file when
+// several are given (see Options.More), each ending with a newline.
+func readPatch(o Options) (text string, parts []string, err error) {
 	if o.Patch != "" && o.Patch != "-" {
-		var b strings.Builder
 		for _, name := range append([]string{o.Patch}, o.More...) {
 			s, err := readString(name)
 			if err != nil {
-				return "", fmt.Errorf("apply: read patch: %w", err)
+				return "", nil, fmt.Errorf("apply: read patch: %w", err)
 			}
-			b.WriteString(s)
 			if s != "" && !strings.HasSuffix(s, "\n") {
-				b.WriteByte('\n')
+				s += "\n"
 			}
+			parts = append(parts, s)
 		}
-		return b.String(), nil
+		return strings.Join(parts, ""), parts, nil
 	}
+	text, err = readInput(o)
+	return text, []string{text}, err
+}
+
+// readInput reads the patch from standard input.
+func readInput(o Options) (string, error) {
 	// A terminal is not a patch; /dev/null (a character device too) is
 	// an empty one.
 	if o.IO.Keyboard != nil {

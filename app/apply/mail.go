@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pair-cli/pair/edit/mail"
+	"github.com/pair-cli/pair/internal/audit"
 	"github.com/pair-cli/pair/internal/output"
 	"github.com/pair-cli/pair/internal/safetext"
 	"github.com/pair-cli/pair/repo"
@@ -31,6 +32,11 @@ var ErrSeriesStopped = errors.New("a series of mails stopped")
 // --abort when no series of mails is in progress.
 var ErrNoSeries = errors.New("no series of mails in progress")
 
+// ErrNoAuthor stops a series at a mail without an author (no From:
+// header, or an empty one), which git am refuses too ("empty ident
+// name"): its commit would have none.
+var ErrNoAuthor = errors.New("the mail has no author: its From: header is missing or empty")
+
 // series is a mailbox being applied, one mail after the other, as saved
 // in the git directory between runs.
 type series struct {
@@ -38,6 +44,17 @@ type series struct {
 	Total   int      `json:"total"`
 	Next    int      `json:"next"`    // the mail to apply next, from 0
 	Commits []string `json:"commits"` // the commits made, in order
+	// Resolve is the mail s.Next stopped at with a three-way conflict
+	// left for the person: its commit's record, which pair am --continue
+	// commits their resolution with.
+	Resolve *resolution `json:"resolve,omitempty"`
+}
+
+// resolution is a mail stopped at a three-way conflict: the record of
+// its review and the files left with conflict markers.
+type resolution struct {
+	Record     audit.Record `json:"record"`
+	Conflicted []string     `json:"conflicted"`
 }
 
 // file is the file that holds mail i (from 0).
@@ -68,16 +85,36 @@ func loadSeries(tree *repo.Tree) (*series, error) {
 	return s, nil
 }
 
-// mailbox applies each mail of text in turn, one review and one commit
-// per mail, as git am does. At the first mail that fails it stops, with
-// the series saved in the git directory for resume.
-func (a *applier) mailbox(ctx context.Context, text string) error {
-	msgs := mail.Split(text)
+// mailbox applies each mail of the patch files in turn, one review and
+// one commit per mail, as git am does. At the first mail that fails it
+// stops, with the series saved in the git directory for resume. The
+// files are split one by one: a mail that does not start with a "From "
+// line starts where its file does. pair apply given mail and plain
+// diffs together applies them as one patch that nothing commits, or
+// refuses to commit them.
+func (a *applier) mailbox(ctx context.Context, parts []string) error {
+	var msgs []string
+	var diffs []bool        // a file given with mail that is not mail
+	plain, mailed := "", "" // the names of one of each
+	for i, p := range parts {
+		if len(parts) > 1 && !a.o.Mail && !mail.IsMailbox(p) {
+			plain = a.partName(i)
+			msgs, diffs = append(msgs, p), append(diffs, true)
+			continue
+		}
+		mailed = a.partName(i)
+		for _, m := range mail.Split(p) {
+			msgs, diffs = append(msgs, m), append(diffs, false)
+		}
+	}
 	if len(msgs) == 0 {
 		return errors.New("apply: the mailbox holds no mail")
 	}
 	if !a.o.Mail && (a.o.NoCommit || a.o.staged() || a.o.ThreeWay) {
-		return a.mailDiffs(ctx, msgs)
+		return a.mailDiffs(ctx, msgs, diffs)
+	}
+	if plain != "" {
+		return output.Usagef("apply: %s is mail and %s is not: mail becomes one commit per message, with its author and message, which a plain diff has not; apply %s on its own, or all of them with --no-commit (their diffs as one patch, as git apply applies them)", mailed, plain, plain)
 	}
 	if err := a.mailRules(len(msgs)); err != nil {
 		return err
@@ -113,13 +150,17 @@ func (a *applier) mailbox(ctx context.Context, text string) error {
 	return a.series(ctx, s)
 }
 
-// mailDiffs applies the diffs of msgs, one after the other, as one
-// patch that nothing commits: what git apply does with mail, and what
+// mailDiffs applies the diffs of msgs (a plain one where plain says
+// so), one after the other, as one patch that nothing commits: what git apply does with mail, and what
 // pair apply does with it under --no-commit, --index, --cached or
 // --3way. The mails' authors and messages are not used.
-func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
+func (a *applier) mailDiffs(ctx context.Context, msgs []string, plain []bool) error {
 	var diffs strings.Builder
 	for i, msg := range msgs {
+		if plain[i] {
+			diffs.WriteString(msg) // a plain diff given with mail
+			continue
+		}
 		m, err := mail.Parse(msg)
 		if errors.Is(err, mail.ErrNoPatch) {
 			continue // as git apply skips what is not a diff
@@ -134,6 +175,15 @@ func (a *applier) mailDiffs(ctx context.Context, msgs []string) error {
 		}
 	}
 	return a.apply(ctx, diffs.String())
+}
+
+// partName is the name of patch file i, without its folders: messages
+// name no local path.
+func (a *applier) partName(i int) string {
+	if i == 0 {
+		return filepath.Base(a.o.Patch)
+	}
+	return filepath.Base(a.o.More[i-1])
 }
 
 // diffOnly drops what comes before a mail's diff (its diffstat), whose
@@ -180,6 +230,9 @@ func (a *applier) series(ctx context.Context, s *series) error {
 			return a.stop(s, err)
 		}
 		m, err := mail.Parse(string(raw))
+		if err == nil && strings.TrimSpace(m.Name) == "" {
+			err = ErrNoAuthor
+		}
 		if err != nil {
 			return a.stop(s, err)
 		}
@@ -207,6 +260,12 @@ func (a *applier) series(ctx context.Context, s *series) error {
 // stop saves s, stopped at its mail s.Next, and says why and how to go
 // on.
 func (a *applier) stop(s *series, err error) error {
+	conflicts := len(a.report.Conflicted) > 0 && a.record != nil
+	if conflicts {
+		// --3way left conflicts: --continue commits the person's
+		// resolution as the mail's commit, as git am --continue does.
+		s.Resolve = &resolution{Record: *a.record, Conflicted: a.report.Conflicted}
+	}
 	if serr := s.save(); serr != nil {
 		return fmt.Errorf("apply: %w; and the series could not be saved: %w", err, serr)
 	}
@@ -223,14 +282,13 @@ func (a *applier) stop(s *series, err error) error {
 	if why == "" { // already reported, as JSON
 		why = "see the report"
 	}
-	if len(a.report.Conflicted) > 0 {
-		// --3way left conflicts: applying the mail again would not see
-		// their resolution.
+	if conflicts {
 		return &output.ExitError{Code: code, Msg: fmt.Sprintf(
 			"apply: stopped at mail %d of %d: %s\n"+
-				"When you have committed the resolution, pair am --skip goes on with the next mail;\n"+
-				"pair am --abort takes back this series' %d %s and ends it.",
-			s.Next+1, s.Total, why, len(s.Commits), output.Plural(len(s.Commits), "commit"))}
+				"When you have resolved them and staged the result (git add), pair am --continue commits it as this mail's and goes on;\n"+
+				"pair am --skip goes on without this mail; pair am --abort takes back this series' %d %s and ends it.",
+			s.Next+1, s.Total, strings.Replace(why, resolveHint, "", 1),
+			len(s.Commits), output.Plural(len(s.Commits), "commit"))}
 	}
 	return &output.ExitError{Code: code, Msg: fmt.Sprintf(
 		"apply: stopped at mail %d of %d: %s\n"+
@@ -273,20 +331,90 @@ func resume(ctx context.Context, o Options) error {
 	if s == nil {
 		return output.Usagef("apply: %w (pair am MAILBOX starts one)", ErrNoSeries)
 	}
+	rest := s.Total - s.Next
 	switch {
 	case o.Abort:
 		return a.abort(s)
 	case o.Skip:
 		fmt.Fprintf(a.o.IO.Out, "skipped mail %d of %d\n", s.Next+1, s.Total)
+		if r := s.Resolve; r != nil {
+			// git am --skip resets the files; pair leaves them to the
+			// person, who may have begun resolving.
+			names := make([]string, len(r.Conflicted))
+			for i, p := range r.Conflicted {
+				names[i] = safetext.Name(p)
+			}
+			fmt.Fprintf(a.o.IO.Err, "pair: the conflict mail %d left is still in %s: git checkout HEAD -- %s takes it back; a conflict left in the index stops the next commit\n",
+				s.Next+1, strings.Join(names, ", "), strings.Join(names, " "))
+		}
 		s.Next++
+		s.Resolve = nil
+		rest--
+	case s.Resolve != nil:
+		rest-- // the stopped mail is committed, not applied again
 	}
-	if err := a.mailRules(s.Total - s.Next); err != nil {
+	if err := a.mailRules(max(rest, 1)); err != nil {
 		return err
 	}
 	if err := a.amThreeWay(); err != nil {
 		return err
 	}
+	if s.Resolve != nil {
+		if err := a.commitResolution(ctx, s); err != nil {
+			return err
+		}
+	}
 	return a.series(ctx, s)
+}
+
+// commitResolution commits what the person staged for the mail s
+// stopped at with a three-way conflict, as git am --continue does: the
+// mail's author and message, the record of its review, and the files
+// they resolved (audit.TrailerResolved). It refuses while a path is
+// unmerged, and when nothing is staged.
+func (a *applier) commitResolution(ctx context.Context, s *series) error {
+	raw, err := os.ReadFile(s.file(s.Next))
+	if err != nil {
+		return fmt.Errorf("apply: --continue: %w", err)
+	}
+	m, err := mail.Parse(string(raw))
+	if err != nil {
+		return fmt.Errorf("apply: --continue: mail %d: %w", s.Next+1, err)
+	}
+	rec := s.Resolve.Record
+	rec.Resolved = s.Resolve.Conflicted
+	res, err := a.tree.CommitIndex(repo.CommitOptions{
+		Record:     rec,
+		NoVerify:   a.o.NoVerify,
+		HookOutput: a.o.IO.Err,
+		Context:    ctx,
+		Author:     &repo.Author{Name: m.Name, Email: m.Email, When: m.Date},
+	})
+	switch {
+	case errors.Is(err, repo.ErrNothingStaged):
+		return output.Usagef("apply: --continue: no changes staged for mail %d of %d: did you forget to git add your resolution? If nothing is left to stage, the change may be in already: pair am --skip goes on without this mail", s.Next+1, s.Total)
+	case err != nil:
+		return fmt.Errorf("apply: --continue: mail %d of %d: %w; git add each file once it is resolved, then run pair am --continue again", s.Next+1, s.Total, err)
+	}
+	progress := a.o.IO.Out
+	if a.o.JSON {
+		progress = a.o.IO.Err
+	}
+	if res.Hash == "" {
+		// The pre-commit hook took every change back.
+		return output.Usagef("apply: --continue: the pre-commit hook took back every staged change for mail %d of %d; nothing was committed", s.Next+1, s.Total)
+	}
+	fmt.Fprintf(progress, "committed %s: mail %d of %d, %s, with your resolution of %s\n", res.Hash[:12], s.Next+1, s.Total, safetext.Text(m.Subject), safetext.Text(strings.Join(s.Resolve.Conflicted, ", ")))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(a.o.IO.Err, "pair: warning: %s\n", safetext.Text(w))
+	}
+	s.Commits = append(s.Commits, res.Hash)
+	s.Next++
+	s.Resolve = nil
+	if err := s.save(); err != nil {
+		return fmt.Errorf("apply: save the series: %w", err)
+	}
+	return nil
 }
 
 // amThreeWay gives mail git am's three-way fallback when the repository's

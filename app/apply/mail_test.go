@@ -293,3 +293,86 @@ func TestMailboxDiffsLikeGitApply(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatPatchFilesLikeGit gives pair apply the git format-patch files
+// of a series one by one, as git am p1 p2 p3 and git apply p1 p2 p3 take
+// them: committing, one commit per mail as git am makes them; with
+// --no-commit, their diffs applied in order, nothing committed, as git
+// apply applies them. A plain diff given with mail is applied with them
+// under --no-commit, and refused when committing, which would need an
+// author and a message it has not.
+func TestFormatPatchFilesLikeGit(t *testing.T) {
+	src, _ := mailSeries(t)
+	dir := t.TempDir()
+	repotest.Git(t, src, "format-patch", "-q", "-o", dir, "HEAD~3")
+	files, err := filepath.Glob(filepath.Join(dir, "000*.patch"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("format-patch wrote %v (%v)", files, err)
+	}
+	plain := filepath.Join(dir, "plain.diff")
+	if err := os.WriteFile(plain, []byte("--- a/NEW\n+++ b/NEW\n@@ -0,0 +1 @@\n+new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(dir string, set func(*Options), patches ...string) (string, error) {
+		o, out, errw := options(dir, "")
+		o.Patch, o.More, o.Yes = patches[0], patches[1:], true
+		if set != nil {
+			set(&o)
+		}
+		err := Run(context.Background(), o)
+		return out.String() + errw.String(), err
+	}
+	noCommit := func(o *Options) { o.NoCommit = true }
+
+	t.Run("committed", func(t *testing.T) {
+		byGit, byPair := copyAt(t, src), copyAt(t, src)
+		am := repotest.Cmd(t, byGit, append([]string{"am", "-q"}, files...)...)
+		am.Env = slices.DeleteFunc(am.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_COMMITTER_") })
+		repotest.Output(t, am)
+		if out, err := run(byPair, nil, files...); err != nil || !strings.Contains(out, "applied 3 mails: 3 commits\n") {
+			t.Fatalf("pair apply p1 p2 p3: %v\n%s", err, out)
+		}
+		format := "--format=%T %an <%ae> %ad %s"
+		if g, p := repotest.Git(t, byGit, "log", "-3", format), repotest.Git(t, byPair, "log", "-3", format); g != p {
+			t.Errorf("pair made\n%s\ngit am made\n%s", p, g)
+		}
+	})
+	t.Run("--no-commit", func(t *testing.T) {
+		byGit, byPair := copyAt(t, src), copyAt(t, src)
+		repotest.Git(t, byGit, append([]string{"apply"}, files...)...)
+		out, err := run(byPair, noCommit, files...)
+		if err != nil {
+			t.Fatalf("pair apply --no-commit p1 p2 p3: %v\n%s", err, out)
+		}
+		if g, p := snapshot(t, byGit), snapshot(t, byPair); g != p {
+			t.Errorf("pair made\n%s\ngit apply made\n%s", p, g)
+		}
+		if got, want := repotest.Git(t, byPair, "rev-parse", "HEAD"), repotest.Git(t, byGit, "rev-parse", "HEAD"); got != want {
+			t.Errorf("pair moved HEAD to %s; want it left at %s", got, want)
+		}
+		// calc.go has a section in the first mail and one in the third.
+		if !strings.Contains(out, "applied 3 hunks to 2 files\n") {
+			t.Errorf("pair said\n%s\nwant 3 hunks in 2 files", out)
+		}
+	})
+	t.Run("a plain diff with mail", func(t *testing.T) {
+		byGit, byPair := copyAt(t, src), copyAt(t, src)
+		head := repotest.Git(t, byPair, "rev-parse", "HEAD")
+		out, err := run(byPair, nil, plain, files[0])
+		var ue *output.UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "0001-fix-calc-add-b-to-a.patch is mail and plain.diff is not") ||
+			strings.Contains(err.Error(), dir) {
+			t.Errorf("pair apply plain.diff p1: %v\n%s; want a refusal naming the files, not their folder", err, out)
+		}
+		if h := repotest.Git(t, byPair, "rev-parse", "HEAD"); h != head {
+			t.Errorf("refused, pair moved HEAD to %s", h)
+		}
+		repotest.Git(t, byGit, "apply", plain, files[0])
+		if out, err := run(byPair, noCommit, plain, files[0]); err != nil {
+			t.Fatalf("pair apply --no-commit plain.diff p1: %v\n%s", err, out)
+		}
+		if g, p := snapshot(t, byGit), snapshot(t, byPair); g != p {
+			t.Errorf("pair made\n%s\ngit apply made\n%s", p, g)
+		}
+	})
+}

@@ -185,6 +185,10 @@ func conflicted(rev *review.Review) []string {
 	return out
 }
 
+// resolveHint is what to do with a conflict that pair apply left; pair am
+// says it otherwise (see applier.stop).
+const resolveHint = "; resolve them, then git add and commit"
+
 // writeStaged writes the approved plans where the options say: the
 // working tree (committed unless --no-commit), the working tree and the
 // index (--index), or the index alone (--cached). A file written with
@@ -235,7 +239,7 @@ func (a *applier) writeStaged(ctx context.Context, rev *review.Review, plans []*
 	case a.o.Index || a.canStage:
 		what += ", and the index the preimage, yours and the patch's version of each"
 	}
-	msg := fmt.Sprintf("apply: conflicts in %s: %s; resolve them, then git add and commit; nothing was committed", strings.Join(names, ", "), what)
+	msg := fmt.Sprintf("apply: conflicts in %s: %s%s; nothing was committed", strings.Join(names, ", "), what, resolveHint)
 	a.report.Status, a.report.Error = StatusFailed, msg
 	return fmt.Errorf("%s", msg), nil
 }

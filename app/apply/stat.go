@@ -35,6 +35,46 @@ func (r Reports) any() bool { return r.Stat || r.Numstat || r.Summary }
 // only reports whether the reports replace applying the patch.
 func (r Reports) only(check bool) bool { return r.any() && !r.Apply && !check }
 
+// FileStat is what --stat, --numstat and --summary say of one file of
+// the patch, in the --json report: the lines added and deleted (none for
+// a binary file), and the file's --summary lines as git prints them.
+type FileStat struct {
+	Path    string   `json:"path"`
+	OldPath string   `json:"old_path,omitempty"` // a rename's or copy's source
+	Added   int      `json:"added"`
+	Deleted int      `json:"deleted"`
+	Binary  bool     `json:"binary,omitempty"`
+	Summary []string `json:"summary,omitempty"`
+}
+
+// stats is what the reports say of files, for --json: every field,
+// whichever of --stat, --numstat and --summary was given.
+func (r Reports) stats(files []*edit.FileDiff, reversed bool) []FileStat {
+	if !r.any() {
+		return nil
+	}
+	st := statsOf(files)
+	if reversed {
+		slices.Reverse(st)
+	}
+	out := make([]FileStat, 0, len(st))
+	for _, s := range st {
+		f := FileStat{Path: s.fd.Path(), Added: s.added, Deleted: s.deleted, Binary: s.fd.Binary}
+		if s.fd.OldPath != "" && s.fd.OldPath != f.Path && (s.fd.Renamed || s.fd.Copied) {
+			f.OldPath = s.fd.OldPath
+		}
+		var b strings.Builder
+		writeSummary(&b, s.fd)
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				f.Summary = append(f.Summary, l)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // fileStat is what the reports say about one file of the patch.
 type fileStat struct {
 	fd             *edit.FileDiff

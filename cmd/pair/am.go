@@ -31,8 +31,13 @@ With -3 (--3way), as git am -3, a mail whose hunks do not place is merged
 with the preimage blobs its "index" lines name (see pair apply --help): a
 clean merge is committed as the mail's; a conflict stops the series, and
 --yes never approves it. Approved in the terminal, it is written with
-conflict markers and left unmerged in the index, as git am -3 leaves it;
-commit your resolution, then pair am --skip. am.threeWay in git's
+conflict markers and left unmerged in the index, as git am -3 leaves it.
+Resolve it and stage the result (git add); pair am --continue then
+commits the index as the mail's commit, as git am --continue does: the
+mail's author, date and message, pair's trailers with a Pair-Resolved:
+line for each file you resolved. It refuses while a path is unmerged,
+and when nothing is staged (pair am --skip goes on without the mail, if
+its change is in already). am.threeWay in git's
 configuration turns -3 on, --no-3way off. git am has no --index or
 --cached, and pair am neither: each mail is committed.
 
@@ -46,8 +51,11 @@ directory (pair-am). Then:
 
   pair am --continue  apply the stopped mail again, after you fixed the
                       files it applies to or the mail itself (the message
-                      names its file), and go on with the rest
-  pair am --skip      go on without the stopped mail
+                      names its file), and go on with the rest; after a
+                      -3 conflict, commit your staged resolution instead
+  pair am --skip      go on without the stopped mail (a -3 conflict it
+                      left stays in its files: unlike git am --skip,
+                      pair resets nothing; git checkout HEAD -- FILE)
   pair am --abort     take back the series' commits (with pair undo's
                       rules) and end the series
 
@@ -59,7 +67,7 @@ Exit status: as pair apply's; 1 also when a mail stopped the series.`
 	})
 	cmd.Flags = append(cmd.Flags,
 		&cli.BoolFlag{Name: "no-3way", Usage: "do not fall back to a three-way merge, whatever am.threeWay says"},
-		&cli.BoolFlag{Name: "continue", Usage: "apply the mail the series stopped at again, then the rest"},
+		&cli.BoolFlag{Name: "continue", Usage: "apply the mail the series stopped at again (after a -3 conflict: commit your staged resolution as its commit), then the rest"},
 		&cli.BoolFlag{Name: "skip", Usage: "go on with the series without the mail it stopped at"},
 		&cli.BoolFlag{Name: "abort", Usage: "take back the commits of the stopped series and end it"},
 	)

@@ -103,7 +103,11 @@ Mail (a git format-patch file, or an mbox of several) is applied as pair
 am applies it: one review and one commit per mail, with the mail's author,
 date and message (see pair am --help). With --no-commit, --index, --cached
 or --3way, its diffs are applied one after the other and nothing is
-committed, as git apply does.
+committed, as git apply does. Several format-patch files (pair apply
+0001-a.patch 0002-b.patch) are one series, a commit per mail, as git am
+0001-a.patch 0002-b.patch makes it. A plain diff given with mail goes
+with it under --no-commit, as git apply applies both; committing, it is
+refused, as it has no author or message of its own.
 
 Each hunk is placed by its content, with its line numbers used only to choose
 between equally good places. Placement tolerates what models get wrong: line
@@ -207,7 +211,10 @@ git apply's reports and checks keep git's meaning and output: --stat,
 --numstat (-z: names end with NUL, unquoted) and --summary print what the
 patch changes exactly as git apply prints it, on standard output, and
 apply nothing unless --apply is given too (pair's own report then goes to
-standard error). --reject applies the hunks that place and writes each
+standard error). With --json they are not printed as text: the one JSON
+report carries them as "stat", a list of each file's path (and old_path
+for a rename or copy), lines added and deleted, binary, and its --summary
+lines as git prints them. --reject applies the hunks that place and writes each
 file's others to FILE.rej as git writes them, then exits 1. --whitespace
 says what to do with added lines that have whitespace errors, by
 core.whitespace and the whitespace attribute (trailing-space,
@@ -275,9 +282,9 @@ as configuration unwritten (the rest was applied);
 			&cli.BoolFlag{Name: "reverse", Aliases: []string{"R"}, Usage: "apply the patch backwards: remove what it adds, add back what it removes"},
 			&cli.IntFlag{Name: "C", Usage: "a hunk that does not fit as written may fit with its outer context lines left out, down to `N` on each side (git apply -C<n>)", DefaultText: "every context line must fit"},
 			&cli.BoolFlag{Name: "ignore-whitespace", Aliases: []string{"ignore-space-change"}, Usage: "compare context and deleted lines with runs of whitespace collapsed, and write added lines as the patch has them (git apply --ignore-whitespace)"},
-			&cli.BoolFlag{Name: "stat", Usage: "print a diffstat of the patch as git apply --stat prints it, instead of applying it (unless --apply)"},
-			&cli.BoolFlag{Name: "numstat", Usage: "print the added and deleted lines of each file, tab-separated, as git apply --numstat does, instead of applying (unless --apply)"},
-			&cli.BoolFlag{Name: "summary", Usage: "print the files the patch creates, deletes, renames, copies or changes the mode of, as git apply --summary does, instead of applying (unless --apply)"},
+			&cli.BoolFlag{Name: "stat", Usage: "print a diffstat of the patch as git apply --stat prints it, instead of applying it (unless --apply; with --json, as the JSON report's stat)"},
+			&cli.BoolFlag{Name: "numstat", Usage: "print the added and deleted lines of each file, tab-separated, as git apply --numstat does, instead of applying (unless --apply; with --json, as the JSON report's stat)"},
+			&cli.BoolFlag{Name: "summary", Usage: "print the files the patch creates, deletes, renames, copies or changes the mode of, as git apply --summary does, instead of applying (unless --apply; with --json, as the JSON report's stat)"},
 			&cli.BoolFlag{Name: "z", Hidden: true, Usage: "with --numstat, end each name with NUL and do not quote it"},
 			&cli.BoolFlag{Name: "apply", Usage: "apply the patch as well as printing --stat, --numstat or --summary"},
 			&cli.BoolFlag{Name: "reject", Usage: "apply the hunks that place and write the others to FILE.rej, as git apply --reject does; exit 1 when any was rejected"},

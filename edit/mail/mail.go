@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/quotedprintable"
 	netmail "net/mail"
 	"regexp"
 	"strings"
@@ -268,10 +267,7 @@ func decodeBody(h header, body string) (string, error) {
 	var b []byte
 	switch enc := strings.ToLower(strings.TrimSpace(h.get("content-transfer-encoding"))); enc {
 	case "quoted-printable":
-		var err error
-		if b, err = io.ReadAll(quotedprintable.NewReader(strings.NewReader(body))); err != nil {
-			return "", fmt.Errorf("the quoted-printable body does not decode: %w", err)
-		}
+		b = decodeQP(body)
 	case "base64":
 		var err error
 		if b, err = io.ReadAll(base64.NewDecoder(base64.StdEncoding, &spaceless{r: strings.NewReader(body)})); err != nil {
@@ -285,6 +281,49 @@ func decodeBody(h header, body string) (string, error) {
 		return latin1(b), nil
 	}
 	return string(b), nil
+}
+
+// decodeQP decodes a quoted-printable body as git mailinfo does: =XX is
+// the byte XX, = at the end of a line joins it to the next, and, unlike
+// RFC 2045's decoders, a line keeps its trailing white space (a diff's
+// context line, the "-- " before a signature). An = that starts neither
+// stays as it is.
+func decodeQP(body string) []byte {
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '=' {
+			out = append(out, c)
+			continue
+		}
+		rest := body[i+1:]
+		switch {
+		case rest == "" || rest[0] == '\n':
+			i++ // a soft line break
+		case strings.HasPrefix(rest, "\r\n"):
+			i += 2
+		case len(rest) >= 2 && isHex(rest[0]) && isHex(rest[1]):
+			out = append(out, unhex(rest[0])<<4|unhex(rest[1]))
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // spaceless reads r without its white space (base64 comes in lines).

@@ -89,6 +89,14 @@ func TestParseEncodings(t *testing.T) {
 	if !strings.Contains(m.Patch, "-a=b\n+a=c\n") {
 		t.Errorf("patch %q: quoted-printable not decoded", m.Patch)
 	}
+	// As git mailinfo decodes it: trailing white space kept (a context
+	// line of spaces, the "-- " of the signature), an = that is no
+	// escape kept.
+	qpSpaces := "From: A <a@example.org>\nSubject: [PATCH] s\nContent-Transfer-Encoding: quoted-printable\n\n" +
+		"---\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n \n-a  \n+a =3D=zz \n-- \n2.39.5\n"
+	if m, err = mail.Parse(qpSpaces); err != nil || !strings.HasSuffix(m.Patch, "@@ -1,2 +1,2 @@\n \n-a  \n+a ==zz \n") {
+		t.Errorf("patch %q (%v): trailing white space or a bare = not kept", m.Patch, err)
+	}
 
 	b64 := "From: A <a@example.org>\r\nSubject: [PATCH] b\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
 		"Ym9keQoKLS0tCmRpZmYgLS1naXQgYS94IGIveAotLS0g\r\nYS94CisrKyBiL3gKQEAgLTEgKzEgQEAKLWEKK2IK\r\n"

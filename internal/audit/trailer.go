@@ -20,6 +20,10 @@ const (
 	TrailerReviewedBy = "Pair-Reviewed-By"
 	TrailerHunk       = "Pair-Hunk"
 	TrailerChange     = "Pair-Change"
+	// TrailerResolved names a file whose three-way conflict the person
+	// resolved: the commit holds their resolution there, not the hunks
+	// as approved (pair am --continue).
+	TrailerResolved = "Pair-Resolved"
 )
 
 // Decision is what the person decided for one hunk.
@@ -159,6 +163,9 @@ type Record struct {
 	Model         string // "none" for a plain pair apply
 	ReviewedBy    string // "Name <email>"
 	Hunks         []HunkRecord
+	// Resolved are the files whose conflict the person resolved (see
+	// TrailerResolved).
+	Resolved []string
 	// Changes are the paths the commit changes, filled by Commit.
 	Changes []ChangeRecord
 	// BodyTrailers are the message's own trailers (a mailed patch's
@@ -189,7 +196,7 @@ func (r Record) Message() string {
 // pairTrailer reports whether key is one of pair's trailers.
 func pairTrailer(key string) bool {
 	switch key {
-	case TrailerSession, TrailerModel, TrailerReviewedBy, TrailerHunk, TrailerChange:
+	case TrailerSession, TrailerModel, TrailerReviewedBy, TrailerHunk, TrailerChange, TrailerResolved:
 		return true
 	}
 	return false
@@ -203,6 +210,9 @@ func (r Record) Trailers() string {
 	fmt.Fprintf(&b, "%s: %s\n", TrailerReviewedBy, oneLine(r.ReviewedBy))
 	for _, h := range r.Hunks {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerHunk, oneLine(h.String()))
+	}
+	for _, p := range r.Resolved {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerResolved, oneLine(p))
 	}
 	for _, c := range r.Changes {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerChange, oneLine(c.String()))
@@ -267,6 +277,8 @@ func ParseMessage(msg string) (r Record, ok bool, err error) {
 				continue
 			}
 			r.Hunks = append(r.Hunks, h)
+		case TrailerResolved:
+			r.Resolved = append(r.Resolved, v)
 		case TrailerChange:
 			c, cerr := parseChangeRecord(v)
 			if cerr != nil {

@@ -206,12 +206,16 @@ func TestNotesText(t *testing.T) {
 func TestDigest(t *testing.T) {
 	r := audit.Record{
 		Subject: "Fix", Session: "s  1", Model: "m", ReviewedBy: "Ann <ann@example.com>",
-		Hunks:   []audit.HunkRecord{{Path: "a b.go", Start: 3, Hash: "0123456789ab", Decision: audit.Edited, Interpreted: true}},
-		Changes: []audit.ChangeRecord{{Path: "a b.go", Mode: "100644", Blob: "0123456789ab"}, {Path: "gone.go"}},
+		Hunks:    []audit.HunkRecord{{Path: "a b.go", Start: 3, Hash: "0123456789ab", Decision: audit.Edited, Interpreted: true}},
+		Resolved: []string{"a b.go"},
+		Changes:  []audit.ChangeRecord{{Path: "a b.go", Mode: "100644", Blob: "0123456789ab"}, {Path: "gone.go"}},
 	}
 	got, ok, err := audit.ParseMessage("Other subject\n\nA body.\n\n" + r.Trailers())
 	if !ok || err != nil {
 		t.Fatalf("ParseMessage: %v, %v", ok, err)
+	}
+	if !reflect.DeepEqual(got.Resolved, r.Resolved) {
+		t.Errorf("Resolved read back %q, written %q", got.Resolved, r.Resolved)
 	}
 	if got.Digest() != r.Digest() || len(r.Digest()) != 64 {
 		t.Errorf("digest read back %s, written %s", got.Digest(), r.Digest())
@@ -222,6 +226,7 @@ func TestDigest(t *testing.T) {
 		func(r *audit.Record) { r.ReviewedBy = "Bob <bob@example.com>" },
 		func(r *audit.Record) { r.Hunks[0].Decision = audit.Approved },
 		func(r *audit.Record) { r.Changes = r.Changes[:1] },
+		func(r *audit.Record) { r.Resolved = nil },
 	} {
 		c := r
 		c.Hunks = append([]audit.HunkRecord(nil), r.Hunks...)
