@@ -125,6 +125,24 @@ func everydayCases() []everydayCase {
 		{name: "git diff with CRLF line ends throughout", makePatch: gitChange + "git diff --cached" + crlf, patch: "-p1", differs: crlfPatch},
 		{name: "diff -ruN with CRLF line ends throughout", makePatch: trees(edits) + "{ " + differ("diff -ruN old new") + "; }" + crlf, patch: "-p1", differs: crlfPatch},
 
+		{name: "git diff of a CRLF file", setup: project + "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt", makePatch: "printf 'one\\r\\n2\\r\\nthree\\r\\nfour\\r\\n' > w.txt; git diff"},
+		{name: "diff -u of a CRLF file, saved with CRLF throughout", setup: "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt",
+			makePatch: "cp w.txt w.txt.orig; printf 'one\\r\\n2\\r\\nthree\\r\\n' > w.txt; { " + differ("diff -u w.txt.orig w.txt") + "; } | sed 's/\\([^\\r]\\)$/\\1\\r/'"},
+		{name: "diff -ruN, a file emptied but kept", makePatch: trees(": > README") + differ("diff -ruN old new"), patch: "-p1"},
+		{name: "git diff --stat --patch", makePatch: gitChange + "git diff --cached --stat --patch"},
+		{name: "git log -p, two commits", makePatch: "sed -i 's/line 2 /LINE 2 /' src/main.c; git commit -qam one; sed -i 's/line 12 /LINE 12 /' src/main.c; git commit -qam two; git log -p --reverse -2"},
+		{name: "git format-patch --attach", makePatch: gitChange + "git commit -q -m 'Change things'; git format-patch --attach --stdout -1"},
+		{name: "git diff --full-index", makePatch: gitChange + "git diff --cached --full-index"},
+		{name: "git diff, a symbolic link created", makePatch: "ln -s src/main.c main-link; git add main-link; git diff --cached"},
+		{name: "git diff, the last line without a newline", makePatch: "printf 'Read me\\nsecond' > README; git diff"},
+		{name: "git diff --color=always: refused", makePatch: edits + "git diff --color=always"},
+		{name: "quilt, Index: lines and proj.orig/ names", makePatch: "rm -rf ../proj.orig ../proj; mkdir ../proj.orig; git archive HEAD | tar -x -C ../proj.orig; cp -a ../proj.orig ../proj; (cd ../proj; " + edits + "); cd ..; " +
+			"for f in src/main.c docs/guide.txt; do printf 'Index: proj/%s\\n===================================================================\\n' $f; " + differ("diff -u proj.orig/$f proj/$f") + "; done", patch: "-p1"},
+		{name: "cvs diff, RCS lines", args: []string{"-p0"}, makePatch: "cp src/main.c ../cvs.orig; sed -i 's/line 7 /LINE 7 /' src/main.c; printf 'Index: src/main.c\\n===================================================================\\nRCS file: /cvs/proj/src/main.c,v\\nretrieving revision 1.4\\ndiff -u -r1.4 main.c\\n'; " +
+			differ("diff -u --label 'src/main.c\t3 Dec 2026 10:00:00 -0000\t1.4' --label 'src/main.c\t3 Dec 2026 11:00:00 -0000' ../cvs.orig src/main.c"), patch: "-p0"},
+		{name: "svn diff, a property change after the hunks", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)") +
+			"; printf '\\nProperty changes on: src/main.c\\n___________________________________________________________________\\nAdded: svn:eol-style\\n## -0,0 +1 ##\\n+native\\n\\\\ No newline at end of property\\n'", patch: "-p0"},
+
 		// Subversion and Mercurial headers.
 		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patch: "-p0"},
 		{name: "svn diff, a new file", args: []string{"-p0"}, makePatch: "echo added > added.txt; printf 'Index: added.txt\\n===================================================================\\n'; " +

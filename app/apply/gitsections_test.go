@@ -125,6 +125,12 @@ var sectionCases = []sectionCase{
 		patch:  "git format-patch --stdout base",
 	},
 	{
+		name:   "format-patch --attach series",
+		setup:  lines40("f", "f"),
+		change: "sed -i 's/line 3 of/LINE 3 of/' f; git commit -qam one -m 'Why.' -m 'Signed-off-by: A U Thor <author@example.com>'; echo new > g; git add g; git commit -qm two",
+		patch:  "git format-patch --stdout --attach base",
+	},
+	{
 		name:   "create then modify in one patch",
 		setup:  "echo keep > k",
 		change: lines40("f", "f") + "git add f; git commit -qm create; sed -i 's/line 7 of/LINE 7 of/' f; git commit -qam modify",
