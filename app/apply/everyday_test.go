@@ -257,4 +257,3 @@ func runEverydayCase(t *testing.T, c everydayCase) (bool, string) {
 	}
 	return true, ""
 }
-
