@@ -143,6 +143,12 @@ func everydayCases() []everydayCase {
 		{name: "svn diff, a property change after the hunks", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)") +
 			"; printf '\\nProperty changes on: src/main.c\\n___________________________________________________________________\\nAdded: svn:eol-style\\n## -0,0 +1 ##\\n+native\\n\\\\ No newline at end of property\\n'", patch: "-p0"},
 
+		{name: "diff -u f f.new", makePatch: "cp README README.new; echo more >> README.new; " + differ("diff -u README README.new"), patch: "-p0"},
+		{name: "diff -u f~ f, an editor's backup", makePatch: "cp src/main.c src/main.c~; sed -i 's/line 4 /LINE 4 /' src/main.c; " + differ("diff -u src/main.c~ src/main.c"), args: []string{"-p0"}, patch: "-p0"},
+		{name: "hg diff --git, a rename of an executable without index lines", makePatch: "git mv run.sh go.sh; git diff --cached -M | sed '/^index /d'"},
+		{name: "hg diff --git, a new executable without index lines", makePatch: "printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; git add new.sh; git diff --cached | sed '/^index /d'"},
+		{name: "hg diff --git, a copy with an edit without index lines", makePatch: "cp src/main.c src/copy.c; sed -i 's/line 4 /LINE 4 /' src/copy.c; git add -A; git diff --cached -C -C | sed '/^index /d'"},
+
 		// Subversion and Mercurial headers.
 		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patch: "-p0"},
 		{name: "svn diff, a new file", args: []string{"-p0"}, makePatch: "echo added > added.txt; printf 'Index: added.txt\\n===================================================================\\n'; " +
