@@ -149,6 +149,13 @@ func everydayCases() []everydayCase {
 		{name: "hg diff --git, a new executable without index lines", makePatch: "printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; git add new.sh; git diff --cached | sed '/^index /d'"},
 		{name: "hg diff --git, a copy with an edit without index lines", makePatch: "cp src/main.c src/copy.c; sed -i 's/line 4 /LINE 4 /' src/copy.c; git add -A; git diff --cached -C -C | sed '/^index /d'"},
 
+		{name: "diff -ruN, a non-ASCII name", setup: project + "echo caf > 'docs/café.txt'", makePatch: trees("echo cafe >> 'docs/café.txt'") + differ("diff -ruN old new"), patch: "-p1"},
+		{name: "git diff, a non-ASCII name unquoted (core.quotepath=false)", setup: project + "echo caf > 'café.txt'", makePatch: "echo cafe >> 'café.txt'; git -c core.quotepath=false diff"},
+		{name: "git diff --no-index of two folders, -p2", args: []string{"-p2"}, makePatch: trees(edits+"rm README; echo x > docs/extra.txt") + "git diff --no-index old new || test $? = 1"},
+		{name: "git diff --no-index of two folders", makePatch: trees(edits) + "git diff --no-index old new || test $? = 1"},
+		{name: "git diff, the patch's last newline lost", makePatch: edits + "git diff | head -c -1",
+			differs: "pair reads a patch whose last line lost its newline (a model's reply, a copy and paste); git apply calls it corrupt"},
+
 		// Subversion and Mercurial headers.
 		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patch: "-p0"},
 		{name: "svn diff, a new file", args: []string{"-p0"}, makePatch: "echo added > added.txt; printf 'Index: added.txt\\n===================================================================\\n'; " +
