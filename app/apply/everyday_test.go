@@ -98,7 +98,8 @@ func everydayCases() []everydayCase {
 		{name: "diff -u, the final newline taken away", setup: "printf 'a\\nb\\nc\\n' > f", makePatch: "cp f f.orig; printf 'a\\nb\\nc' > f; " + differ("diff -u f.orig f"), patch: "-p0"},
 		{name: "diff -u of a CRLF file", setup: "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt", makePatch: "cp w.txt w.txt.orig; printf 'one\\r\\n2\\r\\nthree\\r\\nfour\\r\\n' > w.txt; " + differ("diff -u w.txt.orig w.txt"), patch: "-p0"},
 		{name: "diff -u /dev/null, a new file", makePatch: "echo fresh > fresh.txt; " + differ("diff -u /dev/null fresh.txt"), patch: "-p0"},
-		{name: "diff -uN of a missing file, created (epoch date)", makePatch: "echo fresh > fresh.txt; " + differ("diff -uN nothing.txt fresh.txt") + " | sed 's/^--- nothing.txt/--- fresh.txt/'", patch: "-p0"},
+		{name: "diff -uN of a missing file, created (epoch date)", makePatch: "echo fresh > fresh.txt; " + differ("diff -uN nothing.txt fresh.txt"), patch: "-p0"},
+		{name: "diff -uN, a new file named on both sides (epoch date)", makePatch: "echo fresh > fresh.txt; { " + differ("diff -uN nothing.txt fresh.txt") + "; } | sed 's/^--- nothing.txt/--- fresh.txt/'", patch: "-p0"},
 
 		// git's own patches.
 		{name: "git diff", makePatch: gitChange + "git diff --cached", patch: "-p1"},
@@ -155,6 +156,8 @@ func everydayCases() []everydayCase {
 		{name: "git diff --no-index of two folders", makePatch: trees(edits) + "git diff --no-index old new || test $? = 1"},
 		{name: "git diff, the patch's last newline lost", makePatch: edits + "git diff | head -c -1",
 			differs: "pair reads a patch whose last line lost its newline (a model's reply, a copy and paste); git apply calls it corrupt"},
+
+		{name: "diff -u, timestamps after spaces", makePatch: "cp README ../R; echo more >> README; { " + differ("diff -u ../R README") + "; } | sed -e '1s|^--- [^\t]*\t|--- a/README   |' -e '2s|^+++ [^\t]*\t|+++ b/README   |'", patch: "-p1"},
 
 		// Subversion and Mercurial headers.
 		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patch: "-p0"},
