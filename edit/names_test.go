@@ -77,6 +77,9 @@ func TestParseOtherGitPrefixes(t *testing.T) {
 		{"a name with spaces", text("diff --git old/my x.txt new/my x.txt", "--- old/my x.txt", "+++ new/my x.txt", "@@ -1 +1 @@", "-a", "+b"), "my x.txt", "my x.txt", true},
 		{"a mode change alone", text("diff --git old/run.sh new/run.sh", "old mode 100644", "new mode 100755"), "run.sh", "run.sh", true},
 		{"--no-prefix: one directory, kept as written", text("diff --git src/x.go src/x.go", "--- src/x.go", "+++ src/x.go", "@@ -1 +1 @@", "-a", "+b"), "src/x.go", "src/x.go", false},
+		{"a rename with an edit: its own lines name it", text("diff --git old/f1.txt new/src/f5 x.txt", "similarity index 55%", "rename from f1.txt", "rename to src/f5 x.txt", "index 1..2 100644",
+			"--- old/f1.txt", "+++ new/src/f5 x.txt\t", "@@ -1 +1 @@", "-a", "+b"), "f1.txt", "src/f5 x.txt", false},
+		{"--no-prefix: an empty new file, no ---/+++ names", text("diff --git src/f7.txt src/f7.txt", "new file mode 100644", "index 0000000..e69de29"), "", "src/f7.txt", false},
 		{"--no-prefix rename: its own lines name it", text("diff --git src/x.go lib/x.go", "similarity index 100%", "rename from src/x.go", "rename to lib/x.go"), "src/x.go", "lib/x.go", false},
 	}
 	for _, tt := range tests {

@@ -267,13 +267,20 @@ func (p *parser) startGit(l string) {
 	p.git = true
 	names := strings.TrimPrefix(l, "diff --git ")
 	old, nw, ok := parseGitNames(names)
-	if ok {
+	switch o, other := parseOtherPrefixes(names); {
+	case ok:
 		f.OldPath, f.NewPath, f.Stripped = old, nw, true
-	} else if o, ok := parseOtherPrefixes(names); ok {
+	case other:
 		if p.prefixed == nil {
 			p.prefixed = map[*FileDiff]otherPrefixes{}
 		}
 		p.prefixed[f] = o
+	default:
+		// git diff --no-prefix: one name twice, kept as written for a
+		// section no ---/+++ pair names (an empty new file, a mode).
+		if n := len(names); n%2 == 1 && names[n/2] == ' ' && names[:n/2] == names[n/2+1:] {
+			f.OldPath, f.NewPath = names[:n/2], names[:n/2]
+		}
 	}
 }
 
@@ -477,6 +484,11 @@ func (p *parser) fileHeader() error {
 				return nil
 			}
 		}
+		if f.Renamed || f.Copied {
+			// The rename or copy lines named both sides, without prefixes
+			// (git diff --src-prefix or --no-prefix).
+			return nil
+		}
 		f.OldPath, f.NewPath, f.Stripped = old, nw, false
 	}
 	return nil
@@ -498,16 +510,24 @@ func checkGitNames(f *FileDiff, old, so, nw, sn string, line int) error {
 	case f.Deleted && f.Stripped:
 		wantOld = f.OldPath
 	}
-	if wantOld != "" && old != devNull && old != wantOld && so != wantOld {
+	if wantOld != "" && old != devNull && old != wantOld && so != wantOld && withoutDir(old) != wantOld {
 		return fmt.Errorf("%w on line %d: --- names %s, the git header %s", ErrNameMismatch, line, old, wantOld)
 	}
-	if wantNew != "" && nw != devNull && nw != wantNew && sn != wantNew {
+	if wantNew != "" && nw != devNull && nw != wantNew && sn != wantNew && withoutDir(nw) != wantNew {
 		return fmt.Errorf("%w on line %d: +++ names %s, the git header %s", ErrNameMismatch, line+1, nw, wantNew)
 	}
 	return nil
 }
 
 const devNull = "/dev/null"
+
+// withoutDir is name without its first directory, as git apply reads a
+// git diff's ---/+++ names whatever their prefixes (git diff
+// --src-prefix), or "" when it has none.
+func withoutDir(name string) string {
+	_, rest, _ := strings.Cut(name, "/")
+	return rest
+}
 
 // traditional names the file of a ---/+++ pair that no "diff --git" line
 // opened, as git apply and patch -p1 read such a pair (see Names and

@@ -246,6 +246,11 @@ func TestApplyLikeGit(t *testing.T) {
 const (
 	formatPatch = "git format-patch --stdout -M -C --binary base"
 	gitDiffU0   = "git diff -U0 -M -C --binary base HEAD"
+	// gitDiffPrefixes names the files under old/ and new/, which git apply
+	// strips as it strips a/ and b/; gitDiffNoPrefix names them from the
+	// top, applied with -p0.
+	gitDiffPrefixes = "git diff -M -C --binary --src-prefix=old/ --dst-prefix=new/ base HEAD"
+	gitDiffNoPrefix = "git diff -M -C --binary --no-prefix base HEAD"
 	// diffRuN writes diff -ruN of the first commit's tree (ta/) and the
 	// change's (tb/), beside the repository; diffU0 the same with no
 	// context.
@@ -285,6 +290,11 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	if patchCmd == gitDiffU0 || patchCmd == diffU0 {
 		gitApply += " --unidiff-zero"
 	}
+	var strip *int
+	if patchCmd == gitDiffNoPrefix {
+		gitApply += " -p0"
+		strip = new(int)
+	}
 	byPatch := filepath.Join(root, "patch")
 	if traditional {
 		copyDir(t, made, byPatch)
@@ -321,7 +331,7 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	wantTree := strings.TrimSpace(sh(t, byGit, "git write-tree"))
 
 	o, out, errw := options(byPair, "")
-	o.Patch, o.Yes, o.Mail = patchFile, true, am
+	o.Patch, o.Yes, o.Mail, o.Paths.Strip = patchFile, true, am, strip
 	if err := Run(context.Background(), o); err != nil {
 		t.Fatalf("pair apply --yes: %v\n%s%s\npatch:\n%s", err, out, errw, patch)
 	}
