@@ -122,9 +122,7 @@ type Report struct {
 	// or whole-file; Ignored lists its fenced blocks that were not edits.
 	Form    edit.Form      `json:"form,omitempty"`
 	Ignored []edit.Ignored `json:"ignored,omitempty"`
-	// LeftOut lists the files --include and --exclude left out, and
-	// those of git's sections outside the current directory, which git
-	// apply leaves out too.
+	// LeftOut lists the files --include and --exclude left out.
 	LeftOut []string             `json:"left_out,omitempty"`
 	Check   bool                 `json:"check"`
 	Applied bool                 `json:"applied"`
@@ -471,8 +469,7 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	if err != nil {
 		return nil, err
 	}
-	var outside []string
-	a.report.LeftOut, outside, err = a.o.Paths.name(edits, prefix, func(p string) bool {
+	a.report.LeftOut, err = a.o.Paths.name(edits, prefix, func(p string) bool {
 		c, err := a.tree.Clean(p)
 		if err != nil {
 			return false
@@ -486,11 +483,6 @@ func (a *applier) read(text string) (*edit.Patch, error) {
 	if len(a.report.LeftOut) > 0 && !a.o.JSON {
 		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out by --include/--exclude: %s\n", safetext.Text(strings.Join(a.report.LeftOut, ", ")))
 	}
-	if len(outside) > 0 && !a.o.JSON {
-		fmt.Fprintf(a.o.IO.Err, "pair: apply: left out, outside the current directory (as git apply leaves them; run from the top to apply them): %s\n",
-			safetext.Text(strings.Join(outside, ", ")))
-	}
-	a.report.LeftOut = append(a.report.LeftOut, outside...)
 	if len(edits.Files)+len(edits.Whole) == 0 && len(a.report.LeftOut) > 0 {
 		return nil, nil
 	}

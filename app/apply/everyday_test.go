@@ -56,6 +56,10 @@ func trees(change string) string {
 // differ runs a diff command that exits 1 when the files differ.
 func differ(cmd string) string { return cmd + " || test $? = 1" }
 
+// outside is why pair applies a git diff's sections outside the current
+// directory (see apply_git_options.txtar).
+const outside = "pair applies a git diff's files outside the current directory, named from the top; git apply run in a subdirectory skips them and succeeds"
+
 // crlfPatch is why pair reads a patch saved with CRLF line ends as GNU
 // patch does.
 const crlfPatch = "pair reads a patch whose every line ends in CRLF as written with LF, as GNU patch does; git apply finds no file it fits"
@@ -112,10 +116,10 @@ func everydayCases() []everydayCase {
 		{name: "git diff, a name with spaces", makePatch: "sed -i 's/spaced 4/SPACED 4/' 'docs/my notes.txt'; git diff"},
 		{name: "git diff, a quoted non-ASCII name", setup: project + "echo caf > 'café.txt'", makePatch: "echo cafe >> 'café.txt'; git diff"},
 		{name: "git diff made in a subdirectory, applied there", dir: "src", makePatch: "cd src; sed -i 's/line 3 /LINE 3 /' main.c; git diff"},
-		{name: "git diff of two folders, applied in one", dir: "src", makePatch: edits + "git diff"},
-		{name: "git diff of a folder, applied in another", dir: "docs", makePatch: "sed -i 's/line 3 /LINE 3 /' src/main.c; git diff"},
+		{name: "git diff of two folders, applied in one", dir: "src", makePatch: edits + "git diff", differs: outside},
+		{name: "git diff of a folder, applied in another", dir: "docs", makePatch: "sed -i 's/line 3 /LINE 3 /' src/main.c; git diff", differs: outside},
 		{name: "diff -ruN of copies of a subdirectory, applied there", dir: "src", makePatch: "rm -rf ../old ../new; mkdir ../old; git archive HEAD:src | tar -x -C ../old; cp -a ../old ../new; (cd ../new; sed -i 's/line 3 /LINE 3 /' main.c); cd ..; " + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "git diff --relative made in a subdirectory, applied there", dir: "src", makePatch: "cd src; sed -i 's/line 3 /LINE 3 /' main.c; git diff --relative"},
+		{name: "git diff --relative made in a subdirectory, applied there", dir: "src", makePatch: "cd src; sed -i 's/line 3 /LINE 3 /' main.c; git diff --relative", differs: outside},
 		{name: "git diff, a new executable file", makePatch: "printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; git add new.sh; git diff --cached"},
 		{name: "git diff, a new empty file", makePatch: ": > empty.txt; git add empty.txt; git diff --cached"},
 		{name: "git show, the commit message before the diff", makePatch: gitChange + "git commit -q -m 'Change things' -m 'A body.'; git show"},

@@ -46,17 +46,16 @@ var ErrReverse = errors.New("-R reverses unified diffs only")
 // (-R), stripped (-p), under Root, relative to the current directory for
 // a traditional diff, and filtered. prefix is the current directory
 // relative to the top of the tree ("" or "sub/dir/"). It returns the
-// paths the filters left out, and those of git's sections outside the
-// current directory, which git apply leaves out there.
-func (ps Paths) name(e *edit.Edits, prefix string, exists func(string) bool) (skipped, outside []string, err error) {
+// paths the filters left out.
+func (ps Paths) name(e *edit.Edits, prefix string, exists func(string) bool) (skipped []string, err error) {
 	unified := e.Form == edit.FormUnified
 	if ps.Reverse {
 		if !unified {
-			return nil, nil, fmt.Errorf("%w, not %s", ErrReverse, e.Form)
+			return nil, fmt.Errorf("%w, not %s", ErrReverse, e.Form)
 		}
 		for _, fd := range e.Files {
 			if err := reverse(fd); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
@@ -72,7 +71,7 @@ func (ps Paths) name(e *edit.Edits, prefix string, exists func(string) bool) (sk
 		}
 		if ps.Strip != nil && unified {
 			if err := fd.StripNames(*ps.Strip); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		if fd.Names == nil || !unified {
@@ -101,11 +100,8 @@ func (ps Paths) name(e *edit.Edits, prefix string, exists func(string) bool) (sk
 	for i := range e.Whole {
 		e.Whole[i].Path = root + e.Whole[i].Path
 	}
-	if prefix != "" && unified {
-		e.Files, outside = inside(e.Files, prefix)
-	}
 	if len(ps.Filters) == 0 {
-		return nil, outside, nil
+		return nil, nil
 	}
 	kept := e.Files[:0]
 	for _, fd := range e.Files {
@@ -125,25 +121,7 @@ func (ps Paths) name(e *edit.Edits, prefix string, exists func(string) bool) (sk
 		whole = append(whole, w)
 	}
 	e.Whole = whole
-	return skipped, outside, nil
-}
-
-// inside keeps the files of git's sections (a diff --git line opened them)
-// whose paths are below prefix, the current directory, as git apply run
-// there keeps them: their names are from the top of the tree, and git
-// touches nothing outside the directory it runs in. It returns the files
-// kept and the paths left out. A traditional diff's names are from the
-// current directory already, or were found at the top by pair's choice.
-func inside(files []*edit.FileDiff, prefix string) (kept []*edit.FileDiff, outside []string) {
-	kept = files[:0]
-	for _, fd := range files {
-		if p := fd.Path(); fd.Names == nil && p != "" && !strings.HasPrefix(p, prefix) {
-			outside = append(outside, p)
-			continue
-		}
-		kept = append(kept, fd)
-	}
-	return kept, outside
+	return skipped, nil
 }
 
 // findSource returns the path of the file a traditional diff changes or
