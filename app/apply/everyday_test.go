@@ -1,12 +1,7 @@
 package apply
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"sync/atomic"
 	"testing"
 )
 
@@ -14,26 +9,10 @@ import (
 // the real tool (GNU diff, git diff, git format-patch; Subversion's and
 // Mercurial's headers written as those tools write them) in a scratch
 // copy of a small project, and applied with git apply and pair apply
-// --yes --no-commit, each to its own copy. A traditional diff is applied
-// with GNU patch as well, which must do what git apply does, so that the
-// case says what both take for right.
-
-type everydayCase struct {
-	name string
-	// setup makes the files of the first commit; project when empty.
-	setup string
-	// makePatch writes the patch on standard output, run in a scratch
-	// copy of the repository (see trees for a diff of two folders).
-	makePatch string
-	// args are git apply's options, given to pair too (see applyArgs);
-	// patch, when set, are GNU patch's, which then applies the patch too.
-	args  []string
-	patch string
-	// dir, when set, is the subdirectory all of them run in.
-	dir string
-	// differs, when set, says why pair does not do what git does here.
-	differs string
-}
+// --yes --no-commit, each to its own copy (see runApplyCase). A
+// traditional diff is applied with GNU patch as well (patchArgs), which
+// must do what git apply does, so that the case says what both take for
+// right.
 
 // project is the everyday cases' first commit: a C file in src, a text
 // file in docs, a README, a file with spaces in its name, a binary file
@@ -68,47 +47,47 @@ const crlfPatch = "pair reads a patch whose every line ends in CRLF as written w
 // a patch.
 const crlf = " | sed 's/$/\\r/'"
 
-func everydayCases() []everydayCase {
+func everydayCases() []applyCase {
 	gitChange := edits + "printf 'new\\nfile\\n' > docs/new.txt; git rm -q README; git add -A; "
-	return []everydayCase{
+	return []applyCase{
 		// diff -ruN of two copies of the project.
-		{name: "diff -ruN, two files changed", makePatch: trees(edits) + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, a file created (epoch date)", makePatch: trees("printf 'a\\nb\\n' > docs/new.txt") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, a file deleted (epoch date)", makePatch: trees("rm docs/guide.txt") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, created, changed and deleted, east of Greenwich", makePatch: trees(edits+"rm README; mkdir -p lib; echo util > lib/util.c") + differ("TZ=Asia/Tokyo diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, created and deleted, west of Greenwich", makePatch: trees("rm README; echo hello > docs/hello.txt") + differ("TZ=America/New_York diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, a binary file differs between sections", makePatch: trees(edits+"printf 'bin\\000ARY\\n' > logo.bin") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ru, Only in lines between sections", makePatch: trees(edits+"rm README; echo x > docs/extra.txt") + differ("diff -ru old new"), patch: "-p1"},
-		{name: "diff -ruN, a name with spaces", makePatch: trees("sed -i 's/spaced 3/SPACED 3/' 'docs/my notes.txt'") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, a new file whose name has spaces", makePatch: trees("echo hi > 'docs/new notes.txt'") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN, a deleted file whose name has spaces", makePatch: trees("rm 'docs/my notes.txt'") + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -Naur, project.orig and project", makePatch: "rm -rf ../project.orig ../project; mkdir ../project.orig; git archive HEAD | tar -x -C ../project.orig; cp -a ../project.orig ../project; (cd ../project; " + edits + "); cd ..; " + differ("diff -Naur project.orig project"), patch: "-p1"},
-		{name: "diff -ruNp, function names after @@", makePatch: trees(edits) + differ("diff -ruNp old new"), patch: "-p1"},
-		{name: "diff -ruN -U1", makePatch: trees(edits) + differ("diff -ruN -U1 old new"), patch: "-p1"},
-		{name: "diff -ruN, applied with -p1 given", args: []string{"-p1"}, makePatch: trees(edits) + differ("diff -ruN old new"), patch: "-p1"},
-		{name: "diff -ruN of a/proj and b/proj, -p2", args: []string{"-p2"}, makePatch: "rm -rf ../a ../b; mkdir -p ../a/proj; git archive HEAD | tar -x -C ../a/proj; cp -a ../a ../b; (cd ../b/proj; " + edits + "); cd ..; " + differ("diff -ruN a/proj b/proj"), patch: "-p2"},
+		{name: "diff -ruN, two files changed", makePatch: trees(edits) + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a file created (epoch date)", makePatch: trees("printf 'a\\nb\\n' > docs/new.txt") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a file deleted (epoch date)", makePatch: trees("rm docs/guide.txt") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, created, changed and deleted, east of Greenwich", makePatch: trees(edits+"rm README; mkdir -p lib; echo util > lib/util.c") + differ("TZ=Asia/Tokyo diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, created and deleted, west of Greenwich", makePatch: trees("rm README; echo hello > docs/hello.txt") + differ("TZ=America/New_York diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a binary file differs between sections", makePatch: trees(edits+"printf 'bin\\000ARY\\n' > logo.bin") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ru, Only in lines between sections", makePatch: trees(edits+"rm README; echo x > docs/extra.txt") + differ("diff -ru old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a name with spaces", makePatch: trees("sed -i 's/spaced 3/SPACED 3/' 'docs/my notes.txt'") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a new file whose name has spaces", makePatch: trees("echo hi > 'docs/new notes.txt'") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, a deleted file whose name has spaces", makePatch: trees("rm 'docs/my notes.txt'") + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -Naur, project.orig and project", makePatch: "rm -rf ../project.orig ../project; mkdir ../project.orig; git archive HEAD | tar -x -C ../project.orig; cp -a ../project.orig ../project; (cd ../project; " + edits + "); cd ..; " + differ("diff -Naur project.orig project"), patchArgs: "-p1"},
+		{name: "diff -ruNp, function names after @@", makePatch: trees(edits) + differ("diff -ruNp old new"), patchArgs: "-p1"},
+		{name: "diff -ruN -U1", makePatch: trees(edits) + differ("diff -ruN -U1 old new"), patchArgs: "-p1"},
+		{name: "diff -ruN, applied with -p1 given", args: []string{"-p1"}, makePatch: trees(edits) + differ("diff -ruN old new"), patchArgs: "-p1"},
+		{name: "diff -ruN of a/proj and b/proj, -p2", args: []string{"-p2"}, makePatch: "rm -rf ../a ../b; mkdir -p ../a/proj; git archive HEAD | tar -x -C ../a/proj; cp -a ../a ../b; (cd ../b/proj; " + edits + "); cd ..; " + differ("diff -ruN a/proj b/proj"), patchArgs: "-p2"},
 
 		// diff -u of one file beside its copy.
-		{name: "diff -u f.orig f at the top", makePatch: "cp README README.orig; echo more >> README; " + differ("diff -u README.orig README"), patch: "-p0"},
-		{name: "diff -u f.orig f, -p0 given", args: []string{"-p0"}, makePatch: "cp README README.orig; echo more >> README; " + differ("diff -u README.orig README"), patch: "-p0"},
-		{name: "diff -u f.orig f in a subdirectory, applied there", dir: "src", makePatch: "cd src; cp main.c main.c.orig; sed -i 's/line 9 /LINE 9 /' main.c; " + differ("diff -u main.c.orig main.c"), patch: "-p0"},
-		{name: "diff -u src/f.orig src/f from the top, -p0", args: []string{"-p0"}, makePatch: "cp src/main.c src/main.c.orig; sed -i 's/line 9 /LINE 9 /' src/main.c; " + differ("diff -u src/main.c.orig src/main.c"), patch: "-p0"},
-		{name: "diff -u f.orig f made in a subdirectory, -p0 --directory", args: []string{"-p0", "--directory=src"}, makePatch: "cd src; cp main.c main.c.orig; sed -i 's/line 9 /LINE 9 /' main.c; " + differ("diff -u main.c.orig main.c"), patch: "-p0 -d src"},
-		{name: "diff -u with --label a/ and b/", makePatch: "cp src/main.c /tmp/$$.orig; sed -i 's/line 2 /LINE 2 /' src/main.c; " + differ("diff -u --label a/src/main.c --label b/src/main.c /tmp/$$.orig src/main.c") + "; rm -f /tmp/$$.orig", patch: "-p1"},
-		{name: "diff -u with --label, names alone", makePatch: "cp README ../R; echo more >> README; " + differ("diff -u --label README --label README ../R README"), patch: "-p0"},
-		{name: "diff -u of a name with spaces", makePatch: "cd docs; cp 'my notes.txt' 'my notes.txt.orig'; sed -i 's/spaced 2/SPACED 2/' 'my notes.txt'; " + differ("diff -u 'my notes.txt.orig' 'my notes.txt'"), dir: "docs", patch: "-p0"},
-		{name: "diff -u, no final newline either side", setup: "printf 'a\\nb\\nc' > f", makePatch: "cp f f.orig; printf 'a\\nB\\nc' > f; " + differ("diff -u f.orig f"), patch: "-p0"},
-		{name: "diff -u, the final newline added", setup: "printf 'a\\nb\\nc' > f", makePatch: "cp f f.orig; printf 'a\\nb\\nc\\n' > f; " + differ("diff -u f.orig f"), patch: "-p0"},
-		{name: "diff -u, the final newline taken away", setup: "printf 'a\\nb\\nc\\n' > f", makePatch: "cp f f.orig; printf 'a\\nb\\nc' > f; " + differ("diff -u f.orig f"), patch: "-p0"},
-		{name: "diff -u of a CRLF file", setup: "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt", makePatch: "cp w.txt w.txt.orig; printf 'one\\r\\n2\\r\\nthree\\r\\nfour\\r\\n' > w.txt; " + differ("diff -u w.txt.orig w.txt"), patch: "-p0"},
-		{name: "diff -u /dev/null, a new file", makePatch: "echo fresh > fresh.txt; " + differ("diff -u /dev/null fresh.txt"), patch: "-p0"},
-		{name: "diff -uN of a missing file, created (epoch date)", makePatch: "echo fresh > fresh.txt; " + differ("diff -uN nothing.txt fresh.txt"), patch: "-p0"},
-		{name: "diff -uN, a new file named on both sides (epoch date)", makePatch: "echo fresh > fresh.txt; { " + differ("diff -uN nothing.txt fresh.txt") + "; } | sed 's/^--- nothing.txt/--- fresh.txt/'", patch: "-p0"},
+		{name: "diff -u f.orig f at the top", makePatch: "cp README README.orig; echo more >> README; " + differ("diff -u README.orig README"), patchArgs: "-p0"},
+		{name: "diff -u f.orig f, -p0 given", args: []string{"-p0"}, makePatch: "cp README README.orig; echo more >> README; " + differ("diff -u README.orig README"), patchArgs: "-p0"},
+		{name: "diff -u f.orig f in a subdirectory, applied there", dir: "src", makePatch: "cd src; cp main.c main.c.orig; sed -i 's/line 9 /LINE 9 /' main.c; " + differ("diff -u main.c.orig main.c"), patchArgs: "-p0"},
+		{name: "diff -u src/f.orig src/f from the top, -p0", args: []string{"-p0"}, makePatch: "cp src/main.c src/main.c.orig; sed -i 's/line 9 /LINE 9 /' src/main.c; " + differ("diff -u src/main.c.orig src/main.c"), patchArgs: "-p0"},
+		{name: "diff -u f.orig f made in a subdirectory, -p0 --directory", args: []string{"-p0", "--directory=src"}, makePatch: "cd src; cp main.c main.c.orig; sed -i 's/line 9 /LINE 9 /' main.c; " + differ("diff -u main.c.orig main.c"), patchArgs: "-p0 -d src"},
+		{name: "diff -u with --label a/ and b/", makePatch: "cp src/main.c /tmp/$$.orig; sed -i 's/line 2 /LINE 2 /' src/main.c; " + differ("diff -u --label a/src/main.c --label b/src/main.c /tmp/$$.orig src/main.c") + "; rm -f /tmp/$$.orig", patchArgs: "-p1"},
+		{name: "diff -u with --label, names alone", makePatch: "cp README ../R; echo more >> README; " + differ("diff -u --label README --label README ../R README"), patchArgs: "-p0"},
+		{name: "diff -u of a name with spaces", makePatch: "cd docs; cp 'my notes.txt' 'my notes.txt.orig'; sed -i 's/spaced 2/SPACED 2/' 'my notes.txt'; " + differ("diff -u 'my notes.txt.orig' 'my notes.txt'"), dir: "docs", patchArgs: "-p0"},
+		{name: "diff -u, no final newline either side", setup: "printf 'a\\nb\\nc' > f", makePatch: "cp f f.orig; printf 'a\\nB\\nc' > f; " + differ("diff -u f.orig f"), patchArgs: "-p0"},
+		{name: "diff -u, the final newline added", setup: "printf 'a\\nb\\nc' > f", makePatch: "cp f f.orig; printf 'a\\nb\\nc\\n' > f; " + differ("diff -u f.orig f"), patchArgs: "-p0"},
+		{name: "diff -u, the final newline taken away", setup: "printf 'a\\nb\\nc\\n' > f", makePatch: "cp f f.orig; printf 'a\\nb\\nc' > f; " + differ("diff -u f.orig f"), patchArgs: "-p0"},
+		{name: "diff -u of a CRLF file", setup: "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt", makePatch: "cp w.txt w.txt.orig; printf 'one\\r\\n2\\r\\nthree\\r\\nfour\\r\\n' > w.txt; " + differ("diff -u w.txt.orig w.txt"), patchArgs: "-p0"},
+		{name: "diff -u /dev/null, a new file", makePatch: "echo fresh > fresh.txt; " + differ("diff -u /dev/null fresh.txt"), patchArgs: "-p0"},
+		{name: "diff -uN of a missing file, created (epoch date)", makePatch: "echo fresh > fresh.txt; " + differ("diff -uN nothing.txt fresh.txt"), patchArgs: "-p0"},
+		{name: "diff -uN, a new file named on both sides (epoch date)", makePatch: "echo fresh > fresh.txt; { " + differ("diff -uN nothing.txt fresh.txt") + "; } | sed 's/^--- nothing.txt/--- fresh.txt/'", patchArgs: "-p0"},
 
 		// git's own patches.
-		{name: "git diff", makePatch: gitChange + "git diff --cached", patch: "-p1"},
-		{name: "git diff --no-prefix, -p0", args: []string{"-p0"}, makePatch: gitChange + "git diff --cached --no-prefix", patch: "-p0"},
-		{name: "git diff --src-prefix/--dst-prefix", makePatch: gitChange + "git diff --cached --src-prefix=old/ --dst-prefix=new/", patch: "-p1"},
+		{name: "git diff", makePatch: gitChange + "git diff --cached", patchArgs: "-p1"},
+		{name: "git diff --no-prefix, -p0", args: []string{"-p0"}, makePatch: gitChange + "git diff --cached --no-prefix", patchArgs: "-p0"},
+		{name: "git diff --src-prefix/--dst-prefix", makePatch: gitChange + "git diff --cached --src-prefix=old/ --dst-prefix=new/", patchArgs: "-p1"},
 		{name: "git diff --src-prefix/--dst-prefix --binary, a mode and a binary file", makePatch: "chmod -x run.sh; printf 'bin\\000ARY\\002\\n' > logo.bin; printf '\\000new' > new.bin; git add -A; git diff --cached --binary --src-prefix=old/ --dst-prefix=new/"},
 		{name: "git diff --binary of a binary file", makePatch: "printf 'bin\\000ARY\\002\\n' > logo.bin; git diff --binary"},
 		{name: "git diff of a binary file without --binary: refused", makePatch: "printf 'bin\\000ARY\\002\\n' > logo.bin; git diff"},
@@ -118,7 +97,7 @@ func everydayCases() []everydayCase {
 		{name: "git diff made in a subdirectory, applied there", dir: "src", makePatch: "cd src; sed -i 's/line 3 /LINE 3 /' main.c; git diff"},
 		{name: "git diff of two folders, applied in one", dir: "src", makePatch: edits + "git diff", differs: outside},
 		{name: "git diff of a folder, applied in another", dir: "docs", makePatch: "sed -i 's/line 3 /LINE 3 /' src/main.c; git diff", differs: outside},
-		{name: "diff -ruN of copies of a subdirectory, applied there", dir: "src", makePatch: "rm -rf ../old ../new; mkdir ../old; git archive HEAD:src | tar -x -C ../old; cp -a ../old ../new; (cd ../new; sed -i 's/line 3 /LINE 3 /' main.c); cd ..; " + differ("diff -ruN old new"), patch: "-p1"},
+		{name: "diff -ruN of copies of a subdirectory, applied there", dir: "src", makePatch: "rm -rf ../old ../new; mkdir ../old; git archive HEAD:src | tar -x -C ../old; cp -a ../old ../new; (cd ../new; sed -i 's/line 3 /LINE 3 /' main.c); cd ..; " + differ("diff -ruN old new"), patchArgs: "-p1"},
 		{name: "git diff --relative made in a subdirectory, applied there", dir: "src", makePatch: "cd src; sed -i 's/line 3 /LINE 3 /' main.c; git diff --relative", differs: outside},
 		{name: "git diff, a new executable file", makePatch: "printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; git add new.sh; git diff --cached"},
 		{name: "git diff, a new empty file", makePatch: ": > empty.txt; git add empty.txt; git diff --cached"},
@@ -127,13 +106,13 @@ func everydayCases() []everydayCase {
 		{name: "git format-patch, two mails of one file", makePatch: "sed -i 's/line 2 /LINE 2 /' src/main.c; git commit -qam one; sed -i 's/LINE 2 /Line two /; s/line 12 /LINE 12 /' src/main.c; git commit -qam two; git format-patch --stdout -2"},
 		{name: "a mail's text before the diff", makePatch: "printf 'Hi,\\n\\nthis fixes the guide. Please apply.\\n\\nThanks\\n\\n'; " + gitChange + "git diff --cached"},
 		{name: "a signature after the last hunk", makePatch: gitChange + "git diff --cached; printf -- '-- \\n2.39.5\\n\\n'"},
-		{name: "git diff with CRLF line ends throughout", makePatch: gitChange + "git diff --cached" + crlf, patch: "-p1", differs: crlfPatch},
-		{name: "diff -ruN with CRLF line ends throughout", makePatch: trees(edits) + "{ " + differ("diff -ruN old new") + "; }" + crlf, patch: "-p1", differs: crlfPatch},
+		{name: "git diff with CRLF line ends throughout", makePatch: gitChange + "git diff --cached" + crlf, patchArgs: "-p1", differs: crlfPatch},
+		{name: "diff -ruN with CRLF line ends throughout", makePatch: trees(edits) + "{ " + differ("diff -ruN old new") + "; }" + crlf, patchArgs: "-p1", differs: crlfPatch},
 
 		{name: "git diff of a CRLF file", setup: project + "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt", makePatch: "printf 'one\\r\\n2\\r\\nthree\\r\\nfour\\r\\n' > w.txt; git diff"},
 		{name: "diff -u of a CRLF file, saved with CRLF throughout", setup: "printf 'one\\r\\ntwo\\r\\nthree\\r\\n' > w.txt",
 			makePatch: "cp w.txt w.txt.orig; printf 'one\\r\\n2\\r\\nthree\\r\\n' > w.txt; { " + differ("diff -u w.txt.orig w.txt") + "; } | sed 's/\\([^\\r]\\)$/\\1\\r/'"},
-		{name: "diff -ruN, a file emptied but kept", makePatch: trees(": > README") + differ("diff -ruN old new"), patch: "-p1"},
+		{name: "diff -ruN, a file emptied but kept", makePatch: trees(": > README") + differ("diff -ruN old new"), patchArgs: "-p1"},
 		{name: "git diff --stat --patch", makePatch: gitChange + "git diff --cached --stat --patch"},
 		{name: "git log -p, two commits", makePatch: "sed -i 's/line 2 /LINE 2 /' src/main.c; git commit -qam one; sed -i 's/line 12 /LINE 12 /' src/main.c; git commit -qam two; git log -p --reverse -2"},
 		{name: "git format-patch --attach", makePatch: gitChange + "git commit -q -m 'Change things'; git format-patch --attach --stdout -1"},
@@ -142,38 +121,38 @@ func everydayCases() []everydayCase {
 		{name: "git diff, the last line without a newline", makePatch: "printf 'Read me\\nsecond' > README; git diff"},
 		{name: "git diff --color=always: refused", makePatch: edits + "git diff --color=always"},
 		{name: "quilt, Index: lines and proj.orig/ names", makePatch: "rm -rf ../proj.orig ../proj; mkdir ../proj.orig; git archive HEAD | tar -x -C ../proj.orig; cp -a ../proj.orig ../proj; (cd ../proj; " + edits + "); cd ..; " +
-			"for f in src/main.c docs/guide.txt; do printf 'Index: proj/%s\\n===================================================================\\n' $f; " + differ("diff -u proj.orig/$f proj/$f") + "; done", patch: "-p1"},
+			"for f in src/main.c docs/guide.txt; do printf 'Index: proj/%s\\n===================================================================\\n' $f; " + differ("diff -u proj.orig/$f proj/$f") + "; done", patchArgs: "-p1"},
 		{name: "cvs diff, RCS lines", args: []string{"-p0"}, makePatch: "cp src/main.c ../cvs.orig; sed -i 's/line 7 /LINE 7 /' src/main.c; printf 'Index: src/main.c\\n===================================================================\\nRCS file: /cvs/proj/src/main.c,v\\nretrieving revision 1.4\\ndiff -u -r1.4 main.c\\n'; " +
-			differ("diff -u --label 'src/main.c\t3 Dec 2026 10:00:00 -0000\t1.4' --label 'src/main.c\t3 Dec 2026 11:00:00 -0000' ../cvs.orig src/main.c"), patch: "-p0"},
+			differ("diff -u --label 'src/main.c\t3 Dec 2026 10:00:00 -0000\t1.4' --label 'src/main.c\t3 Dec 2026 11:00:00 -0000' ../cvs.orig src/main.c"), patchArgs: "-p0"},
 		{name: "svn diff, a property change after the hunks", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)") +
-			"; printf '\\nProperty changes on: src/main.c\\n___________________________________________________________________\\nAdded: svn:eol-style\\n## -0,0 +1 ##\\n+native\\n\\\\ No newline at end of property\\n'", patch: "-p0"},
+			"; printf '\\nProperty changes on: src/main.c\\n___________________________________________________________________\\nAdded: svn:eol-style\\n## -0,0 +1 ##\\n+native\\n\\\\ No newline at end of property\\n'", patchArgs: "-p0"},
 
-		{name: "diff -u f f.new", makePatch: "cp README README.new; echo more >> README.new; " + differ("diff -u README README.new"), patch: "-p0"},
-		{name: "diff -u f~ f, an editor's backup", makePatch: "cp src/main.c src/main.c~; sed -i 's/line 4 /LINE 4 /' src/main.c; " + differ("diff -u src/main.c~ src/main.c"), args: []string{"-p0"}, patch: "-p0"},
+		{name: "diff -u f f.new", makePatch: "cp README README.new; echo more >> README.new; " + differ("diff -u README README.new"), patchArgs: "-p0"},
+		{name: "diff -u f~ f, an editor's backup", makePatch: "cp src/main.c src/main.c~; sed -i 's/line 4 /LINE 4 /' src/main.c; " + differ("diff -u src/main.c~ src/main.c"), args: []string{"-p0"}, patchArgs: "-p0"},
 		{name: "hg diff --git, a rename of an executable without index lines", makePatch: "git mv run.sh go.sh; git diff --cached -M | sed '/^index /d'"},
 		{name: "hg diff --git, a new executable without index lines", makePatch: "printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; git add new.sh; git diff --cached | sed '/^index /d'"},
 		{name: "hg diff --git, a copy with an edit without index lines", makePatch: "cp src/main.c src/copy.c; sed -i 's/line 4 /LINE 4 /' src/copy.c; git add -A; git diff --cached -C -C | sed '/^index /d'"},
 
-		{name: "diff -ruN, a non-ASCII name", setup: project + "echo caf > 'docs/café.txt'", makePatch: trees("echo cafe >> 'docs/café.txt'") + differ("diff -ruN old new"), patch: "-p1"},
+		{name: "diff -ruN, a non-ASCII name", setup: project + "echo caf > 'docs/café.txt'", makePatch: trees("echo cafe >> 'docs/café.txt'") + differ("diff -ruN old new"), patchArgs: "-p1"},
 		{name: "git diff, a non-ASCII name unquoted (core.quotepath=false)", setup: project + "echo caf > 'café.txt'", makePatch: "echo cafe >> 'café.txt'; git -c core.quotepath=false diff"},
 		{name: "git diff --no-index of two folders, -p2", args: []string{"-p2"}, makePatch: trees(edits+"rm README; echo x > docs/extra.txt") + "git diff --no-index old new || test $? = 1"},
 		{name: "git diff --no-index of two folders", makePatch: trees(edits) + "git diff --no-index old new || test $? = 1"},
 		{name: "git diff, the patch's last newline lost", makePatch: edits + "git diff | head -c -1",
 			differs: "pair reads a patch whose last line lost its newline (a model's reply, a copy and paste); git apply calls it corrupt"},
 
-		{name: "diff -u, timestamps after spaces", makePatch: "cp README ../R; echo more >> README; { " + differ("diff -u ../R README") + "; } | sed -e '1s|^--- [^\t]*\t|--- a/README   |' -e '2s|^+++ [^\t]*\t|+++ b/README   |'", patch: "-p1"},
+		{name: "diff -u, timestamps after spaces", makePatch: "cp README ../R; echo more >> README; { " + differ("diff -u ../R README") + "; } | sed -e '1s|^--- [^\t]*\t|--- a/README   |' -e '2s|^+++ [^\t]*\t|+++ b/README   |'", patchArgs: "-p1"},
 
 		// Subversion and Mercurial headers.
-		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patch: "-p0"},
+		{name: "svn diff, Index: lines", args: []string{"-p0"}, makePatch: svnDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c", "(revision 12)", "(working copy)"), patchArgs: "-p0"},
 		{name: "svn diff, a new file", args: []string{"-p0"}, makePatch: "echo added > added.txt; printf 'Index: added.txt\\n===================================================================\\n'; " +
-			differ("diff -u --label 'added.txt\t(nonexistent)' --label 'added.txt\t(working copy)' /dev/null added.txt"), patch: "-p0"},
+			differ("diff -u --label 'added.txt\t(nonexistent)' --label 'added.txt\t(working copy)' /dev/null added.txt"), patchArgs: "-p0"},
 		{name: "svn diff, a deleted file", args: []string{"-p0"}, makePatch: "printf 'Index: README\\n===================================================================\\n'; cp README ../R; rm README; " +
-			differ("diff -u --label 'README\t(revision 12)' --label 'README\t(nonexistent)' ../R /dev/null"), patch: "-p0"},
-		{name: "hg diff", makePatch: hgDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c"), patch: "-p1"},
+			differ("diff -u --label 'README\t(revision 12)' --label 'README\t(nonexistent)' ../R /dev/null"), patchArgs: "-p0"},
+		{name: "hg diff", makePatch: hgDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c"), patchArgs: "-p1"},
 		{name: "hg diff, a new file", makePatch: "echo added > added.txt; echo 'diff -r 4f1c2ab9e07d added.txt'; " +
-			differ("diff -u --label '/dev/null\tThu Jan 01 00:00:00 1970 +0000' --label 'b/added.txt\tWed Dec 02 10:00:00 2026 +0000' /dev/null added.txt"), patch: "-p1"},
+			differ("diff -u --label '/dev/null\tThu Jan 01 00:00:00 1970 +0000' --label 'b/added.txt\tWed Dec 02 10:00:00 2026 +0000' /dev/null added.txt"), patchArgs: "-p1"},
 		{name: "hg export, its header before the diff", makePatch: "printf '# HG changeset patch\\n# User A U Thor <author@example.com>\\n# Date 1764669600 0\\n#      Wed Dec 02 10:00:00 2026 +0000\\n# Node ID 9d2a1c5e3b7f4a6d8c0e2f1b3a5d7c9e1f3b5a7d\\n# Parent  4f1c2ab9e07d5c3b1a9f7e5d3c1b9a7f5e3d1c9b\\nChange main\\n\\n'; " +
-			hgDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c"), patch: "-p1"},
+			hgDiff("sed -i 's/line 7 /LINE 7 /' src/main.c", "src/main.c"), patchArgs: "-p1"},
 	}
 }
 
@@ -193,87 +172,11 @@ func hgDiff(change, name string) string {
 
 func TestApplyEverydayPatches(t *testing.T) {
 	t.Parallel()
-	var ran, agreed atomic.Int32
-	t.Cleanup(func() { t.Logf("%d everyday cases, %d agree with git apply", ran.Load(), agreed.Load()) })
-	for _, c := range everydayCases() {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			ran.Add(1)
-			agree, why := runEverydayCase(t, c)
-			if agree {
-				agreed.Add(1)
-			}
-			switch {
-			case c.differs == "" && !agree:
-				t.Error(why)
-			case c.differs != "" && agree:
-				t.Errorf("pair now does as git does; take the case's differs (%s) out", c.differs)
-			}
-		})
-	}
-}
-
-// runEverydayCase applies the case's patch with git apply, GNU patch
-// when the case says how, and pair apply, each in a copy of the
-// repository, and says whether pair does what git does, or how not.
-func runEverydayCase(t *testing.T, c everydayCase) (bool, string) {
-	t.Helper()
-	setup := c.setup
-	if setup == "" {
-		setup = project
-	}
-	root, made, byGit, byPair := caseRepos(t, func(dir string) { sh(t, dir, setup) })
-	byPatch := filepath.Join(root, "patch")
-	if c.patch != "" {
-		copyDir(t, made, byPatch)
-	}
-	patch := sh(t, made, c.makePatch)
-	file := filepath.Join(root, "case.patch")
-	if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("git", append(append([]string{"apply"}, c.args...), file)...)
-	cmd.Dir = filepath.Join(byGit, c.dir)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	gitOut, gitErr := cmd.CombinedOutput()
-	// GNU patch must agree with git apply, or the case says why pair does
-	// what patch does instead.
-	byPatchToo := false
-	if c.patch != "" {
-		cmd := exec.Command("sh", "-c", "patch -s -f --no-backup-if-mismatch "+c.patch+" < '"+file+"'")
-		cmd.Dir = filepath.Join(byPatch, c.dir)
-		patchOut, patchErr := cmd.CombinedOutput()
-		same := (patchErr == nil) == (gitErr == nil) && (gitErr != nil || snapshot(t, byGit) == snapshot(t, byPatch))
-		switch {
-		case !same && c.differs == "":
-			t.Fatalf("git apply (%v: %s) and patch %s (%v: %s) disagree, and the case does not say why\npatch:\n%s", gitErr, gitOut, c.patch, patchErr, patchOut, patch)
-		case !same && patchErr != nil:
-			t.Fatalf("patch %s fails (%v: %s), and git apply does not", c.patch, patchErr, patchOut)
-		}
-		byPatchToo = !same
-	}
-
-	o, out, errw := options(filepath.Join(byPair, c.dir), "")
-	o.Patch, o.Yes, o.NoCommit = file, true, true
-	applyArgs(t, c.args, &o)
-	pairErr := Run(context.Background(), o)
-	if byPatchToo {
-		if pairErr != nil {
-			t.Errorf("patch %s applies, pair fails: %v\n%s%s\npatch:\n%s", c.patch, pairErr, out, errw, patch)
-		} else if p, want := snapshot(t, byPair), snapshot(t, byPatch); p != want {
-			t.Errorf("pair made\n%s\npatch %s made\n%s\npatch:\n%s", p, c.patch, want, patch)
+	cs := everydayCases()
+	for i := range cs {
+		if cs[i].setup == "" {
+			cs[i].setup = project
 		}
 	}
-	switch {
-	case gitErr != nil && pairErr != nil:
-		return true, ""
-	case gitErr != nil:
-		return false, fmt.Sprintf("git apply fails (%v: %s), pair applies:\n%s\npatch:\n%s", gitErr, gitOut, out, patch)
-	case pairErr != nil:
-		return false, fmt.Sprintf("git apply applies, pair fails: %v\n%s%s\npatch:\n%s", pairErr, out, errw, patch)
-	}
-	if g, p := snapshot(t, byGit), snapshot(t, byPair); g != p {
-		return false, fmt.Sprintf("pair made\n%s\ngit apply made\n%s\npatch:\n%s", p, g, patch)
-	}
-	return true, ""
+	runApplyCases(t, cs)
 }
