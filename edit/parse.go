@@ -266,21 +266,21 @@ func (p *parser) startGit(l string) {
 	f := p.open()
 	p.git = true
 	names := strings.TrimPrefix(l, "diff --git ")
-	old, nw, ok := parseGitNames(names)
-	switch o, other := parseOtherPrefixes(names); {
-	case ok:
+	if old, nw, ok := parseGitNames(names); ok {
 		f.OldPath, f.NewPath, f.Stripped = old, nw, true
-	case other:
+		return
+	}
+	if o, ok := parseOtherPrefixes(names); ok {
 		if p.prefixed == nil {
 			p.prefixed = map[*FileDiff]otherPrefixes{}
 		}
 		p.prefixed[f] = o
-	default:
-		// git diff --no-prefix: one name twice, kept as written for a
-		// section no ---/+++ pair names (an empty new file, a mode).
-		if n := len(names); n%2 == 1 && names[n/2] == ' ' && names[:n/2] == names[n/2+1:] {
-			f.OldPath, f.NewPath = names[:n/2], names[:n/2]
-		}
+		return
+	}
+	// git diff --no-prefix: one name twice, kept as written for a section
+	// that no ---/+++ pair names (an empty new file, a mode change).
+	if n := len(names); n%2 == 1 && names[n/2] == ' ' && names[:n/2] == names[n/2+1:] {
+		f.OldPath, f.NewPath = names[:n/2], names[:n/2]
 	}
 }
 
