@@ -61,6 +61,37 @@ func TestParseTraditionalNames(t *testing.T) {
 
 // TestStripNames: -p N as git apply reads it, on traditional and git
 // diffs, and a creation stripped like the patch's other sections.
+// TestParseOtherGitPrefixes: git diff --src-prefix=old/
+// --dst-prefix=new/ names its files under prefixes other than a/ and b/;
+// git apply removes the first directory of a git diff's names whatever it
+// is, a created file's too.
+func TestParseOtherGitPrefixes(t *testing.T) {
+	tests := []struct {
+		name, patch     string
+		oldPath, newPth string
+		stripped        bool
+	}{
+		{"changed", text("diff --git old/d/x.txt new/d/x.txt", "index 1..2 100644", "--- old/d/x.txt", "+++ new/d/x.txt", "@@ -1 +1 @@", "-a", "+b"), "d/x.txt", "d/x.txt", true},
+		{"created", text("diff --git old/d/n.txt new/d/n.txt", "new file mode 100644", "index 0000000..2", "--- /dev/null", "+++ new/d/n.txt", "@@ -0,0 +1 @@", "+b"), "", "d/n.txt", true},
+		{"deleted", text("diff --git src/x new/x", "deleted file mode 100644", "index 1..0000000", "--- src/x", "+++ /dev/null", "@@ -1 +0,0 @@", "-a"), "x", "", true},
+		{"a name with spaces", text("diff --git old/my x.txt new/my x.txt", "--- old/my x.txt", "+++ new/my x.txt", "@@ -1 +1 @@", "-a", "+b"), "my x.txt", "my x.txt", true},
+		{"a mode change alone", text("diff --git old/run.sh new/run.sh", "old mode 100644", "new mode 100755"), "run.sh", "run.sh", true},
+		{"--no-prefix: one directory, kept as written", text("diff --git src/x.go src/x.go", "--- src/x.go", "+++ src/x.go", "@@ -1 +1 @@", "-a", "+b"), "src/x.go", "src/x.go", false},
+		{"a rename with an edit: its own lines name it", text("diff --git old/f1.txt new/src/f5 x.txt", "similarity index 55%", "rename from f1.txt", "rename to src/f5 x.txt", "index 1..2 100644",
+			"--- old/f1.txt", "+++ new/src/f5 x.txt\t", "@@ -1 +1 @@", "-a", "+b"), "f1.txt", "src/f5 x.txt", false},
+		{"--no-prefix: an empty new file, no ---/+++ names", text("diff --git src/f7.txt src/f7.txt", "new file mode 100644", "index 0000000..e69de29"), "", "src/f7.txt", false},
+		{"--no-prefix rename: its own lines name it", text("diff --git src/x.go lib/x.go", "similarity index 100%", "rename from src/x.go", "rename to lib/x.go"), "src/x.go", "lib/x.go", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fd := onlyFile(t, tt.patch)
+			if fd.OldPath != tt.oldPath || fd.NewPath != tt.newPth || fd.Stripped != tt.stripped {
+				t.Errorf("got %q -> %q stripped=%v, want %q -> %q stripped=%v", fd.OldPath, fd.NewPath, fd.Stripped, tt.oldPath, tt.newPth, tt.stripped)
+			}
+		})
+	}
+}
+
 func TestStripNames(t *testing.T) {
 	fd := onlyFile(t, text("--- orig/src/x.go.orig", "+++ work/src/x.go", "@@ -1 +1 @@", "-a", "+b"))
 	for n, want := range map[int]string{1: "src/x.go", 2: "x.go"} {

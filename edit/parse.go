@@ -83,6 +83,7 @@ func parseLines(lines, ends []string) (*Patch, error) {
 	if len(p.patch.Files) == 0 {
 		return nil, ErrNoDiff
 	}
+	p.stripPrefixes()
 	stripLikeOthers(&p.patch)
 	return &p.patch, nil
 }
@@ -204,6 +205,17 @@ type parser struct {
 	// git is set while cur was opened by a "diff --git" line and has not
 	// yet seen its ---/+++ pair or a hunk.
 	git bool
+	// prefixed holds the sections whose diff --git line named one file
+	// with prefixes other than git's (git diff --src-prefix and
+	// --dst-prefix), for stripPrefixes.
+	prefixed map[*FileDiff]otherPrefixes
+}
+
+// otherPrefixes are the two first directories of a diff --git line that
+// names one file with prefixes other than git's, "old/x new/x", and the
+// name without them.
+type otherPrefixes struct {
+	old, new, name string
 }
 
 func (p *parser) run() error {
@@ -253,9 +265,62 @@ func (p *parser) open() *FileDiff {
 func (p *parser) startGit(l string) {
 	f := p.open()
 	p.git = true
-	old, nw, ok := parseGitNames(strings.TrimPrefix(l, "diff --git "))
-	if ok {
+	names := strings.TrimPrefix(l, "diff --git ")
+	if old, nw, ok := parseGitNames(names); ok {
 		f.OldPath, f.NewPath, f.Stripped = old, nw, true
+		return
+	}
+	if o, ok := parseOtherPrefixes(names); ok {
+		if p.prefixed == nil {
+			p.prefixed = map[*FileDiff]otherPrefixes{}
+		}
+		p.prefixed[f] = o
+		return
+	}
+	// git diff --no-prefix: one name twice, kept as written for a section
+	// that no ---/+++ pair names (an empty new file, a mode change).
+	if n := len(names); n%2 == 1 && names[n/2] == ' ' && names[:n/2] == names[n/2+1:] {
+		f.OldPath, f.NewPath = names[:n/2], names[:n/2]
+	}
+}
+
+// parseOtherPrefixes splits the "old/x new/x" of a diff --git line whose
+// two names are one file under two different first directories, as git
+// diff --src-prefix=old/ --dst-prefix=new/ writes them.
+func parseOtherPrefixes(s string) (otherPrefixes, bool) {
+	for i := strings.IndexByte(s, ' '); i >= 0; {
+		od, rest, ok1 := strings.Cut(s[:i], "/")
+		nd, rest2, ok2 := strings.Cut(s[i+1:], "/")
+		if ok1 && ok2 && rest != "" && rest == rest2 && od != "" && nd != "" && od != nd {
+			return otherPrefixes{old: od + "/", new: nd + "/", name: rest}, true
+		}
+		j := strings.IndexByte(s[i+1:], ' ')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return otherPrefixes{}, false
+}
+
+// stripPrefixes removes the prefixes of the sections parseOtherPrefixes
+// read from their names, as git apply removes the first directory of a
+// git diff's names whatever it is: where the ---/+++ names are the diff
+// --git line's, or there are none (a mode change, a binary file). A
+// rename or copy is named by its own lines, from the top.
+func (p *parser) stripPrefixes() {
+	for f, o := range p.prefixed {
+		if f.Stripped || f.Renamed || f.Copied ||
+			f.OldPath != "" && f.OldPath != o.old+o.name || f.NewPath != "" && f.NewPath != o.new+o.name {
+			continue
+		}
+		f.OldPath, f.NewPath, f.Stripped = o.name, o.name, true
+		if f.New {
+			f.OldPath = ""
+		}
+		if f.Deleted {
+			f.NewPath = ""
+		}
 	}
 }
 
@@ -419,6 +484,11 @@ func (p *parser) fileHeader() error {
 				return nil
 			}
 		}
+		if f.Renamed || f.Copied {
+			// The rename or copy lines named both sides, without prefixes
+			// (git diff --src-prefix or --no-prefix).
+			return nil
+		}
 		f.OldPath, f.NewPath, f.Stripped = old, nw, false
 	}
 	return nil
@@ -440,16 +510,24 @@ func checkGitNames(f *FileDiff, old, so, nw, sn string, line int) error {
 	case f.Deleted && f.Stripped:
 		wantOld = f.OldPath
 	}
-	if wantOld != "" && old != devNull && old != wantOld && so != wantOld {
+	if wantOld != "" && old != devNull && old != wantOld && so != wantOld && withoutDir(old) != wantOld {
 		return fmt.Errorf("%w on line %d: --- names %s, the git header %s", ErrNameMismatch, line, old, wantOld)
 	}
-	if wantNew != "" && nw != devNull && nw != wantNew && sn != wantNew {
+	if wantNew != "" && nw != devNull && nw != wantNew && sn != wantNew && withoutDir(nw) != wantNew {
 		return fmt.Errorf("%w on line %d: +++ names %s, the git header %s", ErrNameMismatch, line+1, nw, wantNew)
 	}
 	return nil
 }
 
 const devNull = "/dev/null"
+
+// withoutDir is name without its first directory, as git apply reads a
+// git diff's ---/+++ names whatever their prefixes (git diff
+// --src-prefix), or "" when it has none.
+func withoutDir(name string) string {
+	_, rest, _ := strings.Cut(name, "/")
+	return rest
+}
 
 // traditional names the file of a ---/+++ pair that no "diff --git" line
 // opened, as git apply and patch -p1 read such a pair (see Names and

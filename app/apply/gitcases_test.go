@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -37,6 +38,10 @@ type applyCase struct {
 	// the test then checks that they still differ, so that the list
 	// stays true.
 	differs string
+	// patchArgs, when set, are GNU patch's options: patch applies the
+	// patch too, in a third copy, and must do what git apply does, or
+	// differs says why pair does what patch does instead.
+	patchArgs string
 }
 
 // hunkDZ changes line d of lettersTo's a to m into z; hunkEY then
@@ -384,10 +389,22 @@ func applyArgs(t *testing.T, args []string, o *Options) {
 
 func TestGitApplyCases(t *testing.T) {
 	t.Parallel()
-	for _, c := range applyCases() {
+	runApplyCases(t, applyCases())
+}
+
+// runApplyCases runs each case as a parallel subtest, and logs how many
+// agree with git apply.
+func runApplyCases(t *testing.T, cases []applyCase) {
+	var ran, agreed atomic.Int32
+	t.Cleanup(func() { t.Logf("%d cases, %d agree with git apply", ran.Load(), agreed.Load()) })
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			ran.Add(1)
 			agree, why := runApplyCase(t, c)
+			if agree {
+				agreed.Add(1)
+			}
 			switch {
 			case c.differs == "" && !agree:
 				t.Error(why)
@@ -404,7 +421,13 @@ func TestGitApplyCases(t *testing.T) {
 func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	t.Helper()
 	root, made, byGit, byPair := caseRepos(t, func(dir string) { sh(t, dir, c.setup) })
-	for _, dir := range []string{byGit, byPair} {
+	dirs := []string{byGit, byPair}
+	byPatch := filepath.Join(root, "patch")
+	if c.patchArgs != "" {
+		copyDir(t, made, byPatch)
+		dirs = append(dirs, byPatch)
+	}
+	for _, dir := range dirs {
 		if c.after != "" {
 			sh(t, dir, c.after)
 		}
@@ -424,11 +447,22 @@ func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 	cmd.Dir = filepath.Join(byGit, c.dir)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 	gitOut, gitErr := cmd.CombinedOutput()
+	byPatchToo := false
+	if c.patchArgs != "" {
+		byPatchToo = byPatchOnly(t, c, byGit, byPatch, file, patch, gitErr, gitOut)
+	}
 
 	o, out, errw := options(filepath.Join(byPair, c.dir), "")
 	o.Patch, o.Yes, o.NoCommit = file, true, true
 	applyArgs(t, c.args, &o)
 	pairErr := Run(context.Background(), o)
+	if byPatchToo {
+		if pairErr != nil {
+			t.Errorf("patch %s applies, pair fails: %v\n%s%s\npatch:\n%s", c.patchArgs, pairErr, out, errw, patch)
+		} else if p, want := snapshot(t, byPair), snapshot(t, byPatch); p != want {
+			t.Errorf("pair made\n%s\npatch %s made\n%s\npatch:\n%s", p, c.patchArgs, want, patch)
+		}
+	}
 	switch {
 	case gitErr != nil && pairErr != nil && !slices.Contains(c.args, "--reject"):
 		return true, ""
@@ -442,4 +476,23 @@ func runApplyCase(t *testing.T, c applyCase) (bool, string) {
 		return false, fmt.Sprintf("pair made\n%s\ngit apply made\n%s\npatch:\n%s", p, g, patch)
 	}
 	return true, ""
+}
+
+// byPatchOnly applies the case's patch file with GNU patch in byPatch,
+// and reports whether patch and git apply differ, where the case says
+// why pair does what patch does: a case whose tools differ without
+// saying why, or where patch fails and git apply does not, is wrong.
+func byPatchOnly(t *testing.T, c applyCase, byGit, byPatch, file, patch string, gitErr error, gitOut []byte) bool {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", "patch -s -f --no-backup-if-mismatch "+c.patchArgs+" < '"+file+"'")
+	cmd.Dir = filepath.Join(byPatch, c.dir)
+	patchOut, patchErr := cmd.CombinedOutput()
+	same := (patchErr == nil) == (gitErr == nil) && (gitErr != nil || snapshot(t, byGit) == snapshot(t, byPatch))
+	switch {
+	case !same && c.differs == "":
+		t.Fatalf("git apply (%v: %s) and patch %s (%v: %s) disagree, and the case does not say why\npatch:\n%s", gitErr, gitOut, c.patchArgs, patchErr, patchOut, patch)
+	case !same && patchErr != nil:
+		t.Fatalf("patch %s fails (%v: %s), and git apply does not", c.patchArgs, patchErr, patchOut)
+	}
+	return !same
 }

@@ -16,7 +16,8 @@ import (
 
 // The generator: random small repositories and random changes to them,
 // made into a patch by one of the makers (git diff -M -C --binary, git
-// format-patch, diff -ruN, git diff -U0, diff -U0), applied by pair and
+// format-patch, diff -ruN, git diff -U0, diff -U0, git diff with other
+// prefixes or none), applied by pair and
 // by git apply, git am or patch -p1 (see runGitCase). A case is all a
 // seed's.
 
@@ -33,6 +34,8 @@ var makers = []struct {
 	// -C -C finds copies of files the change leaves as they were.
 	{"git diff -C -C", "git diff -M -C -C --binary base HEAD", nil},
 	{"diff -U0", diffU0, traditionalUnwrites},
+	{"git diff --src-prefix", gitDiffPrefixes, nil},
+	{"git diff --no-prefix", gitDiffNoPrefix, nil},
 }
 
 // traditionalUnwrites are the kinds diff cannot write: it writes no
@@ -140,10 +143,15 @@ func (g *generator) binaryEdit(s string) string {
 	return string(b)
 }
 
+// name is a new file's name; every fifth has a space in it.
 func (g *generator) name() string {
 	g.n++
 	dirs := []string{"", "", "src/", "src/lib/", "doc/"}
-	return fmt.Sprintf("%sf%d.txt", dirs[g.r.IntN(len(dirs))], g.n)
+	dir := dirs[g.r.IntN(len(dirs))]
+	if g.n%5 == 0 {
+		return fmt.Sprintf("%sf%d x.txt", dir, g.n)
+	}
+	return fmt.Sprintf("%sf%d.txt", dir, g.n)
 }
 
 // pick returns a file of the repository of one of the forms, or nil

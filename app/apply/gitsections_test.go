@@ -125,6 +125,12 @@ var sectionCases = []sectionCase{
 		patch:  "git format-patch --stdout base",
 	},
 	{
+		name:   "format-patch --attach series",
+		setup:  lines40("f", "f"),
+		change: "sed -i 's/line 3 of/LINE 3 of/' f; git commit -qam one -m 'Why.' -m 'Signed-off-by: A U Thor <author@example.com>'; echo new > g; git add g; git commit -qm two",
+		patch:  "git format-patch --stdout --attach base",
+	},
+	{
 		name:   "create then modify in one patch",
 		setup:  "echo keep > k",
 		change: lines40("f", "f") + "git add f; git commit -qm create; sed -i 's/line 7 of/LINE 7 of/' f; git commit -qam modify",
@@ -240,6 +246,11 @@ func TestApplyLikeGit(t *testing.T) {
 const (
 	formatPatch = "git format-patch --stdout -M -C --binary base"
 	gitDiffU0   = "git diff -U0 -M -C --binary base HEAD"
+	// gitDiffPrefixes names the files under old/ and new/, which git apply
+	// strips as it strips a/ and b/; gitDiffNoPrefix names them from the
+	// top, applied with -p0.
+	gitDiffPrefixes = "git diff -M -C --binary --src-prefix=old/ --dst-prefix=new/ base HEAD"
+	gitDiffNoPrefix = "git diff -M -C --binary --no-prefix base HEAD"
 	// diffRuN writes diff -ruN of the first commit's tree (ta/) and the
 	// change's (tb/), beside the repository; diffU0 the same with no
 	// context.
@@ -279,6 +290,11 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	if patchCmd == gitDiffU0 || patchCmd == diffU0 {
 		gitApply += " --unidiff-zero"
 	}
+	var strip *int
+	if patchCmd == gitDiffNoPrefix {
+		gitApply += " -p0"
+		strip = new(int)
+	}
 	byPatch := filepath.Join(root, "patch")
 	if traditional {
 		copyDir(t, made, byPatch)
@@ -315,7 +331,7 @@ func runGitCase(t *testing.T, setup, change func(dir string), patchCmd string) s
 	wantTree := strings.TrimSpace(sh(t, byGit, "git write-tree"))
 
 	o, out, errw := options(byPair, "")
-	o.Patch, o.Yes, o.Mail = patchFile, true, am
+	o.Patch, o.Yes, o.Mail, o.Paths.Strip = patchFile, true, am, strip
 	if err := Run(context.Background(), o); err != nil {
 		t.Fatalf("pair apply --yes: %v\n%s%s\npatch:\n%s", err, out, errw, patch)
 	}

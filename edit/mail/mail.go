@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	netmail "net/mail"
 	"regexp"
 	"strings"
@@ -262,7 +263,7 @@ func latin1(b []byte) string {
 func decodeBody(h header, body string) (string, error) {
 	ct, params, _ := mime.ParseMediaType(h.get("content-type"))
 	if strings.HasPrefix(ct, "multipart/") {
-		return "", fmt.Errorf("the message is %s: pair reads patches sent inline (git format-patch without --attach)", ct)
+		return decodeParts(params["boundary"], body)
 	}
 	var b []byte
 	switch enc := strings.ToLower(strings.TrimSpace(h.get("content-transfer-encoding"))); enc {
@@ -324,6 +325,42 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - 'a' + 10
+}
+
+// decodeParts reads a multipart body (git format-patch --attach, or a
+// patch attached by a mail program) as git mailinfo reads it: the
+// preamble left out, then each part decoded, one after the other, the
+// message in the first and the patch in the attachment.
+func decodeParts(boundary, body string) (string, error) {
+	if boundary == "" {
+		return "", errors.New("the multipart message has no boundary")
+	}
+	r := multipart.NewReader(strings.NewReader(body), boundary)
+	var out strings.Builder
+	for {
+		p, err := r.NextRawPart()
+		if err == io.EOF {
+			return out.String(), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("the multipart message does not split into its parts: %w", err)
+		}
+		raw, err := io.ReadAll(p)
+		if err != nil {
+			return "", fmt.Errorf("the multipart message does not split into its parts: %w", err)
+		}
+		h := header{}
+		for k, v := range p.Header {
+			h[strings.ToLower(k)] = v
+		}
+		text, err := decodeBody(h, string(raw))
+		if err != nil {
+			return "", err
+		}
+		if out.WriteString(text); text != "" && !strings.HasSuffix(text, "\n") {
+			out.WriteByte('\n')
+		}
+	}
 }
 
 // spaceless reads r without its white space (base64 comes in lines).

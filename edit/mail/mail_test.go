@@ -131,8 +131,8 @@ func TestParseRefusals(t *testing.T) {
 	if _, err := mail.Parse("From: A <a@example.org>\nSubject: no diff\n\njust words\n"); err != mail.ErrNoPatch {
 		t.Errorf("no patch: err %v, want ErrNoPatch", err)
 	}
-	if _, err := mail.Parse("From: A <a@example.org>\nSubject: x\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"); err == nil || !strings.Contains(err.Error(), "inline") {
-		t.Errorf("multipart: err %v, want one that says to send the patch inline", err)
+	if _, err := mail.Parse("From: A <a@example.org>\nSubject: x\nContent-Type: multipart/mixed\n\n--b\n"); err == nil || !strings.Contains(err.Error(), "boundary") {
+		t.Errorf("multipart without a boundary: err %v, want one that says so", err)
 	}
 	if mail.IsMailbox("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n") {
 		t.Error("IsMailbox(a plain diff) = true")
@@ -170,6 +170,35 @@ func TestCarriageReturns(t *testing.T) {
 		}
 		if !strings.HasSuffix(m.Patch, "@@ -1 +1 @@\n"+tt.patch) {
 			t.Errorf("%s: patch %q, want it to end %q", tt.name, m.Patch, tt.patch)
+		}
+	}
+}
+
+// TestParseAttached: git format-patch --attach sends the message in a
+// first part and the patch as an attachment; git am reads both, the
+// attachment decoded.
+func TestParseAttached(t *testing.T) {
+	diff := "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
+	for _, tt := range []struct{ name, encoding, attached string }{
+		{"8bit", "8bit", diff},
+		{"base64", "base64", "ZGlmZiAtLWdpdCBhL3ggYi94Ci0tLSBhL3gKKysrIGIveApAQCAtMSArMSBAQAotYQorYgo=\n"},
+		{"quoted-printable", "quoted-printable", strings.Replace(diff, "+b", "+=62", 1)},
+	} {
+		msg := "From: A U Thor <author@example.com>\nDate: Fri, 2 Jan 2026 03:04:05 +0000\nSubject: [PATCH] Change x\n" +
+			"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"------------2.39.5\"\n\n" +
+			"This is a multi-part message in MIME format.\n--------------2.39.5\nContent-Type: text/plain; charset=UTF-8; format=fixed\n" +
+			"Content-Transfer-Encoding: 8bit\n\nWhy it changes.\n\nSigned-off-by: A U Thor <author@example.com>\n---\n x | 2 +-\n 1 file changed\n\n\n" +
+			"--------------2.39.5\nContent-Type: text/x-patch; name=\"0001-Change-x.patch\"\nContent-Transfer-Encoding: " + tt.encoding + "\n" +
+			"Content-Disposition: attachment; filename=\"0001-Change-x.patch\"\n\n" + tt.attached + "\n--------------2.39.5--\n\n"
+		m, err := mail.Parse(msg)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if m.Subject != "Change x" || m.Body != "Why it changes." || !slices.Equal(m.Trailers, []string{"Signed-off-by: A U Thor <author@example.com>"}) {
+			t.Errorf("%s: got subject %q, body %q, trailers %q", tt.name, m.Subject, m.Body, m.Trailers)
+		}
+		if !strings.Contains(m.Patch, diff) {
+			t.Errorf("%s: patch %q, want it to hold %q", tt.name, m.Patch, diff)
 		}
 	}
 }
