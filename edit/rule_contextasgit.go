@@ -27,14 +27,16 @@ var ruleContextAsGit = Rule{
 // place, if it has one, for review. It returns the places kept (nil
 // when it refused), and whether it decided.
 func (fp *filePlaces) contextAsGit(i int, h *Hunk, cs []candidate) ([]candidate, bool) {
-	if len(cs) == 0 || !fp.stale() {
+	if len(cs) == 0 {
 		return cs, false
 	}
 	pl := fp.pl
 	pre := pl.preOf(h.Lines)
 	fits := func(c candidate) bool { return pl.fitsAsGit(c, pre) }
 	kept := slices.DeleteFunc(slices.Clone(cs), func(c candidate) bool { return !fits(c) })
-	if len(kept) == len(cs) {
+	// Whether the diff is stale (a hash of the whole file) is asked only
+	// when git would judge a place otherwise than pair.
+	if len(kept) == len(cs) || !fp.stale() {
 		return cs, false
 	}
 	if len(kept) > 0 {

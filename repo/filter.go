@@ -93,6 +93,18 @@ func (f *filters) configured(driver string) bool {
 	return false
 }
 
+// anyFilter reports whether the configuration names a command for any
+// filter (filter.<name>.clean or .process): without one, no file is
+// filtered, whatever its attributes say.
+func (c gitConfig) anyFilter() bool {
+	for _, e := range c {
+		if strings.EqualFold(e.Section, "filter") && e.HasSub && (strings.EqualFold(e.Key, "clean") || strings.EqualFold(e.Key, "process")) {
+			return true
+		}
+	}
+	return false
+}
+
 // check refuses p, about to hold content, when its attributes name a
 // filter that cannot be run: one that is not configured, or that fails on
 // the content.

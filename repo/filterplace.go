@@ -143,6 +143,10 @@ func (t *Tree) placeFilters(w *dirWalk) (*placeFilter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !cfg.anyFilter() {
+		// No file can be filtered: its attributes need not be read.
+		return nil, nil
+	}
 	return &placeFilter{t: t, fl: t.newFilters(context.Background(), cfg)}, nil
 }
 

@@ -163,6 +163,10 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 	if err := seq.finalConflicts(); err != nil {
 		return nil, err
 	}
+	fl, err := t.placeFilters(w)
+	if err != nil {
+		return nil, err
+	}
 	var in []edit.PlanInput
 	var first []int // the targets placed on the tree's files, together
 	for i, tg := range targets {
@@ -176,17 +180,13 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 				return nil, wrapEscape(tg.oldPath, err)
 			}
 			if !w.cached {
-				t.readAsGit(tg.oldPath, old, tg.fd)
+				t.readAsGit(tg.oldPath, old, tg.fd, fl != nil)
 			}
 		}
 		in = append(in, edit.PlanInput{OldPath: tg.oldPath, NewPath: tg.newPath, Old: old, Diff: tg.fd})
 		first = append(first, i)
 	}
 	plans := make([]*edit.FilePlan, len(targets))
-	fl, err := t.placeFilters(w)
-	if err != nil {
-		return nil, err
-	}
 	for k, pl := range edit.PlanFiles(in) {
 		plans[first[k]] = fl.place(pl)
 	}
@@ -216,9 +216,14 @@ func (t *Tree) placeWith(p *edit.Patch, access Access, w *dirWalk) ([]*edit.File
 // blob than old's bytes, the file at p, but git reads the file through
 // a filter or an end-of-line conversion as another blob: that one, for
 // placement to tell git's diff of this file from one of another version
-// of it. A filter that fails leaves fd as it was.
-func (t *Tree) readAsGit(p, old string, fd *edit.FileDiff) {
-	if !t.Git || !fd.Indexed || fd.OldID == "" || strings.HasPrefix(edit.BlobID(old, fd.OldID), fd.OldID) {
+// of it. A filter that fails leaves fd as it was. Only a filter (filtered:
+// one is configured) or a CR's conversion makes git's blob differ from
+// the bytes: without either, the file is not hashed here.
+func (t *Tree) readAsGit(p, old string, fd *edit.FileDiff, filtered bool) {
+	if !t.Git || !fd.Indexed || fd.OldID == "" || !filtered && !strings.Contains(old, "\r") {
+		return
+	}
+	if strings.HasPrefix(edit.BlobID(old, fd.OldID), fd.OldID) {
 		return
 	}
 	h, err := t.addBlob(nil, p, []byte(old), filemode.Regular)
