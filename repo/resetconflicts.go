@@ -3,7 +3,6 @@
 package repo
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -198,9 +197,7 @@ func (t *Tree) ResetConflicts(ctx context.Context, paths []string, written map[s
 		}
 		idx.Entries = append(idx.Entries, e)
 	}
-	slices.SortStableFunc(idx.Entries, func(a, b *index.Entry) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))
-	})
+	sortEntries(idx.Entries)
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
 	if err := writeIndex(lock, idx); err != nil {
 		return fmt.Errorf("the conflicted files are put back, but not the index: %w", err)
