@@ -151,6 +151,20 @@ func (f *filters) smudge(p, driver string, blob plumbing.Hash) ([]byte, error) {
 	return f.git(p, driver, nil, "-c", "filter."+driver+".required=true", "cat-file", "--filters", "--path="+p, blob.String())
 }
 
+// checkout returns the working-tree form of a blob at p as git checkout
+// writes it: through the content filter its attributes name (see
+// smudge), and with git's line-ending conversion.
+func (f *filters) checkout(p string, blob plumbing.Hash) ([]byte, error) {
+	d, err := f.driver(p)
+	if err != nil {
+		return nil, err
+	}
+	if d != "" {
+		return f.smudge(p, d, blob)
+	}
+	return f.git(p, "", nil, "cat-file", "--filters", "--path="+p, blob.String())
+}
+
 // git runs git on the tree's repository for the filter of p.
 func (f *filters) git(p, driver string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(f.ctx, "git", args...)

@@ -437,13 +437,18 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 		}
 	}
 	next.Entries = append(next.Entries, stages...)
-	slices.SortStableFunc(next.Entries, func(a, b *index.Entry) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))
-	})
+	sortEntries(next.Entries)
 	if err := writeIndex(lock, next); err != nil {
 		return fmt.Errorf("write the index: %w", err)
 	}
 	return nil
+}
+
+// sortEntries puts index entries in git's order: by name, then stage.
+func sortEntries(es []*index.Entry) {
+	slices.SortStableFunc(es, func(a, b *index.Entry) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), int(a.Stage)-int(b.Stage))
+	})
 }
 
 // conflictStages are the unmerged entries of a conflicted plan, as git

@@ -51,10 +51,13 @@ type series struct {
 }
 
 // resolution is a mail stopped at a three-way conflict: the record of
-// its review and the files left with conflict markers.
+// its review and the files left with conflict markers, with the hash of
+// each as pair left it (repo.Tree.WorkHashes), by which --skip and
+// --abort tell the person's later work from the conflict.
 type resolution struct {
-	Record     audit.Record `json:"record"`
-	Conflicted []string     `json:"conflicted"`
+	Record     audit.Record      `json:"record"`
+	Conflicted []string          `json:"conflicted"`
+	Written    map[string]string `json:"written,omitempty"`
 }
 
 // file is the file that holds mail i (from 0).
@@ -265,6 +268,11 @@ func (a *applier) stop(s *series, err error) error {
 		// --3way left conflicts: --continue commits the person's
 		// resolution as the mail's commit, as git am --continue does.
 		s.Resolve = &resolution{Record: *a.record, Conflicted: a.report.Conflicted}
+		w, werr := a.tree.WorkHashes(a.report.Conflicted)
+		if werr != nil {
+			return fmt.Errorf("apply: %w; and the conflicted files could not be read: %w", err, werr)
+		}
+		s.Resolve.Written = w
 	}
 	if serr := s.save(); serr != nil {
 		return fmt.Errorf("apply: %w; and the series could not be saved: %w", err, serr)
@@ -334,19 +342,15 @@ func resume(ctx context.Context, o Options) error {
 	rest := s.Total - s.Next
 	switch {
 	case o.Abort:
+		if err := a.resetConflicts(ctx, s, "--abort"); err != nil {
+			return err
+		}
 		return a.abort(s)
 	case o.Skip:
-		fmt.Fprintf(a.o.IO.Out, "skipped mail %d of %d\n", s.Next+1, s.Total)
-		if r := s.Resolve; r != nil {
-			// git am --skip resets the files; pair leaves them to the
-			// person, who may have begun resolving.
-			names := make([]string, len(r.Conflicted))
-			for i, p := range r.Conflicted {
-				names[i] = safetext.Name(p)
-			}
-			fmt.Fprintf(a.o.IO.Err, "pair: the conflict mail %d left is still in %s: git checkout HEAD -- %s takes it back; a conflict left in the index stops the next commit\n",
-				s.Next+1, strings.Join(names, ", "), strings.Join(names, " "))
+		if err := a.resetConflicts(ctx, s, "--skip"); err != nil {
+			return err
 		}
+		fmt.Fprintf(a.o.IO.Out, "skipped mail %d of %d\n", s.Next+1, s.Total)
 		s.Next++
 		s.Resolve = nil
 		rest--
@@ -365,6 +369,31 @@ func resume(ctx context.Context, o Options) error {
 		}
 	}
 	return a.series(ctx, s)
+}
+
+// resetConflicts puts the files the mail s stopped at left conflicted
+// back as HEAD has them, as git am --skip and --abort do; unlike git, it
+// refuses when the person changed one since, naming it and how to keep
+// or drop that work. flag is the option run.
+func (a *applier) resetConflicts(ctx context.Context, s *series, flag string) error {
+	r := s.Resolve
+	if r == nil {
+		return nil
+	}
+	err := a.tree.ResetConflicts(ctx, r.Conflicted, r.Written)
+	var ce *repo.ChangedSinceConflict
+	if errors.As(err, &ce) {
+		names := make([]string, len(ce.Files))
+		for i, p := range ce.Files {
+			names[i] = safetext.Name(p)
+		}
+		return output.Usagef("apply: %s: %s (mail %d of %d stopped there): putting it back as HEAD has it would lose that work; keep it (git stash, or a copy) or drop it (git checkout HEAD -- %s), then run pair am %s again",
+			flag, safetext.Text(ce.Error()), s.Next+1, s.Total, strings.Join(names, " "), flag)
+	}
+	if err != nil {
+		return fmt.Errorf("apply: %s: %w", flag, err)
+	}
+	return nil
 }
 
 // commitResolution commits what the person staged for the mail s

@@ -53,11 +53,18 @@ directory (pair-am). Then:
                       files it applies to or the mail itself (the message
                       names its file), and go on with the rest; after a
                       -3 conflict, commit your staged resolution instead
-  pair am --skip      go on without the stopped mail (a -3 conflict it
-                      left stays in its files: unlike git am --skip,
-                      pair resets nothing; git checkout HEAD -- FILE)
+  pair am --skip      go on without the stopped mail
   pair am --abort     take back the series' commits (with pair undo's
                       rules) and end the series
+
+After a -3 conflict, --skip and --abort first put the files it left
+conflicted back as HEAD has them, index and working tree, as git am
+does (through the file's filter and line-ending conversion, with its
+mode); other files keep their changes. Unlike git, which discards it,
+pair refuses when you changed such a file since the conflict (began
+resolving it, or staged it): it names the file; keep that work (git
+stash, or a copy) or drop it (git checkout HEAD -- FILE), then run the
+command again.
 
 Exit status: as pair apply's; 1 also when a mail stopped the series.`
 	// git am has no --index, --cached or -N: each mail is committed,
