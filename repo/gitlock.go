@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -53,6 +54,24 @@ func lockIndex(path string) (*gitLock, error) {
 		return nil, indexLockError(path+".lock", b)
 	}
 	return l, err
+}
+
+// lockedIndex takes git's lock on the tree's index and reads it, with
+// its modification time: what a change of the index starts with. The
+// caller releases the lock (or commits through it); on an error it is
+// released here.
+func (t *Tree) lockedIndex() (*gitLock, *index.Index, time.Time, error) {
+	path := filepath.Join(t.gitDir, "index")
+	lock, err := lockIndex(path)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	idx, mtime, err := readIndex(path)
+	if err != nil {
+		lock.release()
+		return nil, nil, time.Time{}, err
+	}
+	return lock, idx, mtime, nil
 }
 
 // commit writes b to the lock file, in place of what it held, syncs it

@@ -341,16 +341,11 @@ func (t *Tree) Stage(plans []*edit.FilePlan, merges []Merge, conflicted []string
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(t.gitDir, "index")
-	lock, err := lockIndex(path)
+	lock, idx, idxTime, err := t.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, idxTime, err := readIndex(path)
-	if err != nil {
-		return err
-	}
 	entries, _ := stageEntries(idx)
 	trust := t.repo.trustsFileMode()
 	changes := map[string]*treeChange{}
@@ -497,16 +492,11 @@ func (t *Tree) IntendToAdd(plans []*edit.FilePlan) (marked []string, skipped []U
 	if len(created) == 0 {
 		return nil, nil, nil
 	}
-	path := filepath.Join(t.gitDir, "index")
-	lock, err := lockIndex(path)
+	lock, idx, _, err := t.lockedIndex()
 	if err != nil {
 		return nil, nil, err
 	}
 	defer lock.release()
-	idx, _, err := readIndex(path)
-	if err != nil {
-		return nil, nil, err
-	}
 	names := map[string]bool{}
 	for _, e := range idx.Entries {
 		names[e.Name] = true

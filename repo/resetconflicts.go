@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -97,16 +96,11 @@ func (t *Tree) ResetConflicts(ctx context.Context, paths []string, written map[s
 	if err != nil {
 		return err
 	}
-	indexPath := filepath.Join(t.gitDir, "index")
-	lock, err := lockIndex(indexPath)
+	lock, idx, _, err := t.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, _, err := readIndex(indexPath)
-	if err != nil {
-		return err
-	}
 	c, err := headCommit(st)
 	if err != nil {
 		return err
